@@ -1,0 +1,266 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
+
+"""The one place that talks HTTP to Placement.
+
+Headers, microversion negotiation, and the translation of every error (an
+HTTP status, a body that is not what Placement sends, a network failure)
+into one line that names what happened.
+"""
+
+import errno
+import html
+import http.client
+import json
+import logging
+import re
+import socket
+import ssl
+
+from keystoneauth1 import exceptions as ks_exceptions
+from osc_lib import exceptions
+import requests
+
+from osc_placement import version
+
+LOG = logging.getLogger(__name__)
+
+_http_error_to_exc = {
+    cls.http_status: cls
+    for cls in exceptions.ClientException.__subclasses__()
+}
+
+# Error text taken from a body that is not Placement's JSON (an HTML page
+# from a proxy, say) is cut to this many characters.
+MAX_TEXT_ERROR = 300
+
+_TAG_RE = re.compile(r'<(script|style)\b.*?</\1\s*>|<[^>]*>',
+                     re.IGNORECASE | re.DOTALL)
+_BLANKS_RE = re.compile(r'\s+')
+
+
+class InvalidResponse(exceptions.CommandError):
+    """A successful response whose body is not the JSON Placement sends."""
+
+
+class ConnectionFailed(exceptions.CommandError):
+    """The request never got an HTTP answer."""
+
+
+def _text_of(body):
+    """Plain text of an HTML or text body, on one line."""
+    text = _TAG_RE.sub(' ', body)
+    text = _BLANKS_RE.sub(' ', html.unescape(text)).strip()
+    if len(text) > MAX_TEXT_ERROR:
+        text = text[:MAX_TEXT_ERROR - 3].rstrip() + '...'
+    return text
+
+
+def _detail_from_json(body):
+    """Placement's own error detail, or None if the body is not its shape."""
+    if not isinstance(body, dict):
+        return None
+    errors = body.get('errors')
+    if not isinstance(errors, list) or not errors:
+        return None
+    first = errors[0]
+    if not isinstance(first, dict):
+        return None
+    detail = first.get('detail') or first.get('title')
+    if not isinstance(detail, str):
+        return None
+    # Placement puts a generic headline first and the useful sentence on the
+    # last line: keep the last line, as the reference does.
+    lines = [line.strip() for line in detail.split('\n')]
+    if lines[-1]:
+        return lines[-1]
+    non_empty = [line for line in lines if line]
+    return non_empty[-1] if non_empty else None
+
+
+def error_message(response):
+    """One line describing a failed response, without the status suffix."""
+    detail = None
+    try:
+        body = json.loads(response.content) if response.content else None
+    except ValueError:
+        body = None
+    detail = _detail_from_json(body)
+    if detail is None and response.content:
+        detail = _text_of(response.text)
+    if not detail:
+        detail = response.reason or http.client.responses.get(
+            response.status_code, 'Error')
+    return detail
+
+
+def exception_for(response):
+    """The osc-lib exception for an HTTP error response.
+
+    Its text is ``<message> (HTTP <status>)``, as the reference prints it.
+    """
+    status = response.status_code
+    message = error_message(response)
+    exc_class = _http_error_to_exc.get(status, exceptions.ClientException)
+    exc = exc_class(status, message)
+    exc.response = response
+    return exc
+
+
+class Response(requests.Response):
+    """A response whose ``json()`` failure is a clear CommandError."""
+
+    def json(self, **kwargs):
+        try:
+            return super().json(**kwargs)
+        except ValueError:
+            raise InvalidResponse(
+                'Invalid response from the Placement API: %s %s answered '
+                'HTTP %s with a body that is not JSON: %r'
+                % (self.request.method, self.url, self.status_code,
+                   _text_of(self.text or '')[:80]))
+
+
+def _walk_causes(exc):
+    seen = set()
+    stack = [exc]
+    while stack:
+        current = stack.pop()
+        if current is None or id(current) in seen:
+            continue
+        seen.add(id(current))
+        yield current
+        stack.append(current.__cause__)
+        stack.append(current.__context__)
+        stack.extend(a for a in getattr(current, 'args', ())
+                     if isinstance(a, BaseException))
+        stack.append(getattr(current, 'reason', None)
+                     if isinstance(getattr(current, 'reason', None),
+                                   BaseException) else None)
+
+
+def _describe_transport_error(exc):
+    """A short reason for a failure below HTTP, from the exception chain."""
+    causes = list(_walk_causes(exc))
+    for cause in causes:
+        if isinstance(cause, socket.gaierror) or \
+                type(cause).__name__ == 'NameResolutionError':
+            return 'the host name could not be resolved'
+    for cause in causes:
+        if isinstance(cause, ConnectionRefusedError) or (
+                isinstance(cause, OSError)
+                and cause.errno == errno.ECONNREFUSED):
+            return 'connection refused'
+    for cause in causes:
+        if isinstance(cause, ssl.SSLError) or \
+                isinstance(cause, ks_exceptions.SSLError):
+            reason = getattr(cause, 'reason', None) or ''
+            if isinstance(cause, ssl.SSLCertVerificationError):
+                reason = cause.verify_message or reason
+            return 'TLS handshake failed%s' % (
+                ' (%s)' % str(reason).lower().replace('_', ' ')
+                if reason else '')
+    for cause in causes:
+        if isinstance(cause, (socket.timeout, TimeoutError,
+                              requests.exceptions.Timeout,
+                              ks_exceptions.ConnectTimeout)):
+            return 'no answer before the timeout'
+    for cause in causes:
+        if isinstance(cause, (ConnectionResetError, BrokenPipeError)):
+            return 'the connection was closed by the server'
+        if type(cause).__name__ in ('RemoteDisconnected',
+                                    'ProtocolError'):
+            return 'the connection was closed before an answer came'
+    return str(exc).split('\n')[0]
+
+
+class SessionClient(object):
+    """Placement requests through a keystoneauth session.
+
+    ``api_version`` is the microversion every request carries; when the user
+    asked for a negotiation value ('1' or 'latest') it is set by asking the
+    server once, here.
+    """
+
+    def __init__(self, session, ks_filter, api_version='1.0'):
+        self.session = session
+        self.ks_filter = ks_filter
+        self.negotiate_api_version(api_version)
+
+    def request(self, method, url, **kwargs):
+        """Send one request; return the response or raise a clear error.
+
+        ``raise_exc=False`` returns error responses instead of raising.
+        """
+        version_override = kwargs.pop('version', None)
+        raise_exc = kwargs.pop('raise_exc', True)
+        headers = kwargs.pop('headers', {})
+        headers.setdefault(
+            'OpenStack-API-Version',
+            '%s %s' % (self.ks_filter['service_type'],
+                       version_override or self.api_version))
+        headers.setdefault('Accept', 'application/json')
+        try:
+            response = self.session.request(
+                url, method, headers=headers,
+                endpoint_filter=self.ks_filter, raise_exc=False, **kwargs)
+        except (ks_exceptions.ConnectionError,
+                requests.exceptions.RequestException) as exc:
+            raise ConnectionFailed(
+                'Unable to reach the Placement API%s: %s.'
+                % (self._where(url), _describe_transport_error(exc))
+            ) from exc
+        response.__class__ = Response
+        if raise_exc and response.status_code >= 400:
+            raise exception_for(response)
+        return response
+
+    def _where(self, url):
+        """' at <endpoint><url>' for error messages, or '' if unknown."""
+        try:
+            endpoint = self.session.get_endpoint(**self.ks_filter)
+        except Exception:
+            return ''
+        return ' at %s%s' % (endpoint.rstrip('/'), url) if endpoint else ''
+
+    def negotiate_api_version(self, api_version):
+        """Set ``self.api_version``, asking the server if needed.
+
+        An explicit microversion is used as is, without a request. A
+        negotiation value sends ``GET /`` with its ceiling (1.29 for '1',
+        1.39 for 'latest'); a 406 answer names the server's maximum.
+        """
+        api_version = version.validate(api_version)
+        if api_version not in version.NEGOTIATE_VERSIONS:
+            self.api_version = api_version
+            return
+        ceiling = version.NEGOTIATION_CEILING[api_version]
+        self.api_version = ceiling
+        resp = self.request('GET', '/', raise_exc=False)
+        if resp.status_code != 406:
+            return
+        server_max = None
+        try:
+            server_max = resp.json()['errors'][0]['max_version']
+            version.parse(server_max)
+        except (exceptions.CommandError, LookupError, TypeError, ValueError):
+            raise exceptions.CommandError(
+                'Placement API version negotiation failed: the server '
+                'refused version %s (HTTP 406) without saying which '
+                'versions it supports (%s). Pass an explicit '
+                '--os-placement-api-version.'
+                % (ceiling, error_message(resp)))
+        if version.parse(server_max) < version.parse(ceiling):
+            self.api_version = server_max
+        LOG.debug('Microversion %s not supported in server. '
+                  'Falling back to microversion %s', ceiling,
+                  self.api_version)

@@ -1,0 +1,74 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
+
+"""OpenStackClient plugin hooks for the Placement service.
+
+OpenStackClient imports this module on every invocation, even for commands
+of other services: it imports nothing that OpenStackClient has not already
+imported. The HTTP client and the commands are loaded only when a placement
+command runs.
+"""
+
+import logging
+
+from osc_lib import utils
+
+from osc_placement import version
+
+LOG = logging.getLogger(__name__)
+
+API_NAME = 'placement'
+API_VERSION_OPTION = 'os_placement_api_version'
+API_VERSIONS = {v: 'osc_placement.http.SessionClient'
+                for v in version.SUPPORTED_VERSIONS}
+
+
+def check_api_version(check_version):
+    """OpenStackClient hook: skip its own "not in supported versions" check.
+
+    That check prints a long list as a warning and lets the command go on to
+    a second, different error. A bad value is reported once, in one line,
+    when a placement command makes its client (see ``make_client``), so
+    that a stray OS_PLACEMENT_API_VERSION never breaks other services'
+    commands.
+    """
+    return True
+
+
+def make_client(instance):
+    """Return the placement client for an OpenStackClient ClientManager."""
+    requested = version.validate(instance._api_version[API_NAME])
+    client_class = utils.get_client_class(API_NAME, requested, API_VERSIONS)
+    ks_filter = {'service_type': API_NAME,
+                 'region_name': instance._region_name,
+                 'interface': instance.interface}
+    LOG.debug('Instantiating placement client: %s', client_class)
+    return client_class(session=instance.session,
+                        ks_filter=ks_filter,
+                        api_version=requested)
+
+
+def build_option_parser(parser):
+    """Add ``--os-placement-api-version`` to the global options."""
+    default = version.NEGOTIATE_VERSION
+    parser.add_argument(
+        '--os-placement-api-version',
+        metavar='<placement-api-version>',
+        type=version.normalize_option,
+        default=utils.env('OS_PLACEMENT_API_VERSION', default=default),
+        help='Placement API version, default=%s (Env: '
+             'OS_PLACEMENT_API_VERSION). A microversion from 1.0 to %s, '
+             "'%s' to negotiate up to %s with the server, or 'latest' to "
+             'negotiate up to %s.'
+             % (default, version.MAX_VERSION, default,
+                version.MAX_VERSION_NO_GAP, version.MAX_VERSION))
+    return parser

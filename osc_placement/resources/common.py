@@ -1,0 +1,276 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
+
+"""What every placement command shares.
+
+* ``url()`` builds request paths, percent-encoding what the user typed.
+* ``PlacementCommand.add_option()`` declares an option together with its
+  microversion range: the same declaration writes the help sentence and
+  gates the option in ``take_action`` (``PlacementCommand.prepare()``).
+* Options that the reference plugin does not have are declared
+  ``extended``: they are listed in the help but left out of the usage
+  synopsis, so that usage errors print exactly what scripts already parse.
+"""
+
+import argparse
+from urllib import parse as urlparse
+
+from cliff import _argparse as cliff_argparse
+from osc_lib.command import command
+from osc_lib import exceptions
+
+from osc_placement import version
+
+
+def url(*segments):
+    """'/' + segments joined, each one percent-encoded.
+
+    >>> url('resource_classes', 'CUSTOM_X?y=1')
+    '/resource_classes/CUSTOM_X%3Fy%3D1'
+    """
+    return '/' + '/'.join(urlparse.quote(str(s), safe='') for s in segments)
+
+
+def non_empty(value):
+    """argparse type of positionals: an empty string is a usage error."""
+    if not value.strip():
+        raise argparse.ArgumentTypeError('must not be empty')
+    return value
+
+
+class ValueGate(object):
+    """A microversion needed only when an option's value has some shape.
+
+    ``applies(value)`` is called with the parsed value (a list for append
+    options); ``meaning`` completes the help sentence "From
+    ``--os-placement-api-version <min_version>``, <meaning>."
+    """
+
+    def __init__(self, min_version, applies, meaning):
+        self.min_version = min_version
+        self.applies = applies
+        self.meaning = meaning
+
+
+def since_sentence(min_version):
+    return ('This option requires at least '
+            '``--os-placement-api-version %s``.' % min_version)
+
+
+def _given(value):
+    return value is not None and value is not False and value != [] \
+        and value != ''
+
+
+class _ReferenceUsageFormatter(cliff_argparse.SmartHelpFormatter):
+    """Leaves options marked ``extended`` out of the usage synopsis."""
+
+    def add_usage(self, usage, actions, groups, prefix=None):
+        actions = [a for a in actions if not getattr(a, 'extended', False)]
+        return super().add_usage(usage, actions, groups, prefix)
+
+
+class PlacementCommand(version.CheckerMixin):
+    """Mixin of every placement command.
+
+    ``min_version``: the microversion the whole command needs (None: any).
+    """
+
+    min_version = None
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        parser.formatter_class = _ReferenceUsageFormatter
+        self._option_gates = []
+        return parser
+
+    def parser_version(self):
+        """The version to build the parser for, known without a request."""
+        return version.requested_version(getattr(self, 'app', None))
+
+    def add_option(self, parser, *flags, since=None, value_gates=(),
+                   extended=False, help='', **kwargs):
+        """Add an argument; ``since`` and ``value_gates`` gate it.
+
+        ``parser`` may be an argument group. Returns the argparse action.
+        """
+        sentences = [help] if help else []
+        if since:
+            sentences.append(since_sentence(since))
+        for gate in value_gates:
+            sentences.append('From ``--os-placement-api-version %s``, %s.'
+                             % (gate.min_version, gate.meaning))
+        text = argparse.SUPPRESS if help is argparse.SUPPRESS \
+            else ' '.join(sentences)
+        action = parser.add_argument(*flags, help=text, **kwargs)
+        action.extended = extended
+        action.min_version = since
+        if since or value_gates:
+            self._option_gates.append((action.dest, since, value_gates))
+        return action
+
+    def check_option_gates(self, parsed_args, values=None):
+        """Raise the version-gate error for the first option given too early.
+
+        ``values`` (dest -> value) replaces ``parsed_args`` for options that
+        are collected elsewhere (the request groups of allocation
+        candidates).
+        """
+        for dest, since, value_gates in self._option_gates:
+            if values is not None:
+                value = values.get(dest)
+            else:
+                value = getattr(parsed_args, dest, None)
+            if not _given(value):
+                continue
+            if since:
+                self.check_version(version.ge(since))
+            for gate in value_gates:
+                if gate.applies(value):
+                    self.check_version(version.ge(gate.min_version))
+
+    def prepare(self, parsed_args):
+        """First step of ``take_action``: the client, then the gates.
+
+        Making the client negotiates the microversion when asked to; the
+        command's and its options' gates are then checked against it
+        before any other request is sent.
+        """
+        http = self.app.client_manager.placement
+        if self.min_version:
+            self.check_version(version.ge(self.min_version))
+        self.check_option_gates(parsed_args)
+        return http
+
+
+class Command(PlacementCommand, command.Command):
+    pass
+
+
+class Lister(PlacementCommand, command.Lister):
+    pass
+
+
+class ShowOne(PlacementCommand, command.ShowOne):
+    pass
+
+
+def required_traits_params(required, forbidden):
+    """The ``required`` query values for required and forbidden traits.
+
+    A required value with a comma ("any of", 1.39+) is its own ``in:``
+    parameter, in the order given; plain required traits and forbidden
+    traits (sent with a ``!``) share one last parameter.
+    """
+    params = []
+    all_of = []
+    for trait in required:
+        if ',' in trait:
+            params.append('in:' + trait)
+        else:
+            all_of.append(trait)
+    all_of.extend('!' + trait for trait in forbidden)
+    if all_of:
+        params.append(','.join(all_of))
+    return params
+
+
+def member_of_param(value):
+    """The ``member_of`` query value for one ``--member-of`` value.
+
+    ``a,b`` is "in any of a, b": ``in:a,b``. From 1.32 a leading ``!``
+    forbids the aggregates: ``!a`` or ``!in:a,b``.
+    """
+    if value.startswith('!'):
+        aggregates = value[1:]
+        return '!in:' + aggregates if ',' in aggregates else '!' + aggregates
+    return 'in:' + value
+
+
+def is_forbidden_aggregate(values):
+    return any(v.startswith('!') for v in values)
+
+
+def is_repeated(values):
+    return len(values) > 1
+
+
+MEMBER_OF_GATES = (
+    ValueGate('1.24', is_repeated,
+              'the option can be repeated: each value is one more condition '
+              '(all must hold)'),
+    ValueGate('1.32', is_forbidden_aggregate,
+              'a value starting with ``!`` forbids the aggregates: '
+              '``!<agg>`` or ``!<agg1>,<agg2>`` excludes providers in any '
+              'of them'),
+)
+
+
+def has_comma(values):
+    return any(',' in v for v in values)
+
+
+REQUIRED_TRAIT_GATES = (
+    ValueGate('1.39', has_comma,
+              'a value can be a comma-separated list of traits, meaning '
+              'any of them'),
+)
+
+
+def parse_int(value, what, minimum=None):
+    """int(value), or a CommandError naming ``what`` and the value."""
+    try:
+        number = int(value.strip()) if isinstance(value, str) else int(value)
+    except (TypeError, ValueError):
+        raise exceptions.CommandError(
+            '%s: %r is not an integer.' % (what, value))
+    if minimum is not None and number < minimum:
+        raise exceptions.CommandError(
+            '%s: %r must be an integer of at least %d.'
+            % (what, value, minimum))
+    return number
+
+
+def parse_float(value, what):
+    """float(value), or a CommandError naming ``what`` and the value."""
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        number = None
+    if number is None or number != number or number in (float('inf'),
+                                                          float('-inf')):
+        raise exceptions.CommandError(
+            '%s: %r is not a number.' % (what, value))
+    return number
+
+
+def delete_each(cmd, values, delete, thing, things):
+    """Call ``delete(value)`` for each value; report failures at the end.
+
+    One value behaves as a single delete: its error is the command's error.
+    With several, each failure is logged on its own line, the others are
+    still tried, and the command fails with ``Failed to delete N of M
+    <things>.``
+    """
+    if len(values) == 1:
+        delete(values[0])
+        return
+    failed = 0
+    for value in values:
+        try:
+            delete(value)
+        except (exceptions.ClientException, exceptions.CommandError) as exc:
+            failed += 1
+            cmd.log.error('Failed to delete %s %s: %s', thing, value, exc)
+    if failed:
+        raise exceptions.CommandError(
+            'Failed to delete %d of %d %s.' % (failed, len(values), things))

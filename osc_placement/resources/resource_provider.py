@@ -1,0 +1,270 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
+
+"""Resource provider commands."""
+
+import argparse
+import uuid as uuid_lib
+
+from osc_lib import exceptions
+from osc_lib import utils
+
+from osc_placement.resources import common
+from osc_placement import version
+
+BASE_URL = '/resource_providers'
+
+# The provider columns, each with the microversion that added it.
+PROVIDER_FIELDS = (
+    ('uuid', None),
+    ('name', None),
+    ('generation', None),
+    ('root_provider_uuid', '1.14'),
+    ('parent_provider_uuid', '1.14'),
+)
+
+
+def provider_fields(cmd):
+    """The provider columns shown at the command's live microversion."""
+    return tuple(name for name, since in PROVIDER_FIELDS
+                 if since is None or cmd.compare_version(version.ge(since)))
+
+
+def is_uuid_like(value):
+    try:
+        uuid_lib.UUID(value)
+    except (TypeError, ValueError, AttributeError):
+        return False
+    return True
+
+
+def find_provider(http, name_or_uuid):
+    """The UUID of a provider given by UUID (as is) or by name.
+
+    A UUID-shaped value costs no request; a name is looked up with
+    ``GET /resource_providers?name=<value>``.
+    """
+    if is_uuid_like(name_or_uuid):
+        return name_or_uuid
+    found = http.request('GET', BASE_URL,
+                         params={'name': name_or_uuid}).json()
+    providers = found['resource_providers']
+    if not providers:
+        raise exceptions.CommandError(
+            "No resource provider with name or UUID '%s' found."
+            % name_or_uuid)
+    # Provider names are unique in Placement.
+    return providers[0]['uuid']
+
+
+def add_provider_argument(cmd, parser, help='UUID or name of the resource '
+                          'provider', dest='uuid', metavar='<uuid>'):
+    """The positional naming a provider (UUID or name)."""
+    return parser.add_argument(dest, metavar=metavar, type=common.non_empty,
+                               help=help)
+
+
+class CreateResourceProvider(common.ShowOne):
+    """Create a new resource provider"""
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        self.add_option(
+            parser, '--parent-provider', metavar='<parent_provider>',
+            since='1.14',
+            help='UUID or name of the parent provider. Omit for no parent.')
+        parser.add_argument(
+            '--uuid', metavar='<uuid>',
+            help='UUID of the resource provider (default: chosen by the '
+                 'server)')
+        parser.add_argument(
+            'name', metavar='<name>', type=common.non_empty,
+            help='Name of the resource provider')
+        return parser
+
+    def take_action(self, parsed_args):
+        http = self.prepare(parsed_args)
+        data = {'name': parsed_args.name}
+        if parsed_args.uuid:
+            data['uuid'] = parsed_args.uuid
+        if parsed_args.parent_provider:
+            data['parent_provider_uuid'] = find_provider(
+                http, parsed_args.parent_provider)
+        resp = http.request('POST', BASE_URL, json=data)
+        resource = http.request('GET', resp.headers['Location']).json()
+        fields = provider_fields(self)
+        return fields, utils.get_dict_properties(resource, fields)
+
+
+class ListResourceProvider(common.Lister):
+    """List resource providers"""
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        parser.add_argument(
+            '--uuid', metavar='<uuid>',
+            help='Only the resource provider with this UUID')
+        parser.add_argument(
+            '--name', metavar='<name>',
+            help='Only the resource provider with this name')
+        self.add_option(
+            parser, '--resource', metavar='<resource_class>=<value>',
+            default=[], action='append', since='1.4',
+            help='A resource class and an amount, e.g. ``VCPU=4``: only '
+                 'providers with the capacity to serve it. May be repeated.')
+        self.add_option(
+            parser, '--in-tree', metavar='<in_tree>', since='1.14',
+            help='Only providers in the same provider tree as this provider '
+                 '(UUID or name).')
+        self.add_option(
+            parser, '--required', metavar='<required>', action='append',
+            default=[], since='1.18',
+            value_gates=common.REQUIRED_TRAIT_GATES,
+            help='A required trait. May be repeated: providers must have '
+                 'all of the required traits.')
+        self.add_option(
+            parser, '--forbidden', metavar='<forbidden>', action='append',
+            default=[], since='1.22',
+            help='A forbidden trait. May be repeated: providers must have '
+                 'none of the forbidden traits.')
+        aggregates = parser.add_mutually_exclusive_group()
+        self.add_option(
+            aggregates, '--member-of', metavar='<member_of>',
+            action='append', default=[], since='1.3',
+            value_gates=common.MEMBER_OF_GATES,
+            help='Comma-separated aggregate UUIDs: only providers in at '
+                 'least one of them. For example, to get providers in agg1 '
+                 'or agg2, and in agg3: ``--member-of <agg1>,<agg2> '
+                 '--member-of <agg3>``.')
+        self.add_option(
+            aggregates, '--aggregate-uuid', metavar='<aggregate_uuid>',
+            action='append', default=[], since='1.3',
+            help=argparse.SUPPRESS)
+        return parser
+
+    def take_action(self, parsed_args):
+        http = self.prepare(parsed_args)
+        filters = {}
+        if parsed_args.name:
+            filters['name'] = parsed_args.name
+        if parsed_args.uuid:
+            filters['uuid'] = parsed_args.uuid
+        if parsed_args.aggregate_uuid:
+            self.deprecated_option_warning('--aggregate-uuid', '--member-of')
+            filters['member_of'] = 'in:' + ','.join(
+                parsed_args.aggregate_uuid)
+        if parsed_args.resource:
+            filters['resources'] = ','.join(
+                r.replace('=', ':') for r in parsed_args.resource)
+        if parsed_args.in_tree:
+            filters['in_tree'] = find_provider(http, parsed_args.in_tree)
+        required = common.required_traits_params(parsed_args.required,
+                                                 parsed_args.forbidden)
+        if required:
+            filters['required'] = required
+        if parsed_args.member_of:
+            filters['member_of'] = [common.member_of_param(v)
+                                    for v in parsed_args.member_of]
+        providers = http.request(
+            'GET', BASE_URL, params=filters).json()['resource_providers']
+        fields = provider_fields(self)
+        return fields, (utils.get_dict_properties(p, fields)
+                        for p in providers)
+
+
+class ShowResourceProvider(common.ShowOne):
+    """Show resource provider details"""
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        parser.add_argument(
+            '--allocations', action='store_true',
+            help='Include the allocations of the provider: a dictionary of '
+                 'consumers and their resources')
+        add_provider_argument(self, parser)
+        return parser
+
+    def take_action(self, parsed_args):
+        http = self.prepare(parsed_args)
+        rp_uuid = find_provider(http, parsed_args.uuid)
+        resource = http.request('GET', common.url(
+            'resource_providers', rp_uuid)).json()
+        fields = provider_fields(self)
+        if parsed_args.allocations:
+            resource['allocations'] = http.request('GET', common.url(
+                'resource_providers', rp_uuid,
+                'allocations')).json()['allocations']
+            fields += ('allocations',)
+        return fields, utils.get_dict_properties(resource, fields)
+
+
+class SetResourceProvider(common.ShowOne):
+    """Update an existing resource provider"""
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        add_provider_argument(self, parser)
+        parser.add_argument(
+            '--name', metavar='<name>', required=True,
+            help='A new name of the resource provider')
+        parents = parser.add_mutually_exclusive_group()
+        self.add_option(
+            parents, '--parent-provider', metavar='<parent_provider>',
+            since='1.14',
+            help='UUID or name of the parent provider. Before 1.37 it can '
+                 'only be set on a provider without a parent; from 1.37 it '
+                 'also moves the provider to another parent.')
+        self.add_option(
+            parents, '--no-parent', action='store_true', since='1.37',
+            extended=True,
+            help='Make the provider a root provider (detach it from its '
+                 'parent).')
+        return parser
+
+    def take_action(self, parsed_args):
+        http = self.prepare(parsed_args)
+        rp_uuid = find_provider(http, parsed_args.uuid)
+        data = {'name': parsed_args.name}
+        if parsed_args.parent_provider:
+            data['parent_provider_uuid'] = find_provider(
+                http, parsed_args.parent_provider)
+        elif parsed_args.no_parent:
+            data['parent_provider_uuid'] = None
+        resource = http.request('PUT', common.url(
+            'resource_providers', rp_uuid), json=data).json()
+        fields = provider_fields(self)
+        return fields, utils.get_dict_properties(resource, fields)
+
+
+class DeleteResourceProvider(common.Command):
+    """Delete resource providers
+
+    Several providers can be given: each is deleted in turn, and the
+    failures are reported at the end.
+    """
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        add_provider_argument(self, parser)
+        self.add_option(
+            parser, 'more', metavar='<uuid>', nargs='*', default=[],
+            type=common.non_empty, extended=True,
+            help='More resource providers (UUID or name) to delete.')
+        return parser
+
+    def take_action(self, parsed_args):
+        http = self.prepare(parsed_args)
+        common.delete_each(
+            self, [parsed_args.uuid] + parsed_args.more,
+            lambda value: http.request('DELETE', common.url(
+                'resource_providers', find_provider(http, value))),
+            'resource provider', 'resource providers')

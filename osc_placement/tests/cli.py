@@ -1,0 +1,82 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
+
+"""Run the real ``openstack`` shell in-process and capture what it prints."""
+
+import contextlib
+import io
+import logging
+import os
+import sys
+
+from cliff import app as cliff_app
+from openstackclient import shell
+from osc_lib import clientmanager as osc_clientmanager
+
+ENDPOINT = 'http://placement.test/placement'
+
+
+def auth_argv(endpoint=ENDPOINT):
+    return ['--os-auth-type', 'admin_token', '--os-endpoint', endpoint,
+            '--os-token', 'admin']
+
+
+@contextlib.contextmanager
+def clean_environment(env=None):
+    """OS_* and CLIFF_* unset, ``env`` applied; restored afterwards."""
+    saved = dict(os.environ)
+    for key in list(os.environ):
+        if key.startswith(('OS_', 'CLIFF_')):
+            del os.environ[key]
+    # argparse wraps usage text to the terminal width: fix it.
+    os.environ['COLUMNS'] = '80'
+    os.environ.update(env or {})
+    try:
+        yield
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+
+
+def _forget_clients():
+    """OSC caches each plugin's client on the ClientManager class: drop them.
+
+    A process runs one command; tests run many in one process.
+    """
+    for value in vars(osc_clientmanager.ClientManager).values():
+        if isinstance(value, osc_clientmanager.ClientCache):
+            value._handle = None
+
+
+def run(argv, env=None):
+    """Run ``openstack <argv>``; return (stdout, stderr, exit code)."""
+    _forget_clients()
+    out, err = io.StringIO(), io.StringIO()
+    root = logging.getLogger()
+    handlers = list(root.handlers)
+    level = root.level
+    argv0, app_name = sys.argv[0], cliff_app.App.NAME
+    # argparse and cliff name the program after sys.argv[0].
+    sys.argv[0] = cliff_app.App.NAME = 'openstack'
+    with clean_environment(env), \
+            contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = shell.main(list(argv))
+        except SystemExit as exc:
+            code = exc.code if isinstance(exc.code, int) else 1
+        finally:
+            for handler in list(root.handlers):
+                if handler not in handlers:
+                    root.removeHandler(handler)
+            root.setLevel(level)
+            sys.argv[0], cliff_app.App.NAME = argv0, app_name
+    return out.getvalue(), err.getvalue(), code
