@@ -1,0 +1,130 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
+
+"""Resource class commands.
+
+Placement serves resource classes from microversion 1.2; ``PUT`` of a single
+class (create if missing, succeed if present) came with 1.7.
+"""
+
+from osc_lib import utils
+
+from osc_placement.resources import common
+
+COLLECTION = 'resource_classes'
+FIELDS = ('name',)
+
+
+def class_url(name):
+    """Path of one resource class, the name percent-encoded."""
+    return common.url(COLLECTION, name)
+
+
+def add_name_argument(parser, help='Name of the resource class'):
+    return parser.add_argument('name', metavar='<name>',
+                               type=common.non_empty, help=help)
+
+
+class ListResourceClass(common.Lister):
+    """List all resource classes, standard and custom"""
+
+    min_version = '1.2'
+
+    def take_action(self, parsed_args):
+        http = self.prepare(parsed_args)
+        classes = http.request(
+            'GET', common.url(COLLECTION)).json()['resource_classes']
+        return FIELDS, (utils.get_dict_properties(c, FIELDS)
+                        for c in classes)
+
+
+class CreateResourceClass(common.Command):
+    """Create a custom resource class
+
+    The name must start with ``CUSTOM_`` and use only the characters A to Z,
+    0 to 9 and the underscore. Creating a class that already exists is an
+    error; see ``resource class set`` for the idempotent variant.
+    """
+
+    min_version = '1.2'
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        add_name_argument(parser)
+        return parser
+
+    def take_action(self, parsed_args):
+        http = self.prepare(parsed_args)
+        http.request('POST', common.url(COLLECTION),
+                     json={'name': parsed_args.name})
+
+
+class SetResourceClass(common.Command):
+    """Make sure a custom resource class exists
+
+    Creates the class when it is missing and succeeds without change when it
+    is already there, so it can be run any number of times.
+    """
+
+    min_version = '1.7'
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        add_name_argument(parser)
+        return parser
+
+    def take_action(self, parsed_args):
+        http = self.prepare(parsed_args)
+        http.request('PUT', class_url(parsed_args.name))
+
+
+class ShowResourceClass(common.ShowOne):
+    """Show one resource class"""
+
+    min_version = '1.2'
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        add_name_argument(parser)
+        return parser
+
+    def take_action(self, parsed_args):
+        http = self.prepare(parsed_args)
+        resource = http.request('GET', class_url(parsed_args.name)).json()
+        return FIELDS, utils.get_dict_properties(resource, FIELDS)
+
+
+class DeleteResourceClass(common.Command):
+    """Delete custom resource classes
+
+    Standard classes cannot be deleted, nor a class still used by an
+    inventory. Several names can be given: each is tried in turn and the
+    failures are reported at the end.
+    """
+
+    min_version = '1.2'
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        add_name_argument(parser)
+        self.add_option(
+            parser, 'more', metavar='<name>', nargs='*', default=[],
+            type=common.non_empty, extended=True,
+            help='More resource classes to delete.')
+        return parser
+
+    def take_action(self, parsed_args):
+        http = self.prepare(parsed_args)
+        common.delete_each(
+            self, [parsed_args.name] + parsed_args.more,
+            lambda name: http.request('DELETE', class_url(name)),
+            'resource class', 'resource classes')
