@@ -1,0 +1,98 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
+
+"""Resource provider aggregate commands."""
+
+from osc_lib import exceptions
+
+from osc_placement.resources import common
+from osc_placement.resources import resource_provider
+from osc_placement import version
+
+FIELDS = ('uuid',)
+
+# The microversion of the aggregate API.
+AGGREGATES_SINCE = '1.1'
+# From this microversion the aggregates are written with the provider
+# generation (and the server refuses a stale one).
+GENERATION_SINCE = '1.19'
+
+
+def _aggregates_path(rp_uuid):
+    return common.url('resource_providers', rp_uuid, 'aggregates')
+
+
+def _rows(aggregates):
+    return [(aggregate,) for aggregate in aggregates]
+
+
+class ListAggregate(common.Lister):
+    """List the aggregates of a resource provider"""
+
+    min_version = AGGREGATES_SINCE
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        resource_provider.add_provider_argument(self, parser)
+        return parser
+
+    def take_action(self, parsed_args):
+        http = self.prepare(parsed_args)
+        rp_uuid = resource_provider.find_provider(http, parsed_args.uuid)
+        body = http.request('GET', _aggregates_path(rp_uuid)).json()
+        return FIELDS, _rows(body['aggregates'])
+
+
+class SetAggregate(common.Lister):
+    """Replace the aggregates of a resource provider
+
+    The provider ends up in exactly the aggregates given: it leaves the
+    others. With no ``--aggregate`` it leaves all of them.
+
+    From ``--os-placement-api-version 1.19`` the provider generation must
+    be given with ``--generation``; the server refuses the change if the
+    provider changed since that generation was read.
+    """
+
+    min_version = AGGREGATES_SINCE
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        resource_provider.add_provider_argument(self, parser)
+        parser.add_argument(
+            '--aggregate', metavar='<aggregate_uuid>', action='append',
+            default=[],
+            help='UUID of an aggregate. May be repeated to put the provider '
+                 'in several aggregates.')
+        self.add_option(
+            parser, '--generation',
+            metavar='<resource_provider_generation>', type=int,
+            since=GENERATION_SINCE,
+            help='The generation of the resource provider, as last read. '
+                 'The change is refused if it does not match the server\'s. '
+                 'Required from that version on.')
+        return parser
+
+    def take_action(self, parsed_args):
+        http = self.prepare(parsed_args)
+        with_generation = self.compare_version(version.ge(GENERATION_SINCE))
+        if with_generation and parsed_args.generation is None:
+            raise exceptions.CommandError('A generation must be specified.')
+        rp_uuid = resource_provider.find_provider(http, parsed_args.uuid)
+        if with_generation:
+            body = {'aggregates': parsed_args.aggregate,
+                    'resource_provider_generation': parsed_args.generation}
+        else:
+            body = parsed_args.aggregate
+        result = http.request('PUT', _aggregates_path(rp_uuid),
+                              json=body).json()
+        return FIELDS, _rows(result['aggregates'])

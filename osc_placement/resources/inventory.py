@@ -1,0 +1,422 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
+
+"""Resource provider inventory commands.
+
+An inventory record says how much of one resource class a provider has and
+how it may be consumed. Writes carry the provider generation that was read
+just before: if another client changed the provider in between, Placement
+answers 409 and the command fails with the server's message (it never
+retries on its own).
+"""
+
+import math
+
+from osc_lib import exceptions
+from osc_lib import utils
+
+from osc_placement.resources import common
+from osc_placement.resources import resource_provider
+from osc_placement import version
+
+
+def finite_float(text):
+    """argparse type of ratios: a finite number (no nan, no inf)."""
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(text)
+    return value
+
+
+# argparse names the type in its error ("invalid float value: 'x'").
+finite_float.__name__ = 'float'
+
+
+class Field(object):
+    """One field of an inventory record."""
+
+    def __init__(self, name, kind, meaning, required=False):
+        self.name = name
+        self.kind = kind
+        self.meaning = meaning
+        self.required = required
+
+    def parse(self, value, what):
+        """The value typed by the user as a number, or a clear error."""
+        if self.kind is float:
+            return common.parse_float(value, what)
+        return common.parse_int(value, what)
+
+    @property
+    def argparse_type(self):
+        return finite_float if self.kind is float else int
+
+
+# The fields of an inventory record, in the order of the output columns.
+FIELDS_SPEC = (
+    Field('allocation_ratio', float,
+          'Overcommit factor: the usable capacity is (total - reserved) '
+          'times this ratio. With total 8 and ratio 16.0, 128 VCPU can be '
+          'allocated.'),
+    Field('min_unit', int,
+          'The smallest amount a single allocation may take.'),
+    Field('max_unit', int,
+          'The largest amount a single allocation may take.'),
+    Field('reserved', int,
+          'The amount kept back for the provider\'s own use, never '
+          'allocated.'),
+    Field('step_size', int,
+          'Allocations must be a multiple of this amount (with 5: 5, 10, '
+          '15, ...).'),
+    Field('total', int,
+          'The amount of the resource the provider has.', required=True),
+)
+FIELDS_BY_NAME = {field.name: field for field in FIELDS_SPEC}
+FIELDS = tuple(field.name for field in FIELDS_SPEC)
+
+# Deleting the whole inventory of a provider at once needs this version;
+# below it, a resource class must be named.
+DELETE_ALL_SINCE = '1.5'
+
+CLASS_HELP = ('A resource class, standard (e.g. VCPU, MEMORY_MB, DISK_GB) '
+              'or custom (CUSTOM_*).')
+
+
+def _inventories_path(rp_uuid, resource_class=None):
+    segments = ['resource_providers', rp_uuid, 'inventories']
+    if resource_class is not None:
+        segments.append(resource_class)
+    return common.url(*segments)
+
+
+def _usages_path(rp_uuid):
+    return common.url('resource_providers', rp_uuid, 'usages')
+
+
+def parse_resource(argument):
+    """``CLASS=N`` or ``CLASS:FIELD=V`` -> (class, field, number).
+
+    Raises a one-line CommandError for a malformed value, before any
+    request is sent.
+    """
+    parts = argument.split('=')
+    if len(parts) != 2:
+        raise exceptions.CommandError(
+            'Resource argument must have "name=value" format')
+    name, value = parts
+    name_parts = name.split(':')
+    if len(name_parts) > 2:
+        raise exceptions.CommandError(
+            'Resource argument can contain only one colon')
+    resource_class = name_parts[0]
+    field = name_parts[1] if len(name_parts) == 2 else 'total'
+    if not (resource_class and field and value):
+        raise exceptions.CommandError(
+            'Name, field and value must be not empty')
+    if field not in FIELDS_BY_NAME:
+        raise exceptions.CommandError('Unknown inventory field %s' % field)
+    number = FIELDS_BY_NAME[field].parse(
+        value, '%s of --resource %s' % (field, argument))
+    return resource_class, field, number
+
+
+def _rows(inventories, fields, prefix=()):
+    """One row per resource class of an ``inventories`` dictionary."""
+    for resource_class, record in inventories.items():
+        record = dict(record, resource_class=resource_class)
+        yield prefix + utils.get_dict_properties(record, fields)
+
+
+class SetInventory(common.Lister):
+    """Replace the inventory of a resource provider
+
+    By default the whole inventory is replaced: resource classes not given
+    are removed (and with no ``--resource`` at all, the inventory is
+    emptied). To change some classes and keep the others, give
+    ``--amend``.
+
+    A ``--resource`` value without a field sets the total:
+    ``--resource VCPU=16`` is ``--resource VCPU:total=16``.
+
+    Example::
+
+        openstack resource provider inventory set <uuid> \\
+            --resource VCPU=16 \\
+            --resource MEMORY_MB=2048 \\
+            --resource MEMORY_MB:step_size=128
+
+    With ``--aggregate``, every provider of the aggregate is updated in
+    turn; a provider that fails does not stop the others. The providers
+    that were updated are printed, the failures are reported after them,
+    and the command then exits with 1.
+    """
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        parser.add_argument(
+            'uuid', metavar='<uuid>', type=common.non_empty,
+            help='UUID or name of the resource provider; with '
+                 '``--aggregate``, UUID of the aggregate')
+        fields_help = '\n'.join('%s: %s' % (f.name, f.meaning)
+                                for f in FIELDS_SPEC)
+        parser.add_argument(
+            '--resource',
+            metavar='<resource_class>:<inventory_field>=<value>',
+            default=[], action='append',
+            help='One inventory value. ' + CLASS_HELP + ' '
+                 '<inventory_field> is optional (default: total) and is '
+                 'one of:\n' + fields_help + '\nMay be repeated.')
+        self.add_option(
+            parser, '--aggregate', action='store_true', since='1.3',
+            help='The positional argument is an aggregate UUID: set the '
+                 'inventory of every resource provider in that aggregate.')
+        parser.add_argument(
+            '--amend', action='store_true',
+            help='Change only the given values and keep the rest of the '
+                 'inventory (the current inventory is read first)')
+        parser.add_argument(
+            '--dry-run', action='store_true',
+            help='Print the inventory that would be written; write nothing')
+        return parser
+
+    def run(self, parsed_args):
+        self._failures = []
+        result = super().run(parsed_args)
+        # Some providers were updated and printed; now say which failed.
+        if self._failures:
+            self._report_failures()
+        return result
+
+    def _report_failures(self):
+        for rp_uuid, exc in self._failures:
+            self.log.error('Failed to set inventory for resource provider '
+                           '%s: %s.', rp_uuid, exc)
+        raise exceptions.CommandError(
+            'Failed to set inventory for %d of %d resource providers.'
+            % (len(self._failures), self._total))
+
+    def take_action(self, parsed_args):
+        changes = [parse_resource(r) for r in parsed_args.resource]
+        http = self.prepare(parsed_args)
+        self._failures = []
+        if parsed_args.aggregate:
+            providers = http.request(
+                'GET', resource_provider.BASE_URL,
+                params={'member_of': parsed_args.uuid},
+            ).json()['resource_providers']
+            if not providers:
+                raise exceptions.CommandError(
+                    'No resource providers found in aggregate with uuid '
+                    '%s.' % parsed_args.uuid)
+        else:
+            rp_uuid = resource_provider.find_provider(http, parsed_args.uuid)
+            providers = [http.request('GET', common.url(
+                'resource_providers', rp_uuid)).json()]
+        self._total = len(providers)
+
+        updated = []
+        for provider in providers:
+            try:
+                inventories = self._set_one(http, provider, changes,
+                                            parsed_args)
+            except (exceptions.ClientException,
+                    exceptions.CommandError) as exc:
+                if not parsed_args.aggregate:
+                    raise
+                self._failures.append((provider['uuid'], exc))
+                continue
+            updated.append((provider['uuid'], inventories))
+
+        if self._failures and not updated:
+            self._report_failures()
+
+        fields = ('resource_class',) + FIELDS
+        if not parsed_args.aggregate:
+            return fields, _rows(updated[0][1], fields)
+        rows = [row for rp_uuid, inventories in updated
+                for row in _rows(inventories, fields, prefix=(rp_uuid,))]
+        return ('resource_provider',) + fields, rows
+
+    @staticmethod
+    def _set_one(http, provider, changes, parsed_args):
+        """Write the inventory of one provider; return what it now is."""
+        path = _inventories_path(provider['uuid'])
+        if parsed_args.amend:
+            # Read-modify-write: the generation comes with the inventory.
+            payload = http.request('GET', path).json()
+            inventories = dict(payload['inventories'])
+            payload['inventories'] = inventories
+        else:
+            inventories = {}
+            payload = {'inventories': inventories,
+                       'resource_provider_generation':
+                           provider['generation']}
+        for resource_class, field, value in changes:
+            record = dict(inventories.get(resource_class, {}))
+            record[field] = value
+            inventories[resource_class] = record
+        if parsed_args.dry_run:
+            return inventories
+        return http.request('PUT', path, json=payload).json()['inventories']
+
+
+class SetClassInventory(common.ShowOne):
+    """Replace the inventory of one resource class of a resource provider
+
+    The class must already be in the provider's inventory (use
+    ``resource provider inventory set --amend`` to add one). Fields not
+    given take the server's defaults.
+
+    Example::
+
+        openstack resource provider inventory class set <uuid> VCPU \\
+            --total 16 \\
+            --max_unit 4 \\
+            --reserved 1
+    """
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        parser.add_argument(
+            'uuid', metavar='<uuid>', type=common.non_empty,
+            help='UUID or name of the resource provider')
+        parser.add_argument(
+            'resource_class', metavar='<class>', type=common.non_empty,
+            help=CLASS_HELP)
+        for field in FIELDS_SPEC:
+            parser.add_argument(
+                '--' + field.name, metavar='<%s>' % field.name,
+                required=field.required, type=field.argparse_type,
+                help=field.meaning)
+        return parser
+
+    def take_action(self, parsed_args):
+        http = self.prepare(parsed_args)
+        rp_uuid = resource_provider.find_provider(http, parsed_args.uuid)
+        # Read-modify-write: the PUT carries the generation just read.
+        provider = http.request('GET', common.url(
+            'resource_providers', rp_uuid)).json()
+        payload = {'resource_provider_generation': provider['generation']}
+        for field in FIELDS:
+            value = getattr(parsed_args, field)
+            if value is not None:
+                payload[field] = value
+        record = http.request(
+            'PUT', _inventories_path(rp_uuid, parsed_args.resource_class),
+            json=payload).json()
+        return FIELDS, utils.get_dict_properties(record, FIELDS)
+
+
+class DeleteInventory(common.Command):
+    """Delete the inventory of a resource provider
+
+    With ``--resource-class``, only the inventory of that class is deleted;
+    without it, the whole inventory of the provider is (this needs at least
+    ``--os-placement-api-version 1.5``).
+    """
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        parser.add_argument(
+            'uuid', metavar='<uuid>', type=common.non_empty,
+            help='UUID or name of the resource provider')
+        class_needed = version.compare(
+            self.parser_version(), version.lt(DELETE_ALL_SINCE), exc=False)
+        parser.add_argument(
+            '--resource-class', metavar='<resource_class>',
+            type=common.non_empty, required=class_needed,
+            help=(CLASS_HELP + ' Only the inventory of this class is '
+                  'deleted. Required before ``--os-placement-api-version '
+                  '%s``; from that version, omitting it deletes all the '
+                  'inventory of the provider.' % DELETE_ALL_SINCE))
+        return parser
+
+    def take_action(self, parsed_args):
+        http = self.prepare(parsed_args)
+        if parsed_args.resource_class is None:
+            self.check_version(version.ge(DELETE_ALL_SINCE))
+        rp_uuid = resource_provider.find_provider(http, parsed_args.uuid)
+        http.request('DELETE', _inventories_path(
+            rp_uuid, parsed_args.resource_class))
+
+
+def _with_usage(record, used, long):
+    """The record with ``used`` and, for ``--long``, capacity and free."""
+    record = dict(record, used=used)
+    if long:
+        capacity = int((record['total'] - record['reserved'])
+                       * record['allocation_ratio'])
+        record['capacity'] = capacity
+        record['free'] = capacity - used
+    return record
+
+
+LONG_FIELDS = ('capacity', 'free')
+LONG_HELP = ('Also show ``capacity``, the amount that can be allocated '
+             '(int((total - reserved) * allocation_ratio)), and ``free``, '
+             'what is left of it (capacity - used).')
+
+
+class ShowInventory(common.ShowOne):
+    """Show the inventory of one resource class of a resource provider"""
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        parser.add_argument(
+            'uuid', metavar='<uuid>', type=common.non_empty,
+            help='UUID or name of the resource provider')
+        parser.add_argument(
+            'resource_class', metavar='<resource_class>',
+            type=common.non_empty, help=CLASS_HELP)
+        return parser
+
+    def take_action(self, parsed_args):
+        http = self.prepare(parsed_args)
+        rp_uuid = resource_provider.find_provider(http, parsed_args.uuid)
+        record = http.request('GET', _inventories_path(
+            rp_uuid, parsed_args.resource_class)).json()
+        usages = http.request('GET', _usages_path(rp_uuid)).json()['usages']
+        record = _with_usage(
+            record, usages.get(parsed_args.resource_class, 0), long=False)
+        fields = FIELDS + ('used',)
+        return fields, utils.get_dict_properties(record, fields)
+
+
+class ListInventory(common.Lister):
+    """List the inventory of a resource provider, with the amounts used"""
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        parser.add_argument(
+            'uuid', metavar='<uuid>', type=common.non_empty,
+            help='UUID or name of the resource provider')
+        self.add_option(
+            parser, '--long', action='store_true', extended=True,
+            help=LONG_HELP)
+        return parser
+
+    def take_action(self, parsed_args):
+        http = self.prepare(parsed_args)
+        rp_uuid = resource_provider.find_provider(http, parsed_args.uuid)
+        inventories = http.request(
+            'GET', _inventories_path(rp_uuid)).json()['inventories']
+        usages = http.request('GET', _usages_path(rp_uuid)).json()['usages']
+        fields = ('resource_class',) + FIELDS + ('used',)
+        if parsed_args.long:
+            fields += LONG_FIELDS
+        rows = []
+        for resource_class, record in inventories.items():
+            record = _with_usage(
+                dict(record, resource_class=resource_class),
+                usages.get(resource_class, 0), parsed_args.long)
+            rows.append(utils.get_dict_properties(record, fields))
+        return fields, rows
