@@ -1,0 +1,420 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
+
+"""Allocation commands: what a consumer holds, and on which providers.
+
+``set``, ``unset``, ``show`` and ``delete`` are keyed by consumer
+(``/allocations/<consumer>``); ``list`` is keyed by provider
+(``/resource_providers/<rp>/allocations``).
+
+The wire details of a consumer's allocations live in three functions:
+``parse_allocations`` (the ``--allocation`` values), ``allocations_body``
+(the PUT body per microversion) and ``consumer_rows`` (the output).
+"""
+
+from osc_lib import exceptions
+from osc_lib import utils
+
+from osc_placement.resources import common
+from osc_placement.resources import resource_provider
+from osc_placement import version
+
+# Microversions at which the allocation API changed.
+PROJECT_USER_REQUIRED = '1.8'   # PUT needs project_id and user_id
+DICT_BODY = '1.12'              # PUT body keyed by provider; GET shows
+#                                 project_id and user_id
+CONSUMER_GENERATION = '1.28'    # read-modify-write on consumer_generation
+CONSUMER_TYPE = '1.38'          # consumer_type required and shown
+
+ALLOCATION_METAVAR = ('<rp=resource-provider-id,'
+                      'resource-class-name=amount-of-resource-used>')
+ALLOCATION_FORMAT = 'Incorrect allocation string format'
+
+
+def consumer_url(consumer):
+    return common.url('allocations', consumer)
+
+
+def _parse_one(text):
+    """('rp value', {class: amount}) of one ``--allocation`` value."""
+    if '=' not in text or ',' not in text:
+        raise exceptions.CommandError(ALLOCATION_FORMAT)
+    provider = None
+    resources = {}
+    for item in text.split(','):
+        key, sep, value = item.partition('=')
+        key, value = key.strip(), value.strip()
+        if not sep or '=' in value or not key:
+            raise exceptions.CommandError(
+                "%s: %r in --allocation %r is not <name>=<value> (expected "
+                "rp=<provider>,<resource class>=<amount>[,...])."
+                % (ALLOCATION_FORMAT, item, text))
+        if key == 'rp':
+            if not value:
+                raise exceptions.CommandError(
+                    '--allocation %r: rp= needs a resource provider UUID '
+                    'or name.' % text)
+            provider = value
+            continue
+        resources[key] = common.parse_int(
+            value, '--allocation %r: amount of %s' % (text, key))
+    if provider is None:
+        raise exceptions.CommandError(
+            'Resource provider parameter is required for allocation '
+            'string: --allocation %r has no rp=<provider>.' % text)
+    return provider, resources
+
+
+def _merge(allocations, provider, resources):
+    """Add ``resources`` to ``allocations[provider]``; refuse a conflict."""
+    known = allocations.setdefault(provider, {})
+    for resource_class, amount in resources.items():
+        if known.get(resource_class, amount) != amount:
+            raise exceptions.CommandError(
+                'Conflict detected for resource provider %s resource class '
+                '%s' % (provider, resource_class))
+        known[resource_class] = amount
+
+
+def parse_allocations(values):
+    """``--allocation`` values -> {provider as given: {class: amount}}.
+
+    Values naming the same provider are merged; the same class with two
+    different amounts on one provider is an error. Raises before anything
+    is sent.
+    """
+    allocations = {}
+    for text in values:
+        provider, resources = _parse_one(text)
+        _merge(allocations, provider, resources)
+    if not allocations:
+        raise exceptions.CommandError(
+            'At least one resource allocation must be specified')
+    return allocations
+
+
+def resolve_providers(http, allocations):
+    """Providers given by name replaced by their UUIDs, merged again."""
+    resolved = {}
+    for provider, resources in allocations.items():
+        _merge(resolved, resource_provider.find_provider(http, provider),
+               resources)
+    return resolved
+
+
+def allocations_body(cmd, allocations):
+    """The ``allocations`` of a PUT: a list before 1.12, then a dict."""
+    if cmd.compare_version(version.ge(DICT_BODY)):
+        return {rp: {'resources': resources}
+                for rp, resources in allocations.items()}
+    return [{'resource_provider': {'uuid': rp}, 'resources': resources}
+            for rp, resources in allocations.items()]
+
+
+def consumer_fields(cmd, with_owner=False):
+    """The output columns of a consumer's allocations at the live version."""
+    fields = ('resource_provider', 'generation', 'resources')
+    if with_owner or cmd.compare_version(version.ge(DICT_BODY)):
+        fields += ('project_id', 'user_id')
+    if cmd.compare_version(version.ge(CONSUMER_TYPE)):
+        fields += ('consumer_type',)
+    return fields
+
+
+def consumer_rows(cmd, payload, with_owner=False):
+    """(columns, rows): one row per provider of a GET /allocations/<c>."""
+    fields = consumer_fields(cmd, with_owner)
+    shared = {name: payload.get(name)
+              for name in ('project_id', 'user_id', 'consumer_type')}
+    rows = []
+    for rp, held in payload['allocations'].items():
+        row = dict(shared, resource_provider=rp)
+        row.update(held)
+        rows.append(utils.get_dict_properties(row, fields))
+    return fields, rows
+
+
+def add_consumer_argument(parser, metavar='<uuid>',
+                          help='UUID of the consumer'):
+    return parser.add_argument('uuid', metavar=metavar,
+                               type=common.non_empty, help=help)
+
+
+class SetAllocation(common.Lister):
+    """Replace all allocations of a consumer
+
+    This is a full replacement: allocations of the consumer that are not
+    given again are removed. To add a resource class, repeat every
+    allocation the consumer already has, plus the new one.
+
+    ``--project-id`` and ``--user-id`` are required from
+    ``--os-placement-api-version 1.8`` (and recommended before, for
+    accounting). From 1.12 the output shows the consumer's project and
+    user. From 1.28 the command reads the consumer generation first and
+    sends it back, so that a concurrent change of the same consumer makes
+    this command fail (HTTP 409) instead of being overwritten silently; it
+    is not retried. ``--consumer-type`` is required from 1.38 and shown in
+    the output.
+    """
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        at = self.parser_version()
+        add_consumer_argument(parser)
+        parser.add_argument(
+            '--allocation', metavar=ALLOCATION_METAVAR, action='append',
+            default=[],
+            help='The resources the consumer holds on one provider: '
+                 '``rp=<provider>`` (UUID or name) then one or more '
+                 '``<resource class>=<amount>``, comma-separated, e.g. '
+                 '``rp=<uuid>,VCPU=2,MEMORY_MB=512``. Repeat the option for '
+                 'more providers; values for the same provider are merged.')
+        parser.add_argument(
+            '--project-id', metavar='project_id',
+            required=version.compare(at, version.ge(PROJECT_USER_REQUIRED),
+                                     exc=False),
+            help='ID of the project that owns the consumer. Required from '
+                 '``--os-placement-api-version %s``.'
+                 % PROJECT_USER_REQUIRED)
+        parser.add_argument(
+            '--user-id', metavar='user_id',
+            required=version.compare(at, version.ge(PROJECT_USER_REQUIRED),
+                                     exc=False),
+            help='ID of the user that owns the consumer. Required from '
+                 '``--os-placement-api-version %s``.'
+                 % PROJECT_USER_REQUIRED)
+        parser.add_argument(
+            '--consumer-type', metavar='consumer_type',
+            required=version.compare(at, version.ge(CONSUMER_TYPE),
+                                     exc=False),
+            help='Type of the consumer, e.g. INSTANCE or MIGRATION (upper '
+                 'case letters, digits and _). Required from '
+                 '``--os-placement-api-version %s``; ignored before.'
+                 % CONSUMER_TYPE)
+        return parser
+
+    def _check_required(self, parsed_args):
+        """The live version may be above the one the parser was built for.
+        """
+        if self.compare_version(version.ge(PROJECT_USER_REQUIRED)) and not (
+                parsed_args.project_id and parsed_args.user_id):
+            raise exceptions.CommandError(
+                '--project-id and --user-id are required from '
+                '--os-placement-api-version %s.' % PROJECT_USER_REQUIRED)
+        if self.compare_version(version.ge(CONSUMER_TYPE)) and \
+                not parsed_args.consumer_type:
+            raise exceptions.CommandError(
+                '--consumer-type is required from '
+                '--os-placement-api-version %s.' % CONSUMER_TYPE)
+
+    def take_action(self, parsed_args):
+        http = self.prepare(parsed_args)
+        allocations = parse_allocations(parsed_args.allocation)
+        self._check_required(parsed_args)
+        allocations = resolve_providers(http, allocations)
+        url = consumer_url(parsed_args.uuid)
+
+        body = {}
+        if self.compare_version(version.ge(CONSUMER_GENERATION)):
+            # None for a consumer that does not exist yet.
+            body['consumer_generation'] = http.request(
+                'GET', url).json().get('consumer_generation')
+        body['allocations'] = allocations_body(self, allocations)
+        if self.compare_version(version.ge(PROJECT_USER_REQUIRED)):
+            body['project_id'] = parsed_args.project_id
+            body['user_id'] = parsed_args.user_id
+        elif parsed_args.project_id or parsed_args.user_id:
+            self.log.warning(
+                '--project-id and --user-id options do not affect '
+                'allocation for --os-placement-api-version less than %s'
+                % PROJECT_USER_REQUIRED)
+        if self.compare_version(version.ge(CONSUMER_TYPE)):
+            body['consumer_type'] = parsed_args.consumer_type
+        elif parsed_args.consumer_type:
+            self.log.warning(
+                '--consumer-type option does not affect allocation for '
+                '--os-placement-api-version less than %s' % CONSUMER_TYPE)
+        http.request('PUT', url, json=body)
+        return consumer_rows(self, http.request('GET', url).json())
+
+
+class UnsetAllocation(common.Lister):
+    """Remove allocations of a consumer
+
+    Without ``--provider`` and ``--resource-class`` every allocation of the
+    consumer is removed. ``--provider`` limits the removal to those
+    providers, ``--resource-class`` to those classes (on every provider, or
+    on the ``--provider`` ones if both are given). Providers and classes
+    the consumer has no allocation on are ignored.
+
+    The command reads the allocations, edits them and writes them back, so
+    it needs ``--os-placement-api-version 1.12`` (before it the read does
+    not return the project and user that the write needs; use
+    ``resource provider allocation set`` then). From 1.28 the write
+    carries the consumer generation that was read: a concurrent change of
+    the consumer makes it fail instead of being lost.
+    """
+
+    min_version = DICT_BODY
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        add_consumer_argument(
+            parser, metavar='<consumer_uuid>',
+            help='UUID of the consumer. Prefer '
+                 '``--os-placement-api-version 1.28`` or later, which '
+                 'protects the allocations the command keeps against '
+                 'concurrent changes.')
+        parser.add_argument(
+            '--provider', metavar='provider_uuid', action='append',
+            default=[], type=common.non_empty,
+            help='A resource provider (UUID or name) to remove the '
+                 'consumer\'s allocations from, e.g. the source compute '
+                 'node after an evacuation. Repeat for more providers. '
+                 'Without it, every provider is concerned.')
+        parser.add_argument(
+            '--resource-class', metavar='resource_class', action='append',
+            default=[], type=common.non_empty,
+            help='A resource class to remove from the consumer\'s '
+                 'allocations (on every provider, or only on the '
+                 '``--provider`` ones). Repeat for more classes. Without '
+                 'it, whole providers are removed.')
+        return parser
+
+    @staticmethod
+    def _edit(allocations, providers, classes):
+        """What remains of ``allocations`` once the unset is applied."""
+        if not classes:
+            if not providers:
+                return {}
+            return {rp: held for rp, held in allocations.items()
+                    if rp not in providers}
+        remaining = {}
+        for rp, held in allocations.items():
+            if not providers or rp in providers:
+                resources = {rc: amount
+                             for rc, amount in held['resources'].items()
+                             if rc not in classes}
+                if not resources:
+                    continue
+                held = dict(held, resources=resources)
+            remaining[rp] = held
+        return remaining
+
+    def take_action(self, parsed_args):
+        http = self.prepare(parsed_args)
+        providers = set(resource_provider.find_provider(http, p)
+                        for p in parsed_args.provider)
+        url = consumer_url(parsed_args.uuid)
+        payload = http.request('GET', url).json()
+        with_generation = self.compare_version(
+            version.ge(CONSUMER_GENERATION))
+        if with_generation and not payload['allocations']:
+            # Nothing to remove; the write would only fail on the missing
+            # project and user.
+            raise exceptions.CommandError(
+                "No allocations for consumer '%s'" % parsed_args.uuid)
+        payload['allocations'] = self._edit(
+            payload['allocations'], providers,
+            set(parsed_args.resource_class))
+        if payload['allocations'] or with_generation:
+            http.request('PUT', url, json=payload)
+        else:
+            # Before 1.28 a PUT cannot empty the allocations.
+            http.request('DELETE', url)
+        return consumer_rows(self, http.request('GET', url).json(),
+                             with_owner=True)
+
+
+class ShowAllocation(common.Lister):
+    """Show the allocations of a consumer
+
+    One row per resource provider the consumer holds resources on. From
+    ``--os-placement-api-version 1.12`` the rows also show the consumer's
+    project and user, and from 1.38 its type.
+    """
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        add_consumer_argument(parser)
+        return parser
+
+    def take_action(self, parsed_args):
+        http = self.prepare(parsed_args)
+        payload = http.request('GET', consumer_url(parsed_args.uuid)).json()
+        return consumer_rows(self, payload)
+
+
+class DeleteAllocation(common.Command):
+    """Delete all allocations of consumers
+
+    Several consumers can be given: each one's allocations are deleted in
+    turn, and the failures are reported at the end.
+    """
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        add_consumer_argument(parser)
+        self.add_option(
+            parser, 'more', metavar='<uuid>', nargs='*', default=[],
+            type=common.non_empty, extended=True,
+            help='More consumers whose allocations to delete.')
+        return parser
+
+    def take_action(self, parsed_args):
+        http = self.prepare(parsed_args)
+        common.delete_each(
+            self, [parsed_args.uuid] + parsed_args.more,
+            lambda consumer: http.request('DELETE', consumer_url(consumer)),
+            'allocations of consumer', 'allocations')
+
+
+class ListProviderAllocation(common.Lister):
+    """List the allocations on a resource provider
+
+    One row per consumer that holds resources on the provider, with those
+    resources. ``--long`` adds each consumer's project and user (and type
+    from ``--os-placement-api-version 1.38``), read with one request per
+    consumer.
+    """
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        resource_provider.add_provider_argument(self, parser)
+        self.add_option(
+            parser, '--long', action='store_true', since=DICT_BODY,
+            help='Also show the project and user of each consumer (and its '
+                 'type from ``--os-placement-api-version %s``).'
+                 % CONSUMER_TYPE)
+        return parser
+
+    def take_action(self, parsed_args):
+        http = self.prepare(parsed_args)
+        rp_uuid = resource_provider.find_provider(http, parsed_args.uuid)
+        held = http.request('GET', common.url(
+            'resource_providers', rp_uuid,
+            'allocations')).json()['allocations']
+        fields = ('consumer_uuid', 'resources')
+        owner = ()
+        if parsed_args.long:
+            owner = ('project_id', 'user_id')
+            if self.compare_version(version.ge(CONSUMER_TYPE)):
+                owner += ('consumer_type',)
+        rows = []
+        for consumer, allocation in held.items():
+            row = {'consumer_uuid': consumer,
+                   'resources': allocation['resources']}
+            if owner:
+                payload = http.request('GET', consumer_url(consumer)).json()
+                row.update((name, payload.get(name)) for name in owner)
+            rows.append(utils.get_dict_properties(row, fields + owner))
+        return fields + owner, rows

@@ -1,0 +1,426 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
+
+"""``allocation candidate list``: where a request for resources could land.
+
+The options that describe resources (``--resource``, ``--required``,
+``--forbidden``, ``--member-of``, ``--in-tree``) belong to a request group:
+the unnamed one until the first ``--group <name>``, then the named group.
+``RequestGroups`` collects them while argparse reads the command line;
+``ListAllocationCandidate._query`` turns them into the query string, in the
+order the reference sends it.
+"""
+
+import argparse
+import re
+
+from osc_lib import exceptions
+
+from osc_placement.resources import common
+from osc_placement.resources import resource_provider
+from osc_placement import version
+
+BASE_URL = '/allocation_candidates'
+
+DICT_REQUESTS = '1.12'     # allocation requests keyed by provider
+TRAITS_SHOWN = '1.17'      # provider summaries carry traits
+TREE_SHOWN = '1.29'        # provider summaries carry root and parent
+MAPPINGS_SHOWN = '1.34'    # allocation requests carry group mappings
+NAMED_GROUPS = '1.33'      # group names beyond positive integers
+RESOURCELESS_GROUPS = '1.36'  # groups in --same-subtree need no resource
+
+_INTEGER_GROUP = re.compile(r'^[1-9][0-9]*$')
+_NAMED_GROUP = re.compile(r'^[A-Za-z0-9_-]{1,64}$')
+
+# How the unnamed request group is shown in the ``mappings`` column.
+UNNAMED_GROUP = '(unsuffixed)'
+
+# The options read per request group, in the order of their query
+# parameters.
+GROUPED = ('resource', 'required', 'forbidden', 'member_of',
+           'aggregate_uuid', 'in_tree')
+
+# The order in which the version gates are checked (the reference checks
+# --limit, then --group, then the options of each group).
+GATE_ORDER = ('limit', 'group', 'required', 'forbidden', 'aggregate_uuid',
+              'member_of', 'in_tree', 'root_required', 'same_subtree',
+              'long')
+
+GROUPS_ATTR = '_request_groups'
+CURRENT_ATTR = '_current_group'
+
+
+def request_groups(namespace):
+    """{group name: {option dest: [values]}}, unnamed group ''."""
+    groups = getattr(namespace, GROUPS_ATTR, None)
+    if groups is None:
+        groups = {}
+        setattr(namespace, GROUPS_ATTR, groups)
+    return groups
+
+
+class StartGroup(argparse.Action):
+    """``--group <name>``: the following options go to that group.
+
+    A name given again continues the same group.
+    """
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        request_groups(namespace).setdefault(values, {})
+        setattr(namespace, CURRENT_ATTR, values)
+        names = getattr(namespace, self.dest, None) or []
+        setattr(namespace, self.dest, names + [values])
+
+
+class AddToGroup(argparse.Action):
+    """An option of the current request group (the unnamed one at first)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        current = getattr(namespace, CURRENT_ATTR, '')
+        group = request_groups(namespace).setdefault(current, {})
+        group.setdefault(self.dest, []).append(values)
+
+
+def parse_resource(value):
+    """'VCPU=2' -> ('VCPU', '2'), validated, before any request."""
+    resource_class, sep, amount = value.partition('=')
+    if not sep or '=' in amount:
+        raise exceptions.CommandError(
+            'Arguments to --resource must be of form '
+            '<resource_class>=<value>')
+    if not resource_class.strip():
+        raise exceptions.CommandError(
+            '--resource %r: the resource class is missing (expected '
+            '<resource_class>=<value>).' % value)
+    number = common.parse_int(amount, '--resource %r: amount' % value)
+    return resource_class.strip(), str(number)
+
+
+def _split_names(value, option):
+    """The comma-separated names of one option value, none empty."""
+    names = [name.strip() for name in value.split(',')]
+    if not all(names):
+        raise exceptions.CommandError(
+            '%s %r: empty name in the comma-separated list.'
+            % (option, value))
+    return names
+
+
+class ListAllocationCandidate(common.Lister):
+    """List allocation candidates
+
+    Asks Placement where a request for resources could be satisfied. Each
+    candidate (``#``) is a set of allocations on one or more resource
+    providers that together serve the request; its rows show what would be
+    allocated on each provider and, to help choose, the provider's current
+    usage and capacity per resource class (and its traits from
+    ``--os-placement-api-version 1.17``). A candidate can be claimed with
+    ``openstack resource provider allocation set``.
+
+    Example::
+
+      $ openstack --os-placement-api-version 1.17 \\
+          allocation candidate list --resource VCPU=1
+      +---+------------+-------------------+-------------------------+--------+
+      | # | allocation | resource provider | inventory used/capacity | traits |
+      +---+------------+-------------------+-------------------------+--------+
+      | 1 | VCPU=1     | 66bcaca9-9263-... | VCPU=0/128              |        |
+      +---+------------+-------------------+-------------------------+--------+
+
+    ``--group`` starts a request group: the resources, traits, aggregates
+    and tree given after it must be served by one provider. For example
+    ``--resource DISK_GB=10 --group 1 --resource VCPU=2 --group 2
+    --resource VCPU=2 --group-policy isolate`` asks for two NUMA nodes of
+    one compute node, each with 2 VCPU.
+
+    This command requires at least ``--os-placement-api-version 1.10``.
+    """
+
+    min_version = '1.10'
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        self.add_option(
+            parser, '--resource', metavar='<resource_class>=<value>',
+            dest='resource', action=AddToGroup,
+            help='An amount of a resource class that the providers of each '
+                 'candidate (or the provider of the current --group) must '
+                 'be able to serve, e.g. ``--resource VCPU=4 --resource '
+                 'MEMORY_MB=2048``. May be repeated.')
+        self.add_option(
+            parser, '--limit', metavar='<limit>', since='1.16',
+            help='Return at most this many candidates (a positive '
+                 'integer).')
+        self.add_option(
+            parser, '--required', metavar='<required>', dest='required',
+            action=AddToGroup, since='1.17',
+            value_gates=common.REQUIRED_TRAIT_GATES,
+            help='A trait the candidate (or the provider of the current '
+                 '--group) must have. May be repeated: all are required.')
+        self.add_option(
+            parser, '--forbidden', metavar='<forbidden>', dest='forbidden',
+            action=AddToGroup, since='1.22',
+            help='A trait the candidate (or the provider of the current '
+                 '--group) must not have. May be repeated.')
+        aggregates = parser.add_mutually_exclusive_group()
+        self.add_option(
+            aggregates, '--member-of', metavar='<member_of>',
+            dest='member_of', action=AddToGroup, since='1.21',
+            value_gates=common.MEMBER_OF_GATES,
+            help='Comma-separated aggregate UUIDs: the candidate (or the '
+                 'provider of the current --group) must be in at least one '
+                 'of them. For example ``--member-of <agg1>,<agg2> '
+                 '--member-of <agg3>`` means in agg1 or agg2, and in agg3.')
+        self.add_option(
+            aggregates, '--aggregate-uuid', metavar='<aggregate_uuid>',
+            dest='aggregate_uuid', action=AddToGroup, since='1.21',
+            help=argparse.SUPPRESS)
+        self.add_option(
+            parser, '--group', metavar='<group>', action=StartGroup,
+            since='1.25',
+            help='Start a request group: the --resource, --required, '
+                 '--forbidden, --member-of and --in-tree options that '
+                 'follow must be satisfied by a single provider. A name '
+                 'given twice continues the same group. Before '
+                 '``--os-placement-api-version %s`` a name is a positive '
+                 'integer; from %s it is 1 to 64 characters among A-Z, '
+                 'a-z, 0-9, _ and -. Use at least 1.29 for the server to '
+                 'consider nested providers.' % (NAMED_GROUPS, NAMED_GROUPS))
+        parser.add_argument(
+            '--group-policy', choices=['none', 'isolate'], default='none',
+            metavar='<group_policy>',
+            help='How named groups relate when there are several: '
+                 '``none`` (default) lets one provider serve several '
+                 'groups, ``isolate`` requires a different provider for '
+                 'each group.')
+        self.add_option(
+            parser, '--in-tree', metavar='<in_tree>', dest='in_tree',
+            action=AddToGroup, since='1.31', extended=True,
+            help='Only providers in the tree of this resource provider '
+                 '(UUID or name), for the candidate or the current '
+                 '--group.')
+        self.add_option(
+            parser, '--root-required', metavar='<trait>[,!<trait>...]',
+            action='append', default=[], since='1.35', extended=True,
+            help='Traits the root provider of the candidate\'s tree must '
+                 'have, or, with a leading ``!``, must not have. Applies '
+                 'to the whole request, not to a --group. May be repeated.')
+        self.add_option(
+            parser, '--same-subtree', metavar='<group>,<group>[,...]',
+            action='append', default=[], since=RESOURCELESS_GROUPS,
+            extended=True,
+            help='Named groups whose providers must all be in the subtree '
+                 'of one of them. May be repeated. A group named here may '
+                 'have no --resource (only traits, aggregates or tree).')
+        self.add_option(
+            parser, '--long', action='store_true', since=TREE_SHOWN,
+            extended=True,
+            help='Also show each provider\'s root and parent provider, '
+                 'and, from ``--os-placement-api-version %s``, the request '
+                 'groups it satisfies in the candidate (mappings).'
+                 % MAPPINGS_SHOWN)
+        self._option_gates.sort(key=lambda gate: GATE_ORDER.index(gate[0]))
+        return parser
+
+    def check_option_gates(self, parsed_args, values=None):
+        """Gate the grouped options on their values across all groups."""
+        if values is None:
+            values = dict(vars(parsed_args))
+            for group in request_groups(parsed_args).values():
+                for dest in GROUPED:
+                    values[dest] = (values.get(dest) or []) + \
+                        group.get(dest, [])
+        super().check_option_gates(parsed_args, values)
+
+    # Validation: everything the user typed, before any request.
+
+    def _check_group_names(self, groups):
+        named = self.compare_version(version.ge(NAMED_GROUPS))
+        for name in groups:
+            if not name:
+                continue
+            if named and not _NAMED_GROUP.match(name):
+                raise exceptions.CommandError(
+                    '--group %r: a group name is 1 to 64 characters among '
+                    'A-Z, a-z, 0-9, _ and -.' % name)
+            if not named and not _INTEGER_GROUP.match(name):
+                raise exceptions.CommandError(
+                    '--group %r: before --os-placement-api-version %s a '
+                    'group name must be a positive integer (e.g. 1).'
+                    % (name, NAMED_GROUPS))
+
+    def _same_subtrees(self, parsed_args, groups):
+        subtrees = []
+        for value in parsed_args.same_subtree:
+            names = _split_names(value, '--same-subtree')
+            for name in names:
+                if not name or name not in groups:
+                    raise exceptions.CommandError(
+                        '--same-subtree %r: %r is not the name of a --group '
+                        'of this request.' % (value, name))
+            subtrees.append(names)
+        return subtrees
+
+    @staticmethod
+    def _root_required(parsed_args):
+        traits = []
+        for value in parsed_args.root_required:
+            for trait in _split_names(value, '--root-required'):
+                if trait == '!':
+                    raise exceptions.CommandError(
+                        '--root-required %r: "!" must be followed by a '
+                        'trait name.' % value)
+                traits.append(trait)
+        return ','.join(traits)
+
+    @staticmethod
+    def _check_resources(groups, subtrees):
+        """Parsed resources per group; a group needs one unless exempt."""
+        if not any(group.get('resource') for group in groups.values()):
+            raise exceptions.CommandError(
+                'At least one --resource must be specified.')
+        in_subtree = set(name for names in subtrees for name in names)
+        resources = {}
+        for name, group in groups.items():
+            resources[name] = [parse_resource(value)
+                               for value in group.get('resource', [])]
+            if resources[name] or name in in_subtree:
+                continue
+            if name:
+                raise exceptions.CommandError(
+                    'Group %s has no --resource: every --group needs at '
+                    'least one --resource, unless it is named in '
+                    '--same-subtree (--os-placement-api-version %s or '
+                    'later).'
+                    % (name, RESOURCELESS_GROUPS))
+            raise exceptions.CommandError(
+                'The options given before the first --group have no '
+                '--resource: at least one --resource is needed there.')
+        for name, group in groups.items():
+            if len(group.get('in_tree', [])) > 1:
+                raise exceptions.CommandError(
+                    '--in-tree given %d times for %s: one provider tree '
+                    'per group.' % (len(group['in_tree']),
+                                    'group %s' % name if name
+                                    else 'the unnamed group'))
+        return resources
+
+    # The request.
+
+    def _query(self, http, parsed_args, groups, resources, subtrees,
+               root_required, limit):
+        """The query parameters, in the order the reference sends them."""
+        params = []
+        if limit is not None:
+            params.append(('limit', limit))
+        if any(groups):
+            params.append(('group_policy', parsed_args.group_policy))
+        for name, group in groups.items():
+            if resources[name]:
+                params.append(('resources' + name, ','.join(
+                    '%s:%s' % pair for pair in resources[name])))
+            for value in common.required_traits_params(
+                    group.get('required', []), group.get('forbidden', [])):
+                params.append(('required' + name, value))
+            if group.get('aggregate_uuid'):
+                self.deprecated_option_warning('--aggregate-uuid',
+                                               '--member-of')
+                params.append(('member_of' + name, 'in:' + ','.join(
+                    group['aggregate_uuid'])))
+            for value in group.get('member_of', []):
+                params.append(('member_of' + name,
+                               common.member_of_param(value)))
+            for value in group.get('in_tree', []):
+                params.append(('in_tree' + name,
+                               resource_provider.find_provider(http, value)))
+        if root_required:
+            params.append(('root_required', root_required))
+        for names in subtrees:
+            params.append(('same_subtree', ','.join(names)))
+        return params
+
+    def take_action(self, parsed_args):
+        http = self.prepare(parsed_args)
+        groups = request_groups(parsed_args)
+        limit = None
+        if parsed_args.limit is not None:
+            limit = common.parse_int(parsed_args.limit, '--limit')
+        self._check_group_names(groups)
+        subtrees = self._same_subtrees(parsed_args, groups)
+        root_required = self._root_required(parsed_args)
+        resources = self._check_resources(groups, subtrees)
+        params = self._query(http, parsed_args, groups, resources, subtrees,
+                             root_required, limit)
+        resp = http.request('GET', BASE_URL, params=params).json()
+        return self._table(resp, parsed_args.long)
+
+    # The output.
+
+    def _table(self, resp, long):
+        """Columns and rows, linear in the (candidate, provider) pairs."""
+        with_traits = self.compare_version(version.ge(TRAITS_SHOWN))
+        with_mappings = long and self.compare_version(
+            version.ge(MAPPINGS_SHOWN))
+        fields = ('#', 'allocation', 'resource provider',
+                  'inventory used/capacity')
+        if with_traits:
+            fields += ('traits',)
+        if long:
+            fields += ('root provider', 'parent provider')
+        if with_mappings:
+            fields += ('mappings',)
+
+        summaries = resp['provider_summaries']
+        inventory = {
+            rp: ','.join('%s=%s/%s' % (rc, usage['used'], usage['capacity'])
+                         for rc, usage in summary['resources'].items())
+            for rp, summary in summaries.items()}
+
+        def provider_columns(rp):
+            summary = summaries.get(rp, {})
+            columns = [rp, inventory.get(rp, '')]
+            if with_traits:
+                columns.append(','.join(summary.get('traits', [])))
+            if long:
+                columns.append(summary.get('root_provider_uuid'))
+                columns.append(summary.get('parent_provider_uuid'))
+            return columns
+
+        rows = []
+        dict_shaped = self.compare_version(version.ge(DICT_REQUESTS))
+        for number, request in enumerate(resp['allocation_requests'], 1):
+            if dict_shaped:
+                held = [(rp, allocation['resources']) for rp, allocation
+                        in request['allocations'].items()]
+            else:
+                held = [(allocation['resource_provider']['uuid'],
+                         allocation['resources'])
+                        for allocation in request['allocations']]
+            groups_of = {}
+            if with_mappings:
+                for suffix, rps in request.get('mappings', {}).items():
+                    for rp in rps:
+                        groups_of.setdefault(rp, []).append(
+                            suffix or UNNAMED_GROUP)
+            for rp, amounts in held:
+                row = [number, ','.join('%s=%s' % item
+                                        for item in amounts.items())]
+                row += provider_columns(rp)
+                if with_mappings:
+                    row.append(','.join(groups_of.pop(rp, [])))
+                rows.append(row)
+            # Providers that satisfy a group without resources
+            # (--same-subtree) hold no allocation: show them too.
+            for rp, suffixes in groups_of.items():
+                rows.append([number, ''] + provider_columns(rp)
+                            + [','.join(suffixes)])
+        return fields, rows
