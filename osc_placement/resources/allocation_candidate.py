@@ -126,15 +126,9 @@ class ListAllocationCandidate(common.Lister):
     ``--os-placement-api-version 1.17``). A candidate can be claimed with
     ``openstack resource provider allocation set``.
 
-    Example::
-
-      $ openstack --os-placement-api-version 1.17 \\
-          allocation candidate list --resource VCPU=1
-      +---+------------+-------------------+-------------------------+--------+
-      | # | allocation | resource provider | inventory used/capacity | traits |
-      +---+------------+-------------------+-------------------------+--------+
-      | 1 | VCPU=1     | 66bcaca9-9263-... | VCPU=0/128              |        |
-      +---+------------+-------------------+-------------------------+--------+
+    For example ``allocation candidate list --resource VCPU=1`` prints
+    one row per provider able to serve one VCPU, with its VCPU usage and
+    capacity, e.g. ``VCPU=0/128``.
 
     ``--group`` starts a request group: the resources, traits, aggregates
     and tree given after it must be served by one provider. For example
