@@ -53,7 +53,7 @@ class ListAggregate(common.Lister):
 
 
 class SetAggregate(common.Lister):
-    """Replace the aggregates of a resource provider
+    """Replace the aggregates of a resource provider.
 
     The provider ends up in exactly the aggregates given: it leaves the
     others. With no ``--aggregate`` it leaves all of them.

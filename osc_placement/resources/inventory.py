@@ -137,7 +137,7 @@ def _rows(inventories, fields, prefix=()):
 
 
 class SetInventory(common.Lister):
-    """Replace the inventory of a resource provider
+    """Replace the inventory of a resource provider.
 
     By default the whole inventory is replaced: resource classes not given
     are removed (and with no ``--resource`` at all, the inventory is
@@ -270,7 +270,7 @@ class SetInventory(common.Lister):
 
 
 class SetClassInventory(common.ShowOne):
-    """Replace the inventory of one resource class of a resource provider
+    """Replace the inventory of one resource class of a resource provider.
 
     The class must already be in the provider's inventory (use
     ``resource provider inventory set --amend`` to add one). Fields not
@@ -317,7 +317,7 @@ class SetClassInventory(common.ShowOne):
 
 
 class DeleteInventory(common.Command):
-    """Delete the inventory of a resource provider
+    """Delete the inventory of a resource provider.
 
     With ``--resource-class``, only the inventory of that class is deleted;
     without it, the whole inventory of the provider is (this needs at least

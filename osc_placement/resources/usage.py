@@ -45,7 +45,7 @@ def _per_consumer_type_rows(usages):
 
 
 class ResourceShowUsage(common.Lister):
-    """Show the resources used by a project (and a user), per class
+    """Show the resources used by a project (and a user), per class.
 
     The usages of all the allocations of the project given as
     ``<project-uuid>``, or only of those also owned by the user given with

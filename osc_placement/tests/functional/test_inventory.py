@@ -266,6 +266,21 @@ def test_set_aggregate_amend(placement):
     assert inventories(placement, RP2) == {'VCPU': full(total=2)}
 
 
+def test_set_aggregate_dry_run_writes_nothing(placement):
+    create_provider(placement, RP1, 'compute-1')
+    create_provider(placement, RP2, 'compute-2')
+    put_inventories(placement, RP1, {'DISK_GB': {'total': 100}})
+    in_aggregate(placement, RP1, RP2)
+    rows = placement.ok('resource', 'provider', 'inventory', 'set', AGG,
+                        '--aggregate', '--dry-run', '--resource', 'VCPU=2',
+                        '-f', 'json')
+    assert sorted((row['resource_provider'], row['resource_class'],
+                   row['total']) for row in rows) == [
+        (RP1, 'VCPU', 2), (RP2, 'VCPU', 2)]
+    assert inventories(placement, RP1) == {'DISK_GB': full(total=100)}
+    assert inventories(placement, RP2) == {}
+
+
 def test_set_aggregate_without_members(placement):
     err, code = placement.fail('resource', 'provider', 'inventory', 'set',
                                AGG, '--aggregate', '--resource', 'VCPU=2')
