@@ -246,8 +246,7 @@ def parse_float(value, what):
         number = float(value)
     except (TypeError, ValueError):
         number = None
-    if number is None or number != number or number in (float('inf'),
-                                                          float('-inf')):
+    if number is None or number != number or abs(number) == float('inf'):
         raise exceptions.CommandError(
             '%s: %r is not a number.' % (what, value))
     return number

@@ -268,3 +268,95 @@ class DeleteResourceProvider(common.Command):
             lambda value: http.request('DELETE', common.url(
                 'resource_providers', find_provider(http, value))),
             'resource provider', 'resource providers')
+
+
+def _tree_order(providers):
+    """(depth, provider) pairs, depth-first, root(s) first.
+
+    Siblings are ordered by name. A provider whose parent is not in the list
+    is shown as a root.
+    """
+    by_uuid = {p['uuid']: p for p in providers}
+    children = {}
+    roots = []
+    for p in providers:
+        parent = p.get('parent_provider_uuid')
+        if parent in by_uuid:
+            children.setdefault(parent, []).append(p)
+        else:
+            roots.append(p)
+    ordered = []
+    stack = [(0, p) for p in sorted(roots, key=lambda p: p['name'],
+                                    reverse=True)]
+    while stack:
+        depth, provider = stack.pop()
+        ordered.append((depth, provider))
+        kids = sorted(children.get(provider['uuid'], ()),
+                      key=lambda p: p['name'], reverse=True)
+        stack.extend((depth + 1, kid) for kid in kids)
+    return ordered
+
+
+def _inventory_summary(http, rp_uuid):
+    """'VCPU=2/16,MEMORY_MB=512/2048': used/capacity per resource class."""
+    inventories = http.request('GET', common.url(
+        'resource_providers', rp_uuid, 'inventories')).json()['inventories']
+    usages = http.request('GET', common.url(
+        'resource_providers', rp_uuid, 'usages')).json()['usages']
+    return ','.join(
+        '%s=%s/%s' % (rc, usages.get(rc, 0), int(
+            (inv['total'] - inv['reserved']) * inv['allocation_ratio']))
+        for rc, inv in inventories.items())
+
+
+class ShowResourceProviderTree(common.Lister):
+    """Show the whole provider tree that contains a resource provider
+
+    One row per provider, depth first: the root, then each child under its
+    parent, names indented by depth in the table and value formats. Other
+    formats (json, yaml, csv, shell) give the plain name and a ``depth``
+    field instead.
+    """
+
+    min_version = '1.14'
+    TREE_FIELDS = ('name', 'uuid', 'generation', 'parent_provider_uuid')
+    INDENTED_FORMATS = ('table', 'value')
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        add_provider_argument(self, parser)
+        parser.add_argument(
+            '--long', action='store_true',
+            help='Also show each provider\'s inventory as '
+                 '``<class>=<used>/<capacity>`` and its traits (three more '
+                 'requests per provider)')
+        return parser
+
+    def take_action(self, parsed_args):
+        http = self.prepare(parsed_args)
+        rp_uuid = find_provider(http, parsed_args.uuid)
+        providers = http.request(
+            'GET', BASE_URL,
+            params={'in_tree': rp_uuid}).json()['resource_providers']
+        if not providers:
+            raise exceptions.CommandError(
+                "No resource provider with UUID '%s' found." % rp_uuid)
+        indent = parsed_args.formatter in self.INDENTED_FORMATS
+        fields = self.TREE_FIELDS
+        if parsed_args.long:
+            fields += ('inventory used/capacity', 'traits')
+        if not indent:
+            fields += ('depth',)
+        rows = []
+        for depth, provider in _tree_order(providers):
+            row = dict(provider, depth=depth)
+            if indent:
+                row['name'] = '  ' * depth + provider['name']
+            if parsed_args.long:
+                row['inventory used/capacity'] = _inventory_summary(
+                    http, provider['uuid'])
+                row['traits'] = ','.join(http.request('GET', common.url(
+                    'resource_providers', provider['uuid'],
+                    'traits')).json()['traits'])
+            rows.append(utils.get_dict_properties(row, fields))
+        return fields, rows

@@ -36,6 +36,35 @@ with open(os.path.join(HERE, 'contract', 'cases.json')) as f:
 with open(os.path.join(HERE, 'contract', 'deviations.json')) as f:
     DEVIATIONS = json.load(f)
 
+# Where issue 8 (provider arguments take a name or a UUID) meets a recorded
+# case: the reference sends a value that is not UUID-shaped straight into
+# the path and prints the server's 404. We look such a value up as a name
+# first (one GET), and say that neither a name nor a UUID matched. Every
+# other recorded case is untouched by name resolution, since UUID-shaped
+# values are used as they are.
+LOCAL_DEVIATIONS = {
+    'resource-provider-show--v1.0-malformed-uuid': {
+        'deviation': 'issue 8: name or UUID',
+        'exchanges': [{
+            'request': {
+                'method': 'GET', 'path': '/resource_providers',
+                'raw_query': 'name=not-a-uuid',
+                'query': [['name', 'not-a-uuid']], 'json': None,
+                'headers': {'OpenStack-API-Version': 'placement 1.0',
+                            'Accept': 'application/json'}},
+            'response': {
+                'status': 200,
+                'headers': {'Content-Type': 'application/json'},
+                'json': {'resource_providers': []}}}],
+        'stdout': 'empty',
+        'exit_code': 1,
+        'stderr_contains': [
+            "No resource provider with name or UUID 'not-a-uuid' found."],
+    },
+}
+assert not set(LOCAL_DEVIATIONS) & set(DEVIATIONS)
+DEVIATIONS.update(LOCAL_DEVIATIONS)
+
 ENDPOINT_PATH = urlparse.urlsplit(CONTRACT['endpoint']).path
 HEADERS = ('OpenStack-API-Version', 'Accept', 'Content-Type')
 
@@ -68,8 +97,10 @@ def _expected_exchanges(case, rule):
         if 'path_override' in rule:
             req['path'] = rule['path_override']
         if 'query_override' in rule:
-            pairs = [p for p in req['query']
-                     if p[0] not in rule['query_override']]
+            # With a new path, the recorded query was part of the old path
+            # (``?x=1`` inside a name): the override is the whole query.
+            pairs = [] if 'path_override' in rule else [
+                p for p in req['query'] if p[0] not in rule['query_override']]
             pairs.extend([k, v] for k, v in rule['query_override'].items())
             req['query'] = pairs
             req['raw_query'] = None
@@ -230,5 +261,6 @@ def test_case(case):
 
 
 def test_every_deviation_names_a_recorded_case():
+    """A rule for a case that does not exist would hide nothing: catch it."""
     ids = {case['id'] for case in CONTRACT['cases']}
     assert set(DEVIATIONS) <= ids
