@@ -43,9 +43,13 @@ _http_error_to_exc = {
 # from a proxy, say) is cut to this many characters.
 MAX_TEXT_ERROR = 300
 
-_TAG_RE = re.compile(r'<(script|style)\b.*?</\1\s*>|<[^>]*>',
+_TAG_RE = re.compile(r'<(script|style|head)\b.*?</\1\s*>|<[^>]*>',
                      re.IGNORECASE | re.DOTALL)
 _BLANKS_RE = re.compile(r'\s+')
+# C0/C1 controls (ANSI escapes, NUL, BEL...) and format characters (bidi
+# overrides): never written to the terminal as they are.
+_CONTROL_RE = re.compile('[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f'
+                         '\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]')
 
 
 class InvalidResponse(exceptions.CommandError):
@@ -56,19 +60,33 @@ class ConnectionFailed(exceptions.CommandError):
     """The request never got an HTTP answer."""
 
 
+def printable(text):
+    """``text`` with control characters shown escaped (``\\x1b``)."""
+    return _CONTROL_RE.sub(
+        lambda m: m.group().encode('unicode_escape').decode('ascii'), text)
+
+
 def _text_of(body):
     """Plain text of an HTML or text body, on one line."""
     text = _TAG_RE.sub(' ', body)
-    text = _BLANKS_RE.sub(' ', html.unescape(text)).strip()
+    text = _BLANKS_RE.sub(' ', printable(html.unescape(text))).strip()
     if len(text) > MAX_TEXT_ERROR:
         text = text[:MAX_TEXT_ERROR - 3].rstrip() + '...'
     return text
 
 
 def _detail_from_json(body):
-    """Placement's own error detail, or None if the body is not its shape."""
+    """Placement's own error detail, or None if the body is not its shape.
+
+    Also reads the ``{"error": {"message": ...}}`` body of keystonemiddleware
+    (what an invalid token gets).
+    """
     if not isinstance(body, dict):
         return None
+    error = body.get('error')
+    if isinstance(error, dict) and isinstance(error.get('message'), str):
+        return _BLANKS_RE.sub(' ', printable(error['message'])).strip() \
+            or None
     errors = body.get('errors')
     if not isinstance(errors, list) or not errors:
         return None
@@ -80,7 +98,7 @@ def _detail_from_json(body):
         return None
     # Placement puts a generic headline first and the useful sentence on the
     # last line: keep the last line, as the reference does.
-    lines = [line.strip() for line in detail.split('\n')]
+    lines = [printable(line).strip() for line in detail.split('\n')]
     if lines[-1]:
         return lines[-1]
     non_empty = [line for line in lines if line]
@@ -103,16 +121,28 @@ def error_message(response):
     return detail
 
 
+def error_code(response):
+    """Placement's machine-readable error code (1.23+), e.g.
+    ``placement.concurrent_update``, or None."""
+    try:
+        return response.json()['errors'][0].get('code')
+    except (exceptions.CommandError, LookupError, TypeError,
+            AttributeError, ValueError):
+        return None
+
+
 def exception_for(response):
     """The osc-lib exception for an HTTP error response.
 
     Its text is ``<message> (HTTP <status>)``, as the reference prints it.
+    ``.response`` is the response and ``.error_code`` Placement's code.
     """
     status = response.status_code
     message = error_message(response)
     exc_class = _http_error_to_exc.get(status, exceptions.ClientException)
     exc = exc_class(status, message)
     exc.response = response
+    exc.error_code = error_code(response)
     return exc
 
 
@@ -123,11 +153,15 @@ class Response(requests.Response):
         try:
             return super().json(**kwargs)
         except ValueError:
-            raise InvalidResponse(
-                'Invalid response from the Placement API: %s %s answered '
-                'HTTP %s with a body that is not JSON: %r'
-                % (self.request.method, self.url, self.status_code,
-                   _text_of(self.text or '')[:80]))
+            raise self.invalid('a body that is not JSON: %r'
+                               % _text_of(self.text or '')[:80])
+
+    def invalid(self, what):
+        """The error for a body this client cannot use."""
+        return InvalidResponse(
+            'Invalid response from the Placement API: %s %s answered HTTP '
+            '%s with %s' % (self.request.method, self.url, self.status_code,
+                            what))
 
 
 def _walk_causes(exc):
@@ -160,15 +194,18 @@ def _describe_transport_error(exc):
                 isinstance(cause, OSError)
                 and cause.errno == errno.ECONNREFUSED):
             return 'connection refused'
-    for cause in causes:
-        if isinstance(cause, ssl.SSLError) or \
-                isinstance(cause, ks_exceptions.SSLError):
-            reason = getattr(cause, 'reason', None) or ''
+    tls = [c for c in causes if isinstance(c, ssl.SSLError)]
+    if tls or any(isinstance(c, ks_exceptions.SSLError) for c in causes):
+        # The innermost ssl error says why; keystoneauth's wrapper does not.
+        reason = ''
+        for cause in tls:
             if isinstance(cause, ssl.SSLCertVerificationError):
-                reason = cause.verify_message or reason
-            return 'TLS handshake failed%s' % (
-                ' (%s)' % str(reason).lower().replace('_', ' ')
-                if reason else '')
+                reason = cause.verify_message or cause.reason or ''
+                break
+            reason = reason or cause.reason or ''
+        return 'TLS handshake failed%s' % (
+            ' (%s)' % str(reason).lower().replace('_', ' ')
+            if reason else '')
     for cause in causes:
         if isinstance(cause, (socket.timeout, TimeoutError,
                               requests.exceptions.Timeout,
@@ -191,9 +228,12 @@ class SessionClient(object):
     server once, here.
     """
 
-    def __init__(self, session, ks_filter, api_version='1.0'):
+    def __init__(self, session, ks_filter, api_version='1.0', timeout=None):
         self.session = session
         self.ks_filter = ks_filter
+        self.timeout = timeout
+        # The last response received, for messages about its content.
+        self.last_response = None
         self.negotiate_api_version(api_version)
 
     def request(self, method, url, **kwargs):
@@ -209,6 +249,8 @@ class SessionClient(object):
             '%s %s' % (self.ks_filter['service_type'],
                        version_override or self.api_version))
         headers.setdefault('Accept', 'application/json')
+        if self.timeout:
+            kwargs.setdefault('timeout', self.timeout)
         try:
             response = self.session.request(
                 url, method, headers=headers,
@@ -220,6 +262,7 @@ class SessionClient(object):
                 % (self._where(url), _describe_transport_error(exc))
             ) from exc
         response.__class__ = Response
+        self.last_response = response
         if raise_exc and response.status_code >= 400:
             raise exception_for(response)
         return response

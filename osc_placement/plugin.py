@@ -52,9 +52,13 @@ def make_client(instance):
                  'region_name': instance._region_name,
                  'interface': instance.interface}
     LOG.debug('Instantiating placement client: %s', client_class)
+    options = getattr(instance, '_cli_options', None)
+    config = getattr(options, 'config', None) or {}
+    timeout = config.get('placement_timeout') or config.get('api_timeout')
     return client_class(session=instance.session,
                         ks_filter=ks_filter,
-                        api_version=requested)
+                        api_version=requested,
+                        timeout=float(timeout) if timeout else None)
 
 
 def build_option_parser(parser):
@@ -71,4 +75,27 @@ def build_option_parser(parser):
              'negotiate up to %s.'
              % (default, version.MAX_VERSION, default,
                 version.MAX_VERSION_NO_GAP, version.MAX_VERSION))
+    # OpenStackClient has no global --timeout today; offer it for placement
+    # commands, unless a future OpenStackClient defines it itself.
+    flags = ['--os-placement-timeout']
+    if '--timeout' not in getattr(parser, '_option_string_actions', {}):
+        flags.append('--timeout')
+    parser.add_argument(
+        *flags, metavar='<seconds>', dest='os_placement_timeout',
+        type=_positive_seconds,
+        default=utils.env('OS_PLACEMENT_TIMEOUT', default=None),
+        help='Seconds to wait for each answer of the Placement API before '
+             'giving up (default: no limit; Env: OS_PLACEMENT_TIMEOUT)')
     return parser
+
+
+def _positive_seconds(value):
+    import argparse  # already imported by OpenStackClient: no cost
+    try:
+        seconds = float(value)
+    except ValueError:
+        seconds = 0
+    if not seconds > 0 or seconds == float('inf'):
+        raise argparse.ArgumentTypeError(
+            "'%s' is not a positive number of seconds" % value)
+    return seconds

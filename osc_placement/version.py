@@ -37,6 +37,7 @@ NEGOTIATE_VERSION = '1'
 LATEST = 'latest'
 LATEST_OPTION_VALUE = '1.latest'
 NEGOTIATE_VERSIONS = [NEGOTIATE_VERSION, LATEST_OPTION_VALUE]
+REFUSED_PREFIX = '1.refused:'
 NEGOTIATION_CEILING = {
     NEGOTIATE_VERSION: MAX_VERSION_NO_GAP,
     LATEST_OPTION_VALUE: MAX_VERSION,
@@ -64,16 +65,20 @@ def normalize_option(value):
     value = value.strip()
     if value.lower() == LATEST:
         return LATEST_OPTION_VALUE
-    return value
+    if value == NEGOTIATE_VERSION or value.startswith('1.'):
+        return value
+    # Anything else ('2.0', 'abc', '') would send OpenStackClient to another
+    # command group, where no placement command exists. Keep it under major
+    # 1 so that the placement command runs and validate() names the value.
+    return REFUSED_PREFIX + value
 
 
 def validate(value):
     """Return the requested version if accepted, else raise one clear line."""
-    if value in NEGOTIATE_VERSIONS:
+    if value in NEGOTIATE_VERSIONS or value in SUPPORTED_MICROVERSIONS:
         return value
-    match = _VERSION_RE.match(value)
-    if match and value in SUPPORTED_MICROVERSIONS:
-        return value
+    if value.startswith(REFUSED_PREFIX):
+        value = value[len(REFUSED_PREFIX):]
     raise UnsupportedVersion(
         "Placement API version '%s' is not supported; accepted values: %s."
         % (value, ACCEPTED_DESCRIPTION))

@@ -72,11 +72,27 @@ def _given(value):
 
 
 class _ReferenceUsageFormatter(cliff_argparse.SmartHelpFormatter):
-    """Leaves options marked ``extended`` out of the usage synopsis."""
+    """Help layout of the placement commands.
+
+    Leaves options marked ``extended`` out of the usage synopsis, and keeps
+    the paragraphs and indented examples of a command's description instead
+    of running them into one paragraph.
+    """
 
     def add_usage(self, usage, actions, groups, prefix=None):
         actions = [a for a in actions if not getattr(a, 'extended', False)]
         return super().add_usage(usage, actions, groups, prefix)
+
+    def _fill_text(self, text, width, indent):
+        paragraphs = []
+        for paragraph in text.split('\n\n'):
+            lines = paragraph.split('\n')
+            if any(line[:1].isspace() for line in lines):
+                paragraphs.append('\n'.join(indent + line for line in lines))
+            else:
+                paragraphs.append(super()._fill_text(paragraph, width,
+                                                     indent))
+        return '\n\n'.join(paragraphs)
 
 
 class PlacementCommand(version.CheckerMixin):
@@ -86,6 +102,14 @@ class PlacementCommand(version.CheckerMixin):
     """
 
     min_version = None
+
+    def get_description(self):
+        description = super().get_description()
+        if self.min_version:
+            description = '%s\n\nThis command requires at least ' \
+                '``--os-placement-api-version %s``.' % (
+                    description.rstrip(), self.min_version)
+        return description
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
@@ -138,6 +162,24 @@ class PlacementCommand(version.CheckerMixin):
                 if gate.applies(value):
                     self.check_version(version.ge(gate.min_version))
 
+    def run(self, parsed_args):
+        """cliff's run, with a server answer of the wrong shape reported.
+
+        A 200 whose JSON lacks what Placement always sends (a proxy or a
+        wrong endpoint answering) would otherwise surface as Python's own
+        KeyError or TypeError text, here or while formatting the rows.
+        """
+        try:
+            return super().run(parsed_args)
+        except (KeyError, TypeError, IndexError, AttributeError) as exc:
+            response = getattr(getattr(self, '_http', None),
+                               'last_response', None)
+            if response is None:
+                raise
+            raise response.invalid(
+                'JSON this client cannot read (%s: %s)'
+                % (type(exc).__name__, exc)) from exc
+
     def prepare(self, parsed_args):
         """First step of ``take_action``: the client, then the gates.
 
@@ -145,7 +187,7 @@ class PlacementCommand(version.CheckerMixin):
         command's and its options' gates are then checked against it
         before any other request is sent.
         """
-        http = self.app.client_manager.placement
+        http = self._http = self.app.client_manager.placement
         if self.min_version:
             self.check_version(version.ge(self.min_version))
         self.check_option_gates(parsed_args)

@@ -358,5 +358,5 @@ class ShowResourceProviderTree(common.Lister):
                 row['traits'] = ','.join(http.request('GET', common.url(
                     'resource_providers', provider['uuid'],
                     'traits')).json()['traits'])
-            rows.append(utils.get_dict_properties(row, fields))
+            rows.append(tuple(row.get(field) for field in fields))
         return fields, rows
