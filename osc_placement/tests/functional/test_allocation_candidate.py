@@ -240,13 +240,18 @@ def test_sriov_group_with_physnet_trait(cloud):
 
 
 def test_provider_summaries_cover_all_classes_from_1_27(cloud):
-    rows = cloud.ok(*LIST, '--resource', 'VCPU=1', '-f', 'json',
-                    version='1.26')
-    assert rows[0]['inventory used/capacity'] == 'VCPU=0/8'
-    rows = cloud.ok(*LIST, '--resource', 'VCPU=1', '-f', 'json',
-                    version='1.27')
-    assert rows[0]['inventory used/capacity'] == \
-        'VCPU=0/8,MEMORY_MB=0/4096,DISK_GB=0/50'
+    def inventory(version):
+        rows = cloud.ok(*LIST, '--resource', 'VCPU=1', '-f', 'json',
+                        version=version)
+        return {r['resource provider']: r['inventory used/capacity']
+                for r in rows}
+
+    assert inventory('1.26') == {CN2: 'VCPU=0/8', NUMA0: 'VCPU=0/4',
+                                 NUMA1: 'VCPU=0/4'}
+    assert inventory('1.27') == {
+        CN2: 'VCPU=0/8,MEMORY_MB=0/4096,DISK_GB=0/50',
+        NUMA0: 'VCPU=0/4,MEMORY_MB=0/2048',
+        NUMA1: 'VCPU=0/4,MEMORY_MB=0/2048'}
 
 
 def test_reserved_equal_to_total_from_1_26(cloud):
