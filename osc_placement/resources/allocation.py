@@ -256,12 +256,11 @@ class UnsetAllocation(common.Lister):
     on the ``--provider`` ones if both are given). Providers and classes
     the consumer has no allocation on are ignored.
 
-    The command reads the allocations, edits them and writes them back, so
-    it needs ``--os-placement-api-version 1.12`` (before it the read does
-    not return the project and user that the write needs; use
-    ``resource provider allocation set`` then). From 1.28 the write
-    carries the consumer generation that was read: a concurrent change of
-    the consumer makes it fail instead of being lost.
+    The command reads the allocations, edits them and writes them back.
+    Before 1.12 the read does not return the project and user that the
+    write needs: use ``resource provider allocation set`` there. From 1.28
+    the write carries the consumer generation that was read: a concurrent
+    change of the consumer makes it fail instead of being lost.
     """
 
     min_version = DICT_BODY

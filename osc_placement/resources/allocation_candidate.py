@@ -135,8 +135,6 @@ class ListAllocationCandidate(common.Lister):
     ``--resource DISK_GB=10 --group 1 --resource VCPU=2 --group 2
     --resource VCPU=2 --group-policy isolate`` asks for two NUMA nodes of
     one compute node, each with 2 VCPU.
-
-    This command requires at least ``--os-placement-api-version 1.10``.
     """
 
     min_version = '1.10'

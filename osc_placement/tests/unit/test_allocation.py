@@ -14,9 +14,13 @@
 
 import json
 
+import hypothesis
+from hypothesis import strategies as st
+from osc_lib import exceptions
 import pytest
 import requests_mock
 
+from osc_placement.resources import allocation
 from osc_placement.tests import cli
 
 URL = cli.ENDPOINT
@@ -383,3 +387,30 @@ def test_list_long_below_1_12_is_a_gate_error(mocker):
     assert err == ('Operation or argument is not supported with version '
                    '1.11; requires at least version 1.12\n')
     assert sent(mocker) == []
+
+
+# Parsing, property-based
+
+@hypothesis.settings(max_examples=300, deadline=None)
+@hypothesis.given(st.lists(st.text(alphabet='rp=,VCPU0123x- ', max_size=20),
+                           max_size=3))
+def test_parse_allocations_fails_only_with_a_one_line_command_error(values):
+    try:
+        parsed = allocation.parse_allocations(values)
+    except exceptions.CommandError as exc:
+        assert '\n' not in str(exc)
+        assert 'invalid literal' not in str(exc)
+        return
+    for resources in parsed.values():
+        assert all(isinstance(v, int) for v in resources.values())
+
+
+@hypothesis.given(st.dictionaries(
+    st.sampled_from([RP1, RP2, 'compute-1']),
+    st.dictionaries(st.sampled_from(['VCPU', 'MEMORY_MB', 'DISK_GB']),
+                    st.integers(min_value=1, max_value=10 ** 6),
+                    min_size=1), min_size=1))
+def test_parse_allocations_round_trips(expected):
+    values = ['rp=%s,%s' % (rp, ','.join('%s=%d' % kv for kv in res.items()))
+              for rp, res in expected.items()]
+    assert allocation.parse_allocations(values) == expected

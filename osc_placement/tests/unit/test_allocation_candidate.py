@@ -15,6 +15,9 @@
 import json
 import time
 
+import hypothesis
+from hypothesis import strategies as st
+from osc_lib import exceptions
 import pytest
 import requests_mock
 
@@ -320,3 +323,13 @@ def test_usage_synopsis_does_not_list_the_extras():
     for extra in ('--in-tree', '--root-required', '--same-subtree',
                   '--long'):
         assert extra in out
+
+
+@hypothesis.given(st.text(alphabet='VCPU=:0123x- ', max_size=12))
+def test_parse_resource_fails_only_with_a_one_line_command_error(value):
+    try:
+        resource_class, amount = allocation_candidate.parse_resource(value)
+    except exceptions.CommandError as exc:
+        assert '\n' not in str(exc) and 'invalid literal' not in str(exc)
+        return
+    assert resource_class and int(amount) == int(value.split('=')[1])
