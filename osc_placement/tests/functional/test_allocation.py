@@ -377,3 +377,12 @@ def test_list_unknown_provider_name(consumer):
     err, code = consumer.fail(*ALLOC, 'list', 'nope')
     assert (err, code) == (
         "No resource provider with name or UUID 'nope' found.\n", 1)
+
+
+def test_show_at_the_negotiated_versions(consumer):
+    rows = consumer.ok(*ALLOC, 'show', C1, '-f', 'json')
+    # '1' negotiates up to 1.29: owner shown, no consumer type.
+    assert list(rows[0]) == ['resource_provider', 'generation', 'resources',
+                             'project_id', 'user_id']
+    rows = consumer.ok(*ALLOC, 'show', C1, '-f', 'json', version='latest')
+    assert rows[0]['consumer_type'] == 'unknown'
