@@ -1,0 +1,210 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
+
+"""Sphinx configuration of the osc-placement documentation.
+
+The build is meant to run offline (no intersphinx, nothing fetched) with
+warnings as errors. Besides the usual settings, this file guards the CLI
+reference: cliff's ``autoprogram-cliff`` directive documents whatever it
+can load, so a command whose module is missing or broken must stop the
+build here instead of quietly disappearing from the reference.
+"""
+
+import argparse
+import configparser
+import importlib.metadata
+import os
+import re
+
+from docutils import statemachine
+from sphinx.errors import ExtensionError
+from sphinx.util.docutils import SphinxDirective
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOP = os.path.abspath(os.path.join(HERE, '..', '..'))
+COMMAND_GROUP = 'openstack.placement.v1'
+
+# -- General -----------------------------------------------------------------
+
+extensions = [
+    'openstackdocstheme',
+    'cliff.sphinxext',
+]
+
+project = 'osc-placement'
+copyright = 'osc-placement developers'
+master_doc = 'index'
+source_suffix = {'.rst': 'restructuredtext'}
+exclude_patterns = ['user/examples/*']
+pygments_style = 'native'
+language = 'en'
+
+# -- cliff: the CLI reference ------------------------------------------------
+
+autoprogram_cliff_application = 'openstack'
+
+# -- openstackdocstheme ------------------------------------------------------
+
+html_theme = 'openstackdocs'
+openstackdocs_repo_name = 'openstack/osc-placement'
+openstackdocs_bug_project = 'osc-placement'
+openstackdocs_bug_tag = ''
+openstackdocs_auto_name = False
+openstackdocs_use_storyboard = False
+html_last_updated_fmt = '%Y-%m-%d'
+
+# -- Command completeness ----------------------------------------------------
+
+
+def declared_commands():
+    """The command entry points of setup.cfg: {name: 'module:Class'}."""
+    parser = configparser.ConfigParser(interpolation=None)
+    parser.read(os.path.join(TOP, 'setup.cfg'))
+    commands = {}
+    for line in parser['entry_points'][COMMAND_GROUP].splitlines():
+        if line.strip():
+            name, target = (part.strip() for part in line.split('=', 1))
+            commands[name] = target
+    return commands
+
+
+def check_commands(app):
+    """Stop the build unless every declared command can be documented.
+
+    The installed entry points must be those of setup.cfg (a stale
+    install would document yesterday's commands) and each one must load.
+    """
+    declared = declared_commands()
+    installed = {ep.name: ep for ep in
+                 importlib.metadata.entry_points(group=COMMAND_GROUP)}
+    problems = []
+    for name in sorted(set(declared) - set(installed)):
+        problems.append('%s is in setup.cfg but not installed (reinstall '
+                        'the package)' % name)
+    for name in sorted(set(installed) - set(declared)):
+        problems.append('%s is installed but no longer in setup.cfg '
+                        '(reinstall the package)' % name)
+    for name in sorted(set(declared) & set(installed)):
+        entry_point = installed[name]
+        if entry_point.value.replace(' ', '') != declared[name]:
+            problems.append('%s points to %s, setup.cfg says %s' % (
+                name, entry_point.value, declared[name]))
+            continue
+        try:
+            entry_point.load()
+        except Exception as exc:
+            problems.append('%s (%s) cannot be loaded: %s: %s' % (
+                name, declared[name], type(exc).__name__, exc))
+    if problems:
+        raise ExtensionError(
+            'the CLI reference would be incomplete:\n  '
+            + '\n  '.join(problems))
+
+
+def check_reference(app, exception):
+    """After an HTML build: each declared command has its own section."""
+    if exception is not None or app.builder.format != 'html':
+        return
+    path = os.path.join(app.outdir, 'cli', 'index.html')
+    with open(path, encoding='utf-8') as f:
+        page = f.read()
+    titles = set(re.findall(r'<h[1-6]>(.*?)<a class="headerlink"', page))
+    missing = [name.replace('_', ' ') for name in sorted(declared_commands())
+               if name.replace('_', ' ') not in titles]
+    if missing:
+        raise ExtensionError(
+            'cli/index.html lacks the commands: %s' % ', '.join(missing))
+
+
+class PlacementGlobalOption(SphinxDirective):
+    """The plugin's global option, documented from its own parser."""
+
+    def run(self):
+        from osc_placement import plugin
+
+        parser = argparse.ArgumentParser(prog='openstack', add_help=False)
+        plugin.build_option_parser(parser)
+        lines = ['.. program:: openstack', '']
+        for action in parser._actions:
+            if not action.option_strings or action.help is argparse.SUPPRESS:
+                continue
+            lines.append('.. option:: %s %s'
+                         % (action.option_strings[0], action.metavar))
+            lines.append('')
+            lines.extend('    ' + line for line in statemachine.string2lines(
+                action.help, convert_whitespace=True))
+            lines.append('')
+        content = statemachine.StringList(lines, source='<plugin>')
+        return self.parse_text_to_nodes(content)
+
+
+def _version_key(text):
+    major, minor = text.split('.')
+    return int(major), int(minor)
+
+
+def microversion_rows():
+    """(version, command, option, what) for every declared gate."""
+    rows = []
+    for entry_point in importlib.metadata.entry_points(group=COMMAND_GROUP):
+        name = entry_point.name.replace('_', ' ')
+        command_class = entry_point.load()
+        command = command_class(None, None)
+        parser = command.get_parser('openstack ' + name)
+        if getattr(command_class, 'min_version', None):
+            rows.append((command_class.min_version, name, '', 'the command'))
+        by_dest = {}
+        for action in parser._actions:
+            if action.help is argparse.SUPPRESS:
+                continue
+            label = (action.option_strings[0] if action.option_strings
+                     else action.metavar or action.dest)
+            by_dest[action.dest] = label
+            since = getattr(action, 'min_version', None)
+            if since:
+                rows.append((since, name, label, ''))
+        for dest, _since, gates in getattr(command, '_option_gates', ()):
+            if dest not in by_dest:
+                continue
+            for gate in gates:
+                rows.append((gate.min_version, name, by_dest[dest],
+                             gate.meaning))
+    rows.sort(key=lambda row: (_version_key(row[0]),) + row[1:])
+    return rows
+
+
+class PlacementMicroversionTable(SphinxDirective):
+    """Every command and option gate, by microversion, from the code."""
+
+    def run(self):
+        lines = ['.. list-table::', '   :header-rows: 1',
+                 '   :widths: 10 35 55', '',
+                 '   * - Version', '     - Command', '     - Option']
+        for since, name, label, meaning in microversion_rows():
+            if not label:
+                option = '(the whole command)'
+            else:
+                option = '``%s``' % label
+                if meaning:
+                    option += ': ' + meaning
+            lines.extend(['   * - %s' % since, '     - %s' % name,
+                          '     - %s' % option])
+        content = statemachine.StringList(lines, source='<placement>')
+        return self.parse_text_to_nodes(content)
+
+
+def setup(app):
+    app.add_directive('placement-global-option', PlacementGlobalOption)
+    app.add_directive('placement-microversion-table',
+                      PlacementMicroversionTable)
+    app.connect('builder-inited', check_commands)
+    app.connect('build-finished', check_reference)

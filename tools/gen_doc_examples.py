@@ -1,0 +1,511 @@
+#!/usr/bin/env python3
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
+
+"""Regenerate, or check, the example outputs of the user guide.
+
+Each scenario below starts a real Placement (``osc_placement.tests.sandbox``)
+with the sample cloud, runs commands through the installed ``openstack``
+executable, exactly as an operator would type them, and records the command
+lines with what they printed into ``doc/source/user/examples/<name>.txt``.
+The pages include those files, so every output shown in the guide is one
+the current code really printed.
+
+    tools/gen_doc_examples.py            # rewrite the files
+    tools/gen_doc_examples.py --check    # fail (with a diff) if they differ
+    tools/gen_doc_examples.py --only allocations
+
+Identifiers are fixed (the sandbox seed, and ``--uuid`` wherever something
+is created), so the outputs are the same on every run. Each recorded command
+also states the exit code it must have: an example that is supposed to show
+a failure cannot silently start succeeding, or the reverse.
+"""
+
+import argparse
+import difflib
+import http.client
+import http.server
+import os
+import shlex
+import subprocess
+import sys
+import threading
+import urllib.parse
+
+TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), '..'))
+sys.path.insert(0, TOP)
+
+from osc_placement.tests import sandbox  # noqa: E402
+
+EXAMPLES_DIR = os.path.join(TOP, 'doc', 'source', 'user', 'examples')
+WIDTH = 79
+
+AGGREGATE = sandbox.AGGREGATE
+COMPUTE3 = 'aaaaaaaa-aaaa-4aaa-8aaa-000000000003'
+VM1, VM2, VM3 = sandbox.VM1, sandbox.VM2, sandbox.VM3
+VM4 = 'cccccccc-cccc-4ccc-8ccc-000000000004'
+VM5 = 'cccccccc-cccc-4ccc-8ccc-000000000005'
+
+
+class ExampleError(Exception):
+    """A command did not behave as the example says it does."""
+
+
+def display(args):
+    """The command line as shown in the docs, wrapped at WIDTH columns.
+
+    A long command is broken before its options, shell style, so that each
+    option stays on one line with its value.
+    """
+    words = ['openstack'] + [shlex.quote(a) for a in args]
+    line = '$ ' + ' '.join(words)
+    if len(line) <= WIDTH:
+        return line
+    lines = ['$ openstack']
+    for word in words[1:]:
+        if word.startswith('-') and lines[-1] != '$ openstack':
+            lines.append('    ' + word)
+        else:
+            lines[-1] += ' ' + word
+    return ' \\\n'.join(lines)
+
+
+class Recorder(object):
+    """Runs commands against a sandbox and collects the example files."""
+
+    def __init__(self, box, files):
+        self.box = box
+        self.files = files
+        self.current = None
+
+    def file(self, name):
+        """The commands run from now on go to ``examples/<name>.txt``."""
+        if name in self.files:
+            raise ExampleError('example %s is written twice' % name)
+        self.current = name
+        self.files[name] = []
+
+    def run(self, *args, expect=0, endpoint=None):
+        """Run ``openstack <args>`` and record it; return its stdout."""
+        env = sandbox.client_env(endpoint or self.box.endpoint)
+        # Library warnings depend on the versions installed, not on this
+        # plugin: keep them out of the examples.
+        env['PYTHONWARNINGS'] = 'ignore'
+        proc = subprocess.run(
+            [sandbox.openstack_executable()] + list(args), env=env,
+            stdin=subprocess.DEVNULL, capture_output=True, text=True,
+            timeout=120)
+        if proc.returncode != expect:
+            raise ExampleError(
+                'openstack %s exited with %d, the example expects %d:\n%s%s'
+                % (' '.join(args), proc.returncode, expect, proc.stdout,
+                   proc.stderr))
+        self.files[self.current].append(
+            display(args) + '\n' + proc.stdout + proc.stderr)
+        return proc.stdout
+
+    def api(self, method, path, body=None, version='1.39'):
+        """A direct request to Placement (setup; not shown)."""
+        return self.box.api(method, path, body=body, version=version)
+
+
+class Interloper(object):
+    """A proxy in front of Placement that lets another writer in first.
+
+    The client is pointed at ``endpoint``; requests are relayed to the
+    sandbox unchanged. Just before relaying the first request that matches
+    ``(method, path)``, ``action()`` runs: it writes directly to Placement,
+    as a concurrent client would between the command's read and its write.
+    The 409 the command then gets is the server's own answer.
+    """
+
+    def __init__(self, target, method, path, action):
+        self.target = urllib.parse.urlsplit(target)
+        self.method, self.path, self.action = method, path, action
+        self.fired = False
+        proxy = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def _relay(self):
+                length = int(self.headers.get('Content-Length') or 0)
+                body = self.rfile.read(length) if length else None
+                path = urllib.parse.urlsplit(self.path).path
+                if (not proxy.fired and self.command == proxy.method
+                        and path == proxy.path):
+                    proxy.fired = True
+                    proxy.action()
+                conn = http.client.HTTPConnection(
+                    proxy.target.hostname, proxy.target.port, timeout=60)
+                headers = {k: v for k, v in self.headers.items()
+                           if k.lower() not in ('connection', 'keep-alive')}
+                conn.request(self.command, self.path, body, headers)
+                resp = conn.getresponse()
+                data = resp.read()
+                self.send_response(resp.status, resp.reason)
+                for key, value in resp.getheaders():
+                    if key.lower() not in ('connection', 'keep-alive',
+                                           'transfer-encoding',
+                                           'content-length', 'server',
+                                           'date'):
+                        self.send_header(key, value)
+                self.send_header('Content-Length', str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+                conn.close()
+
+            do_GET = do_PUT = do_POST = do_DELETE = _relay
+
+            def log_message(self, *args):
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(('127.0.0.1', 0),
+                                                      Handler)
+        self.endpoint = 'http://127.0.0.1:%d' % self.server.server_port
+        self.thread = threading.Thread(target=self.server.serve_forever,
+                                       daemon=True)
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc_info):
+        self.server.shutdown()
+        self.server.server_close()
+        self.thread.join()
+
+
+def table_rows(output):
+    """The cells of each data row of a table printed by ``openstack``."""
+    lines = [line for line in output.splitlines() if line.startswith('|')]
+    return [[cell.strip() for cell in line.strip('|').split('|')]
+            for line in lines[1:]]
+
+
+def candidate_rows(output):
+    """{candidate number: [(allocation, provider uuid), ...]}."""
+    found = {}
+    for row in table_rows(output):
+        found.setdefault(int(row[0]), []).append((row[1], row[2]))
+    return found
+
+
+def claim(condition, what):
+    """The prose of the guide says ``what`` about an output: check it."""
+    if not condition:
+        raise ExampleError('the user guide says that %s, but the output '
+                           'does not show it any more: update the text'
+                           % what)
+
+
+# -- scenarios ----------------------------------------------------------------
+
+SCENARIOS = []
+
+
+def scenario(func):
+    SCENARIOS.append(func)
+    return func
+
+
+@scenario
+def microversions(ex):
+    ex.file('microversion-unsupported')
+    ex.run('--os-placement-api-version', '1.40', 'resource', 'provider',
+           'list', expect=1)
+
+    ex.file('microversion-columns')
+    ex.run('--os-placement-api-version', '1.0', 'resource', 'provider',
+           'list', '--name', 'compute-2')
+    ex.run('resource', 'provider', 'list', '--name', 'compute-2')
+
+    ex.file('microversion-gate')
+    ex.run('allocation', 'candidate', 'list', '--resource', 'VCPU=2',
+           '--in-tree', 'compute-1', expect=1)
+    ex.run('--os-placement-api-version', 'latest', 'allocation',
+           'candidate', 'list', '--resource', 'VCPU=2', '--in-tree',
+           'compute-1')
+
+
+@scenario
+def providers(ex):
+    ex.file('providers-list')
+    ex.run('resource', 'provider', 'list')
+
+    ex.file('providers-filter')
+    ex.run('resource', 'provider', 'list', '--resource', 'VCPU=4',
+           '--resource', 'MEMORY_MB=4096')
+    ex.run('resource', 'provider', 'list', '--in-tree', 'compute-1',
+           '--required', 'HW_NIC_SRIOV')
+    ex.run('resource', 'provider', 'list', '--member-of', AGGREGATE)
+
+    ex.file('providers-show')
+    ex.run('resource', 'provider', 'show', 'compute-2')
+    ex.run('resource', 'provider', 'list', '--name', 'compute-2',
+           '-f', 'value', '-c', 'uuid')
+
+    ex.file('providers-tree')
+    ex.run('resource', 'provider', 'tree', 'show', 'compute-1')
+    ex.run('resource', 'provider', 'tree', 'show', 'compute-1', '--long')
+
+    ex.file('providers-inventory')
+    ex.run('resource', 'provider', 'inventory', 'list', 'compute-2')
+    ex.run('resource', 'provider', 'inventory', 'list', 'compute-2',
+           '--long')
+    ex.run('resource', 'provider', 'usage', 'show', 'compute-2')
+
+    ex.file('providers-traits')
+    ex.run('resource', 'provider', 'trait', 'list', 'compute-2')
+    ex.run('trait', 'create', 'CUSTOM_GPU_PASSTHROUGH')
+    ex.run('resource', 'provider', 'trait', 'add', 'compute-2',
+           '--trait', 'CUSTOM_GPU_PASSTHROUGH')
+    ex.run('resource', 'provider', 'trait', 'remove', 'compute-2',
+           '--trait', 'CUSTOM_LICENSED_WINDOWS')
+
+
+def _bump_consumer(box, consumer, resources):
+    """Another writer changes the consumer's allocations (at 1.28)."""
+    def write():
+        current = box.api('GET', '/allocations/%s' % consumer,
+                          version='1.28')
+        box.api('PUT', '/allocations/%s' % consumer, version='1.28', body={
+            'allocations': {sandbox.COMPUTE2: {'resources': resources}},
+            'project_id': current['project_id'],
+            'user_id': current['user_id'],
+            'consumer_generation': current['consumer_generation']})
+    return write
+
+
+@scenario
+def allocations(ex):
+    ex.file('allocation-set')
+    ex.run('resource', 'provider', 'allocation', 'set', VM4,
+           '--allocation', 'rp=compute-2,VCPU=2,MEMORY_MB=2048',
+           '--project-id', 'project-1', '--user-id', 'user-1')
+    ex.run('resource', 'provider', 'allocation', 'show', VM4)
+
+    ex.file('allocation-conflict')
+    other = _bump_consumer(ex.box, VM4, {'VCPU': 2, 'MEMORY_MB': 2048,
+                                         'DISK_GB': 20})
+    with Interloper(ex.box.endpoint, 'PUT', '/allocations/' + VM4,
+                    other) as proxy:
+        ex.run('resource', 'provider', 'allocation', 'set', VM4,
+               '--allocation', 'rp=compute-2,VCPU=4,MEMORY_MB=4096',
+               '--project-id', 'project-1', '--user-id', 'user-1',
+               endpoint=proxy.endpoint, expect=1)
+    if not proxy.fired:
+        raise ExampleError('the concurrent writer never ran')
+
+    ex.file('allocation-conflict-after')
+    ex.run('resource', 'provider', 'allocation', 'show', VM4)
+    ex.run('resource', 'provider', 'allocation', 'set', VM4,
+           '--allocation', 'rp=compute-2,VCPU=4,MEMORY_MB=4096,DISK_GB=20',
+           '--project-id', 'project-1', '--user-id', 'user-1')
+
+    ex.file('allocation-capacity')
+    ex.run('resource', 'provider', 'allocation', 'set', VM5,
+           '--allocation', 'rp=compute-2,VCPU=100',
+           '--project-id', 'project-1', '--user-id', 'user-1', expect=1)
+
+
+@scenario
+def inventory(ex):
+    ex.file('inventory-aggregate-members')
+    ex.run('resource', 'provider', 'create', 'compute-3', '--uuid', COMPUTE3)
+    ex.run('--os-placement-api-version', '1.19', 'resource', 'provider',
+           'aggregate', 'set', 'compute-3', '--aggregate', AGGREGATE,
+           '--generation', '0')
+    ex.run('resource', 'provider', 'list', '--member-of', AGGREGATE)
+
+    values = ['--resource', 'VCPU=32', '--resource', 'MEMORY_MB=65536',
+              '--resource', 'DISK_GB=2000']
+
+    ex.file('inventory-aggregate-dry-run')
+    ex.run('resource', 'provider', 'inventory', 'set', AGGREGATE,
+           '--aggregate', *values, '--dry-run')
+
+    ex.file('inventory-aggregate-partial')
+    updated = {row[0] for row in table_rows(ex.run(
+        'resource', 'provider', 'inventory', 'set', AGGREGATE,
+        '--aggregate', *values, expect=1))}
+    claim(updated == {sandbox.COMPUTE1, COMPUTE3},
+          'compute-1 and compute-3 are updated, compute-2 is not')
+
+    ex.file('inventory-aggregate-after')
+    ex.run('resource', 'provider', 'inventory', 'list', 'compute-2')
+    ex.run('resource', 'provider', 'inventory', 'set', 'compute-2',
+           '--amend', *values)
+
+
+@scenario
+def candidates(ex):
+    ex.file('candidates-simple')
+    found = candidate_rows(ex.run(
+        'allocation', 'candidate', 'list', '--resource', 'VCPU=2',
+        '--resource', 'MEMORY_MB=2048'))
+    split = [n for n, rows in found.items() if len(rows) == 2]
+    claim(len(found) == 5 and len(split) == 2, 'two of the five candidates '
+          'take CPU and memory from two NUMA nodes')
+
+    ex.file('candidates-granular')
+    found = candidate_rows(ex.run(
+        'allocation', 'candidate', 'list',
+        '--group', '1', '--resource', 'VCPU=2',
+        '--resource', 'MEMORY_MB=2048',
+        '--group', '2', '--resource', 'SRIOV_NET_VF=1',
+        '--required', 'CUSTOM_PHYSNET1',
+        '--group-policy', 'isolate'))
+    numa_of_card = {sandbox.COMPUTE1_PF0: sandbox.COMPUTE1_NUMA0,
+                    sandbox.COMPUTE1_PF1: sandbox.COMPUTE1_NUMA1}
+    crossed = [n for n, rows in found.items()
+               if numa_of_card[rows[1][1]] != rows[0][1]]
+    claim(len(found) == 4 and len(crossed) == 2, 'in two of the four '
+          'candidates the card is under the other NUMA node')
+
+    ex.file('candidates-subtree')
+    ex.run('--os-placement-api-version', '1.36', 'allocation', 'candidate',
+           'list',
+           '--group', 'compute', '--resource', 'VCPU=2',
+           '--resource', 'MEMORY_MB=2048',
+           '--group', 'net', '--resource', 'SRIOV_NET_VF=1',
+           '--required', 'CUSTOM_PHYSNET1',
+           '--group-policy', 'isolate',
+           '--same-subtree', 'compute,net', '--long')
+
+
+@scenario
+def troubleshooting(ex):
+    # The story: compute-1 failed and its server VM2 was evacuated to
+    # compute-2. Nova holds the allocations on both hosts until the source
+    # comes back, which it never will: the operator removes it.
+    ex.api('PUT', '/allocations/%s' % VM2, version='1.28', body={
+        'allocations': {
+            sandbox.COMPUTE1: {'resources': {'DISK_GB': 20}},
+            sandbox.COMPUTE1_NUMA0: {'resources': {'VCPU': 4,
+                                                   'MEMORY_MB': 8192}},
+            sandbox.COMPUTE1_PF0: {'resources': {'SRIOV_NET_VF': 1}},
+            sandbox.COMPUTE2: {'resources': {'VCPU': 4, 'MEMORY_MB': 8192,
+                                             'DISK_GB': 20}}},
+        'project_id': sandbox.PROJECT, 'user_id': 'user-2',
+        'consumer_generation': 1})
+
+    ex.file('orphan-delete-refused')
+    ex.run('resource', 'provider', 'delete', 'compute-1', expect=1)
+
+    ex.file('orphan-find')
+    ex.run('resource', 'provider', 'list', '--name', 'compute-1')
+    ex.run('resource', 'provider', 'show', 'compute-1', '--allocations')
+    ex.run('resource', 'provider', 'tree', 'show', 'compute-1', '--long')
+    ex.run('resource', 'provider', 'allocation', 'list', 'compute-1_NUMA0',
+           '--long')
+
+    ex.file('orphan-consumer')
+    ex.run('resource', 'provider', 'allocation', 'show', VM2)
+
+    ex.file('orphan-unset')
+    ex.run('resource', 'provider', 'allocation', 'unset', VM2,
+           '--provider', 'compute-1', '--provider', 'compute-1_NUMA0',
+           '--provider', 'compute-1_ens1f0')
+
+    ex.file('orphan-delete')
+    ex.run('resource', 'provider', 'delete', 'compute-1_ens1f0',
+           'compute-1_ens1f1', 'compute-1_NUMA0', 'compute-1_NUMA1',
+           'compute-1')
+    ex.run('resource', 'provider', 'list')
+
+    ex.file('orphan-consumer-delete')
+    ex.run('resource', 'provider', 'allocation', 'delete', VM3)
+    ex.run('resource', 'provider', 'allocation', 'list', 'compute-2')
+
+
+# -- main ---------------------------------------------------------------------
+
+def generate(names):
+    """{file name: text} of the selected scenarios."""
+    # Placement builds allocation candidates and trait lists from Python
+    # sets, whose order changes with the hash seed of the server process.
+    # A fixed seed (inherited by the server and the clients) gives the same
+    # order on every run.
+    os.environ['PYTHONHASHSEED'] = '0'
+    files = {}
+    for func in SCENARIOS:
+        if names and func.__name__ not in names:
+            continue
+        recorded = {}
+        with sandbox.Sandbox() as box:
+            sandbox.seed(box.endpoint)
+            func(Recorder(box, recorded))
+        for name, blocks in recorded.items():
+            files[name + '.txt'] = '\n'.join(blocks)
+    return files
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument('--check', action='store_true',
+                      help='compare with the committed files; exit 1 and '
+                           'print a diff if they differ')
+    mode.add_argument('--write', action='store_true',
+                      help='rewrite the files (the default)')
+    parser.add_argument('--only', action='append', default=[],
+                        choices=[f.__name__ for f in SCENARIOS],
+                        help='run only this scenario (repeatable)')
+    args = parser.parse_args(argv)
+
+    try:
+        files = generate(args.only)
+    except (ExampleError, sandbox.SandboxError) as exc:
+        print('error: %s' % exc, file=sys.stderr)
+        return 1
+
+    existing = {name for name in os.listdir(EXAMPLES_DIR)
+                if name.endswith('.txt')} if os.path.isdir(
+                    EXAMPLES_DIR) else set()
+    stale = set() if args.only else existing - set(files)
+    if args.check:
+        differ = False
+        for name in sorted(files):
+            path = os.path.join(EXAMPLES_DIR, name)
+            try:
+                with open(path) as f:
+                    old = f.read()
+            except FileNotFoundError:
+                old = None
+            if old != files[name]:
+                differ = True
+                sys.stdout.writelines(difflib.unified_diff(
+                    (old or '').splitlines(True),
+                    files[name].splitlines(True),
+                    'committed/' + name, 'generated/' + name))
+        for name in sorted(stale):
+            differ = True
+            print('%s is no longer generated' % name)
+        if differ:
+            print('\nThe example outputs differ from what the code prints '
+                  'now. Regenerate them with "tox -e docs-examples -- '
+                  '--write" and commit the result.', file=sys.stderr)
+            return 1
+        print('%d example files match the code.' % len(files))
+        return 0
+
+    os.makedirs(EXAMPLES_DIR, exist_ok=True)
+    for name, text in sorted(files.items()):
+        with open(os.path.join(EXAMPLES_DIR, name), 'w') as f:
+            f.write(text)
+    for name in sorted(stale):
+        os.remove(os.path.join(EXAMPLES_DIR, name))
+    print('wrote %d example files to %s' % (len(files), EXAMPLES_DIR))
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
