@@ -19,12 +19,27 @@ command runs.
 """
 
 import logging
+import re
 
 from osc_lib import utils
 
 from osc_placement import version
 
 LOG = logging.getLogger(__name__)
+
+_TOKEN_RE = re.compile(r'(--os-token[= ])(\S+)')
+
+
+def _mask_token(record):
+    """osc-lib logs the command line at start (--debug) and its masking
+    misses ``--os-token <token>``: hide the token."""
+    if record.args and isinstance(record.args, tuple):
+        record.args = tuple(_TOKEN_RE.sub(r'\1***', a) if isinstance(a, str)
+                            else a for a in record.args)
+    return True
+
+
+logging.getLogger('osc_lib.shell').addFilter(_mask_token)
 
 API_NAME = 'placement'
 API_VERSION_OPTION = 'os_placement_api_version'
@@ -54,11 +69,34 @@ def make_client(instance):
     LOG.debug('Instantiating placement client: %s', client_class)
     options = getattr(instance, '_cli_options', None)
     config = getattr(options, 'config', None) or {}
-    timeout = config.get('placement_timeout') or config.get('api_timeout')
+    import os  # already imported by OpenStackClient: no cost
+    timeout = (config.get('placement_timeout')
+               or os.environ.get('OS_PLACEMENT_TIMEOUT')
+               or config.get('api_timeout'))
     return client_class(session=instance.session,
                         ks_filter=ks_filter,
                         api_version=requested,
-                        timeout=float(timeout) if timeout else None)
+                        timeout=_timeout_seconds(timeout))
+
+
+def _timeout_seconds(value):
+    """The timeout option as seconds, or a one-line CommandError.
+
+    Checked here rather than by argparse so that a bad OS_PLACEMENT_TIMEOUT
+    fails placement commands only, not every openstack command.
+    """
+    if value is None:
+        return None
+    try:
+        seconds = float(value)
+    except (TypeError, ValueError):
+        seconds = 0
+    if not 0 < seconds < float('inf'):
+        from osc_lib import exceptions
+        raise exceptions.CommandError(
+            "--os-placement-timeout (or --timeout, OS_PLACEMENT_TIMEOUT): "
+            "'%s' is not a positive number of seconds." % value)
+    return seconds
 
 
 def build_option_parser(parser):
@@ -83,19 +121,20 @@ def build_option_parser(parser):
     parser.add_argument(
         *flags, metavar='<seconds>', dest='os_placement_timeout',
         type=_positive_seconds,
-        default=utils.env('OS_PLACEMENT_TIMEOUT', default=None),
         help='Seconds to wait for each answer of the Placement API before '
              'giving up (default: no limit; Env: OS_PLACEMENT_TIMEOUT)')
     return parser
 
 
 def _positive_seconds(value):
+    """argparse type of the timeout typed on the command line.
+
+    OS_PLACEMENT_TIMEOUT is read by make_client instead: a bad value in the
+    environment must not break the commands of other services.
+    """
     import argparse  # already imported by OpenStackClient: no cost
     try:
-        seconds = float(value)
-    except ValueError:
-        seconds = 0
-    if not seconds > 0 or seconds == float('inf'):
+        return _timeout_seconds(value)
+    except Exception:
         raise argparse.ArgumentTypeError(
             "'%s' is not a positive number of seconds" % value)
-    return seconds

@@ -176,9 +176,11 @@ class PlacementCommand(version.CheckerMixin):
                                'last_response', None)
             if response is None:
                 raise
-            raise response.invalid(
-                'JSON this client cannot read (%s: %s)'
-                % (type(exc).__name__, exc)) from exc
+            if isinstance(exc, KeyError):
+                what = 'JSON without the expected %s field' % exc
+            else:
+                what = 'JSON of an unexpected shape (%s)' % exc
+            raise response.invalid(what) from exc
 
     def prepare(self, parsed_args):
         """First step of ``take_action``: the client, then the gates.
