@@ -1,0 +1,641 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
+
+"""A real Placement server on 127.0.0.1, for demos, tests and benchmarks.
+
+The server is the ``openstack-placement`` package itself (installed by tox,
+never by this module) with a SQLite database, ``auth_strategy = noauth2``
+(any request carrying the token ``admin`` is an admin), served by gunicorn
+in a subprocess on a free port.
+
+From Python::
+
+    from osc_placement.tests import sandbox
+
+    with sandbox.Sandbox() as sb:          # temporary database
+        sandbox.seed(sb.endpoint)          # a small cloud, fixed UUIDs
+        with sb.count_requests() as seen:
+            subprocess.run(sandbox.openstack_argv(sb.endpoint) +
+                           ['resource', 'provider', 'list'])
+        print(len(seen), seen)             # requests the server received
+
+``Sandbox(db_path='x.sqlite')`` keeps the database in that file across
+restarts. From a shell, ``python -m osc_placement.tests.sandbox --help``.
+
+How it stays clean: the server runs in its own session so a Ctrl-C in the
+terminal reaches only the parent, which then stops the server (SIGTERM,
+then SIGKILL of the whole process group if it hangs) and removes the
+temporary directory. If the parent dies without cleaning up (SIGKILL), the
+kernel sends SIGTERM to the server (Linux ``PR_SET_PDEATHSIG``), and the
+gunicorn worker exits when its master goes. The server therefore lives no
+longer than the thread that started it: start it from the main thread.
+"""
+
+import argparse
+import collections
+import contextlib
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+
+# Environment of the server subprocess (internal).
+_ENV_REQUEST_LOG = 'OSC_PLACEMENT_SANDBOX_REQUEST_LOG'
+_ENV_PID_FILE = 'OSC_PLACEMENT_SANDBOX_PID_FILE'
+
+TOKEN = 'admin'
+
+CONFIG = """\
+[DEFAULT]
+debug = False
+
+[api]
+auth_strategy = noauth2
+
+[placement_database]
+connection = sqlite:///{db_path}
+# Create or upgrade the schema when the application loads: the same
+# migrations "placement-manage db sync" runs, without a process of its own.
+sync_on_startup = True
+"""
+
+Request = collections.namedtuple('Request', 'method uri version')
+Request.__doc__ = """One request as the server received it.
+
+``uri`` is the path and query string exactly as sent (percent-encoded);
+``version`` is the ``OpenStack-API-Version`` header, or ``None``.
+"""
+
+
+class SandboxError(Exception):
+    """The server could not start, or died."""
+
+
+def openstack_executable():
+    """The ``openstack`` script installed beside this Python interpreter."""
+    path = os.path.join(os.path.dirname(sys.executable), 'openstack')
+    if not os.path.exists(path):
+        raise SandboxError('no openstack executable next to %s: install '
+                           'python-openstackclient in this environment'
+                           % sys.executable)
+    return path
+
+
+def auth_argv(endpoint):
+    """The options that point ``openstack`` at a sandbox endpoint."""
+    return ['--os-auth-type', 'admin_token', '--os-endpoint', endpoint,
+            '--os-token', TOKEN]
+
+
+def openstack_argv(endpoint):
+    """``[<openstack executable>, <auth options>...]``."""
+    return [openstack_executable()] + auth_argv(endpoint)
+
+
+def client_env(endpoint, base=None):
+    """``base`` (default: os.environ) without OS_* and CLIFF_* variables,
+    plus the OS_* variables that point ``openstack`` at ``endpoint``."""
+    base = os.environ if base is None else base
+    env = {key: value for key, value in base.items()
+           if not key.startswith(('OS_', 'CLIFF_'))}
+    env.update(OS_AUTH_TYPE='admin_token', OS_ENDPOINT=endpoint,
+               OS_TOKEN=TOKEN)
+    return env
+
+
+class Sandbox(object):
+    """A Placement server process; a context manager.
+
+    :param db_path: SQLite file to use and keep (created and migrated if
+        needed); ``None`` for a temporary database removed on stop.
+    :param port: TCP port on ``host``; 0 picks a free one.
+    :param timeout: seconds to wait for the server to answer ``GET /``.
+    """
+
+    def __init__(self, db_path=None, host='127.0.0.1', port=0, timeout=90):
+        self.db_path = os.path.abspath(db_path) if db_path else None
+        self.host = host
+        self.port = port
+        self.timeout = timeout
+        self.endpoint = None
+        self.workdir = None
+        self.server_pids = []
+        self._proc = None
+
+    # -- life cycle ---------------------------------------------------------
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *exc_info):
+        self.stop()
+
+    def start(self):
+        if self._proc is not None:
+            raise SandboxError('already started')
+        self.workdir = tempfile.mkdtemp(prefix='placement-sandbox-')
+        try:
+            self._start()
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def _start(self):
+        db_path = self.db_path or os.path.join(self.workdir,
+                                               'placement.sqlite')
+        with open(os.path.join(self.workdir, 'placement.conf'), 'w') as f:
+            f.write(CONFIG.format(db_path=db_path))
+        self.log_path = os.path.join(self.workdir, 'server.log')
+        self.request_log_path = os.path.join(self.workdir, 'requests.log')
+        self._pid_file = os.path.join(self.workdir, 'pids')
+        open(self.request_log_path, 'w').close()
+
+        # The parent binds the listening socket and hands it to the server:
+        # the port is known before the server starts and no other process
+        # can take it in between.
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        try:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            try:
+                sock.bind((self.host, self.port))
+            except OSError as exc:
+                raise SandboxError('cannot listen on %s:%s: %s'
+                                   % (self.host, self.port, exc.strerror))
+            sock.listen(128)
+            self.port = sock.getsockname()[1]
+            self.endpoint = 'http://%s:%d' % (self.host, self.port)
+            env = dict(os.environ)
+            env.update({
+                'OS_PLACEMENT_CONFIG_DIR': self.workdir,
+                _ENV_REQUEST_LOG: self.request_log_path,
+                _ENV_PID_FILE: self._pid_file,
+            })
+            code = ('from osc_placement.tests import sandbox; '
+                    'sandbox._serve(%d, %d)' % (sock.fileno(), os.getpid()))
+            with open(self.log_path, 'wb') as log:
+                self._proc = subprocess.Popen(
+                    [sys.executable, '-c', code], env=env, cwd=self.workdir,
+                    stdin=subprocess.DEVNULL, stdout=log,
+                    stderr=subprocess.STDOUT, pass_fds=[sock.fileno()],
+                    start_new_session=True)
+            self.server_pids.append(self._proc.pid)
+        finally:
+            sock.close()
+        self._wait_until_ready()
+
+    def _wait_until_ready(self):
+        deadline = time.monotonic() + self.timeout
+        while True:
+            if self._proc.poll() is not None:
+                raise SandboxError('the Placement server exited with code %s '
+                                   'while starting:\n%s'
+                                   % (self._proc.returncode, self.log_tail()))
+            try:
+                with urllib.request.urlopen(self.endpoint + '/',
+                                            timeout=5) as resp:
+                    if resp.status == 200:
+                        return
+            except (OSError, urllib.error.URLError):
+                pass
+            if time.monotonic() > deadline:
+                raise SandboxError('the Placement server did not answer '
+                                   'GET / within %s s:\n%s'
+                                   % (self.timeout, self.log_tail()))
+            time.sleep(0.1)
+
+    def stop(self):
+        """Stop the server, wait for its processes, remove temporary files.
+
+        Safe to call more than once.
+        """
+        proc, self._proc = self._proc, None
+        if proc is not None:
+            self._read_pids()
+            if proc.poll() is None:
+                # gunicorn: SIGTERM is a graceful stop (the worker finishes
+                # its request, graceful_timeout bounds it).
+                proc.send_signal(signal.SIGTERM)
+                try:
+                    proc.wait(timeout=15)
+                except subprocess.TimeoutExpired:
+                    _killpg(proc.pid)
+                    proc.wait()
+            self._read_pids()
+            # The master reaps its worker before exiting; make sure anyway.
+            deadline = time.monotonic() + 5
+            while self.alive_pids() and time.monotonic() < deadline:
+                time.sleep(0.05)
+            for pid in self.alive_pids():
+                _kill(pid)
+        if self.workdir:
+            shutil.rmtree(self.workdir, ignore_errors=True)
+            self.workdir = None
+
+    def alive_pids(self):
+        """Server processes (gunicorn master and workers) still running."""
+        return [pid for pid in self.server_pids if _pid_alive(pid)]
+
+    def _read_pids(self):
+        try:
+            with open(self._pid_file) as f:
+                pids = [int(line) for line in f if line.strip()]
+        except (OSError, AttributeError, ValueError):
+            return
+        for pid in pids:
+            if pid not in self.server_pids:
+                self.server_pids.append(pid)
+
+    @property
+    def running(self):
+        return self._proc is not None and self._proc.poll() is None
+
+    def wait(self, timeout=None):
+        """Block until the server exits; return its exit code."""
+        return self._proc.wait(timeout=timeout)
+
+    def log_tail(self, lines=30):
+        try:
+            with open(self.log_path, errors='replace') as f:
+                return ''.join(f.readlines()[-lines:])
+        except OSError:
+            return '(no server log)'
+
+    # -- what the server received -------------------------------------------
+
+    def requests(self, start=0):
+        """Requests received so far (from byte ``start`` of the log)."""
+        with open(self.request_log_path, 'rb') as f:
+            f.seek(start)
+            data = f.read()
+        result = []
+        for line in data.decode('utf-8', 'replace').splitlines():
+            method, uri, version = line.split('\t')
+            result.append(Request(method, uri, version or None))
+        return result
+
+    @contextlib.contextmanager
+    def count_requests(self):
+        """Collect the requests the server receives inside the block.
+
+        Yields a list that is filled when the block ends. A request is
+        logged when it arrives, before it is handled, so every request of a
+        command that has finished is in it.
+        """
+        start = os.path.getsize(self.request_log_path)
+        seen = []
+        yield seen
+        seen.extend(self.requests(start))
+
+    # -- direct API calls -----------------------------------------------------
+
+    def api(self, method, path, body=None, version='1.39'):
+        return api(self.endpoint, method, path, body=body, version=version)
+
+
+def _pid_alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    # A zombie (exited, not reaped) is not running.
+    try:
+        with open('/proc/%d/stat' % pid) as f:
+            return f.read().rsplit(')', 1)[1].split()[0] != 'Z'
+    except (OSError, IndexError):
+        return True
+
+
+def _kill(pid):
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except OSError:
+        pass
+
+
+def _killpg(pgid):
+    try:
+        os.killpg(pgid, signal.SIGKILL)
+    except OSError:
+        pass
+
+
+# -- the server subprocess ----------------------------------------------------
+
+def _die_with_parent(parent_pid):
+    """Get SIGTERM when the parent dies (Linux); exit if it already has."""
+    if sys.platform.startswith('linux'):
+        import ctypes
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != parent_pid:
+        sys.exit('placement sandbox: parent process is gone')
+
+
+def _logged(app, log_path):
+    """WSGI middleware writing one line per request to ``log_path``.
+
+    The line is written, unbuffered and in append mode, when the request
+    arrives, so a client that got its answer always finds its requests in
+    the file.
+    """
+    fd = os.open(log_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+
+    def application(environ, start_response):
+        uri = environ.get('RAW_URI')
+        if not uri:
+            uri = environ.get('PATH_INFO', '')
+            if environ.get('QUERY_STRING'):
+                uri += '?' + environ['QUERY_STRING']
+        line = '\t'.join((environ.get('REQUEST_METHOD', ''), uri,
+                          environ.get('HTTP_OPENSTACK_API_VERSION', '')))
+        os.write(fd, (line.replace('\n', ' ') + '\n').encode(
+            'utf-8', 'replace'))
+        return app(environ, start_response)
+
+    return application
+
+
+def _serve(listen_fd, parent_pid):
+    """Run gunicorn on the inherited socket (in the server subprocess)."""
+    _die_with_parent(parent_pid)
+    from gunicorn.app import base
+
+    # Why gunicorn: it is the production WSGI server most used for
+    # Placement outside Apache, and it gives us the process model we want
+    # for free: a master that supervises its worker, stops it gracefully
+    # on SIGTERM and accepts an already bound socket (``fd://``, so the
+    # parent owns the port). cheroot would also do, but it would need our
+    # own signal handling and process supervision.
+    #
+    # One synchronous worker: SQLite serializes writes anyway, and one
+    # worker means requests are handled one at a time, in arrival order.
+    settings = {
+        'bind': ['fd://%d' % listen_fd],
+        'workers': 1,
+        'worker_class': 'sync',
+        # The worker loads the application, including the schema
+        # migrations, before it reports alive: be patient on slow CI.
+        'timeout': 120,
+        'graceful_timeout': 5,
+        'proc_name': 'placement-sandbox',
+        'errorlog': '-',
+        'loglevel': 'warning',
+        # gunicorn >= 24: no control socket in $HOME.
+        'control_socket_disable': True,
+    }
+
+    class Server(base.BaseApplication):
+        def load_config(self):
+            for key, value in settings.items():
+                if key in self.cfg.settings:
+                    self.cfg.set(key, value)
+
+        def load(self):
+            # Runs in the worker process.
+            with open(os.environ[_ENV_PID_FILE], 'a') as f:
+                f.write('%d\n' % os.getpid())
+            from placement.wsgi import api
+            return _logged(api.application, os.environ[_ENV_REQUEST_LOG])
+
+    master = os.getpid()
+    try:
+        Server().run()
+    finally:
+        # (The worker, forked inside run(), comes through here too.)
+        if os.getpid() == master and os.getppid() != parent_pid:
+            # The parent died without cleaning up (e.g. SIGKILL): remove
+            # the temporary directory ourselves.
+            shutil.rmtree(os.environ['OS_PLACEMENT_CONFIG_DIR'],
+                          ignore_errors=True)
+
+
+# -- a small cloud -----------------------------------------------------------
+
+def _rp(n):
+    return 'aaaaaaaa-aaaa-4aaa-8aaa-%012d' % n
+
+
+def _consumer(n):
+    return 'cccccccc-cccc-4ccc-8ccc-%012d' % n
+
+
+# Fixed identifiers, in the style of the contract cases.
+COMPUTE1 = _rp(1)
+COMPUTE1_NUMA0 = _rp(11)
+COMPUTE1_NUMA1 = _rp(12)
+COMPUTE1_PF0 = _rp(21)   # SR-IOV physical function under NUMA node 0
+COMPUTE1_PF1 = _rp(22)   # ... and under NUMA node 1
+COMPUTE2 = _rp(2)
+AGGREGATE = 'dddddddd-dddd-4ddd-8ddd-000000000001'
+VM1 = _consumer(1)
+VM2 = _consumer(2)
+VM3 = _consumer(3)
+PROJECT = 'project-1'
+USER = 'user-1'
+CUSTOM_TRAITS = ('CUSTOM_PHYSNET1', 'CUSTOM_LICENSED_WINDOWS')
+CUSTOM_CLASSES = ('CUSTOM_FPGA',)
+
+# name, uuid, parent, inventories, traits
+PROVIDERS = (
+    ('compute-1', COMPUTE1, None,
+     {'DISK_GB': {'total': 1000, 'reserved': 50}},
+     ['COMPUTE_VOLUME_MULTI_ATTACH']),
+    ('compute-1_NUMA0', COMPUTE1_NUMA0, COMPUTE1,
+     {'VCPU': {'total': 8, 'allocation_ratio': 4.0},
+      'MEMORY_MB': {'total': 16384, 'reserved': 512}},
+     ['HW_NUMA_ROOT']),
+    ('compute-1_NUMA1', COMPUTE1_NUMA1, COMPUTE1,
+     {'VCPU': {'total': 8, 'allocation_ratio': 4.0},
+      'MEMORY_MB': {'total': 16384, 'reserved': 512}},
+     ['HW_NUMA_ROOT']),
+    ('compute-1_ens1f0', COMPUTE1_PF0, COMPUTE1_NUMA0,
+     {'SRIOV_NET_VF': {'total': 8}},
+     ['CUSTOM_PHYSNET1', 'HW_NIC_SRIOV']),
+    ('compute-1_ens1f1', COMPUTE1_PF1, COMPUTE1_NUMA1,
+     {'SRIOV_NET_VF': {'total': 8}},
+     ['CUSTOM_PHYSNET1', 'HW_NIC_SRIOV']),
+    ('compute-2', COMPUTE2, None,
+     {'VCPU': {'total': 16, 'allocation_ratio': 4.0},
+      'MEMORY_MB': {'total': 32768, 'reserved': 512,
+                    'allocation_ratio': 1.5},
+      'DISK_GB': {'total': 2000, 'reserved': 100},
+      'CUSTOM_FPGA': {'total': 2, 'max_unit': 1}},
+     ['HW_CPU_X86_AVX2', 'CUSTOM_LICENSED_WINDOWS']),
+)
+
+# consumer, project, user, {provider: {class: amount}}
+ALLOCATIONS = (
+    (VM1, PROJECT, USER,
+     {COMPUTE2: {'VCPU': 2, 'MEMORY_MB': 4096, 'DISK_GB': 40}}),
+    (VM2, PROJECT, 'user-2',
+     {COMPUTE1: {'DISK_GB': 20},
+      COMPUTE1_NUMA0: {'VCPU': 4, 'MEMORY_MB': 8192},
+      COMPUTE1_PF0: {'SRIOV_NET_VF': 1}}),
+    (VM3, 'project-2', USER,
+     {COMPUTE2: {'VCPU': 1, 'MEMORY_MB': 1024, 'DISK_GB': 10,
+                 'CUSTOM_FPGA': 1}}),
+)
+
+
+def api(endpoint, method, path, body=None, version='1.39'):
+    """One request to Placement as the admin; returns the decoded body.
+
+    Raises SandboxError on a status >= 400.
+    """
+    data = json.dumps(body).encode() if body is not None else None
+    req = urllib.request.Request(
+        endpoint + path, data=data, method=method,
+        headers={'X-Auth-Token': TOKEN, 'Accept': 'application/json',
+                 'OpenStack-API-Version': 'placement %s' % version})
+    if data is not None:
+        req.add_header('Content-Type', 'application/json')
+    try:
+        with urllib.request.urlopen(req, timeout=30) as resp:
+            content = resp.read()
+    except urllib.error.HTTPError as exc:
+        raise SandboxError('%s %s: HTTP %s %s' % (
+            method, path, exc.code, exc.read().decode('utf-8', 'replace')))
+    return json.loads(content) if content else None
+
+
+def is_empty(endpoint):
+    """True when the server has no resource provider."""
+    return not api(endpoint, 'GET', '/resource_providers')[
+        'resource_providers']
+
+
+def seed(endpoint):
+    """Create the small cloud described by PROVIDERS and ALLOCATIONS.
+
+    Expects an empty server. Two compute nodes in one aggregate: compute-1
+    has two NUMA node children, each with an SR-IOV physical function child
+    (trait CUSTOM_PHYSNET1); compute-2 is flat and has a custom resource
+    class. Three consumers hold allocations.
+    """
+    for trait in CUSTOM_TRAITS:
+        api(endpoint, 'PUT', '/traits/%s' % trait)
+    for rc in CUSTOM_CLASSES:
+        api(endpoint, 'PUT', '/resource_classes/%s' % rc)
+    for name, uuid, parent, inventories, traits in PROVIDERS:
+        rp = api(endpoint, 'POST', '/resource_providers',
+                 {'name': name, 'uuid': uuid,
+                  'parent_provider_uuid': parent})
+        generation = rp['generation']
+        generation = api(endpoint, 'PUT',
+                         '/resource_providers/%s/inventories' % uuid,
+                         {'inventories': inventories,
+                          'resource_provider_generation': generation}
+                         )['resource_provider_generation']
+        generation = api(endpoint, 'PUT',
+                         '/resource_providers/%s/traits' % uuid,
+                         {'traits': traits,
+                          'resource_provider_generation': generation}
+                         )['resource_provider_generation']
+        if parent is None:
+            api(endpoint, 'PUT', '/resource_providers/%s/aggregates' % uuid,
+                {'aggregates': [AGGREGATE],
+                 'resource_provider_generation': generation})
+    for consumer, project, user, allocations in ALLOCATIONS:
+        api(endpoint, 'PUT', '/allocations/%s' % consumer,
+            {'allocations': {rp: {'resources': resources}
+                             for rp, resources in allocations.items()},
+             'project_id': project, 'user_id': user,
+             'consumer_generation': None, 'consumer_type': 'INSTANCE'})
+
+
+# -- command line -----------------------------------------------------------
+
+def _stop_on_signals():
+    """SIGINT, SIGTERM and SIGHUP end the program, so clean-up runs.
+
+    SIGINT too: a shell starts background jobs with it ignored.
+    """
+    def handler(signum, frame):
+        # Once: a second Ctrl-C must not interrupt the clean-up.
+        for sig in signals:
+            signal.signal(sig, signal.SIG_IGN)
+        raise KeyboardInterrupt
+    signals = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+    for sig in signals:
+        signal.signal(sig, handler)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(
+        prog='python -m osc_placement.tests.sandbox',
+        description='Run a real Placement server on 127.0.0.1 until Ctrl-C, '
+                    'seeded with a small cloud when its database is empty, '
+                    'and print the variables that point openstack at it.')
+    parser.add_argument(
+        '--db', metavar='PATH',
+        help='SQLite database file, kept across runs (default: a '
+             'temporary database, removed on exit)')
+    parser.add_argument('--host', default='127.0.0.1',
+                        help='address to listen on (default: %(default)s)')
+    parser.add_argument('--port', type=int, default=0,
+                        help='port to listen on (default: a free one)')
+    parser.add_argument('--no-seed', action='store_true',
+                        help='do not create the sample cloud')
+    args = parser.parse_args(argv)
+
+    _stop_on_signals()
+    sandbox = Sandbox(db_path=args.db, host=args.host, port=args.port)
+    try:
+        with sandbox:
+            empty = is_empty(sandbox.endpoint)
+            if empty and not args.no_seed:
+                seed(sandbox.endpoint)
+                state = 'seeded with the sample cloud'
+            elif empty:
+                state = 'empty'
+            else:
+                state = 'existing data kept'
+            print('Placement is listening on %s (pid %d)'
+                  % (sandbox.endpoint, sandbox.server_pids[0]))
+            print('Database: %s (%s)' % (
+                args.db and os.path.abspath(args.db) or 'temporary', state))
+            print('Point openstack at it from another shell with:\n')
+            print('unset OS_CLOUD')
+            for key, value in sorted(client_env(sandbox.endpoint, {}).items()):
+                print('export %s=%s' % (key, value))
+            print('\nthen e.g. "openstack resource provider list". '
+                  'Ctrl-C stops the server.', flush=True)
+            code = sandbox.wait()
+            print('The Placement server exited with code %s:\n%s'
+                  % (code, sandbox.log_tail()), file=sys.stderr)
+            return 1
+    except KeyboardInterrupt:
+        print('\nStopped.', flush=True)
+        return 0
+    except SandboxError as exc:
+        hint = ''
+        if args.port and 'cannot listen' in str(exc):
+            hint = ' (another port: --port N, or --port 0 for a free one)'
+        print('error: %s%s' % (exc, hint), file=sys.stderr)
+        return 1
+
+
+if __name__ == '__main__':
+    sys.exit(main())
