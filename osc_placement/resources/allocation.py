@@ -168,7 +168,6 @@ class SetAllocation(common.Lister):
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
-        at = self.parser_version()
         add_consumer_argument(parser)
         parser.add_argument(
             '--allocation', metavar=ALLOCATION_METAVAR, action='append',
@@ -178,48 +177,25 @@ class SetAllocation(common.Lister):
                  '``<resource class>=<amount>``, comma-separated, e.g. '
                  '``rp=<uuid>,VCPU=2,MEMORY_MB=512``. Repeat the option for '
                  'more providers; values for the same provider are merged.')
-        parser.add_argument(
-            '--project-id', metavar='project_id',
-            required=version.compare(at, version.ge(PROJECT_USER_REQUIRED),
-                                     exc=False),
-            help='ID of the project that owns the consumer. Required from '
-                 '``--os-placement-api-version %s``.'
-                 % PROJECT_USER_REQUIRED)
-        parser.add_argument(
-            '--user-id', metavar='user_id',
-            required=version.compare(at, version.ge(PROJECT_USER_REQUIRED),
-                                     exc=False),
-            help='ID of the user that owns the consumer. Required from '
-                 '``--os-placement-api-version %s``.'
-                 % PROJECT_USER_REQUIRED)
-        parser.add_argument(
-            '--consumer-type', metavar='consumer_type',
-            required=version.compare(at, version.ge(CONSUMER_TYPE),
-                                     exc=False),
+        self.add_option(
+            parser, '--project-id', metavar='project_id',
+            required_since=PROJECT_USER_REQUIRED,
+            help='ID of the project that owns the consumer.')
+        self.add_option(
+            parser, '--user-id', metavar='user_id',
+            required_since=PROJECT_USER_REQUIRED,
+            help='ID of the user that owns the consumer.')
+        self.add_option(
+            parser, '--consumer-type', metavar='consumer_type',
+            required_since=CONSUMER_TYPE,
             help='Type of the consumer, e.g. INSTANCE or MIGRATION (upper '
-                 'case letters, digits and _). Required from '
-                 '``--os-placement-api-version %s``; ignored before.'
-                 % CONSUMER_TYPE)
+                 'case letters, digits and _); ignored before '
+                 '``--os-placement-api-version %s``.' % CONSUMER_TYPE)
         return parser
-
-    def _check_required(self, parsed_args):
-        """The live version may be above the one the parser was built for.
-        """
-        if self.compare_version(version.ge(PROJECT_USER_REQUIRED)) and not (
-                parsed_args.project_id and parsed_args.user_id):
-            raise exceptions.CommandError(
-                '--project-id and --user-id are required from '
-                '--os-placement-api-version %s.' % PROJECT_USER_REQUIRED)
-        if self.compare_version(version.ge(CONSUMER_TYPE)) and \
-                not parsed_args.consumer_type:
-            raise exceptions.CommandError(
-                '--consumer-type is required from '
-                '--os-placement-api-version %s.' % CONSUMER_TYPE)
 
     def take_action(self, parsed_args):
         http = self.prepare(parsed_args)
         allocations = parse_allocations(parsed_args.allocation)
-        self._check_required(parsed_args)
         allocations = resolve_providers(http, allocations)
         url = consumer_url(parsed_args.uuid)
 

@@ -115,6 +115,7 @@ class PlacementCommand(version.CheckerMixin):
         parser = super().get_parser(prog_name)
         parser.formatter_class = _ReferenceUsageFormatter
         self._option_gates = []
+        self._required_since = []
         return parser
 
     def parser_version(self):
@@ -122,14 +123,22 @@ class PlacementCommand(version.CheckerMixin):
         return version.requested_version(getattr(self, 'app', None))
 
     def add_option(self, parser, *flags, since=None, value_gates=(),
-                   extended=False, help='', **kwargs):
+                   required_since=None, extended=False, help='', **kwargs):
         """Add an argument; ``since`` and ``value_gates`` gate it.
 
+        ``required_since``: the option is required from that version (an
+        argparse requirement at the version the parser is built for, checked
+        again against the live version by ``prepare()``).
         ``parser`` may be an argument group. Returns the argparse action.
         """
         sentences = [help] if help else []
         if since:
             sentences.append(since_sentence(since))
+        if required_since:
+            kwargs['required'] = version.compare(
+                self.parser_version(), version.ge(required_since), exc=False)
+            sentences.append('Required from ``--os-placement-api-version '
+                             '%s``.' % required_since)
         for gate in value_gates:
             sentences.append('From ``--os-placement-api-version %s``, %s.'
                              % (gate.min_version, gate.meaning))
@@ -140,6 +149,9 @@ class PlacementCommand(version.CheckerMixin):
         action.min_version = since
         if since or value_gates:
             self._option_gates.append((action.dest, since, value_gates))
+        if required_since:
+            self._required_since.append((flags[0], action.dest,
+                                         required_since))
         return action
 
     def check_option_gates(self, parsed_args, values=None):
@@ -161,6 +173,17 @@ class PlacementCommand(version.CheckerMixin):
             for gate in value_gates:
                 if gate.applies(value):
                     self.check_version(version.ge(gate.min_version))
+        # The live (negotiated) version may be above the parser's.
+        missing = [(since, flag) for flag, dest, since in self._required_since
+                   if not _given(getattr(parsed_args, dest, None))
+                   and self.compare_version(version.ge(since))]
+        if missing:
+            since = missing[0][0]
+            flags = [flag for s, flag in missing if s == since]
+            raise exceptions.CommandError(
+                '%s %s required from --os-placement-api-version %s.' % (
+                    ' and '.join(flags), 'are' if len(flags) > 1 else 'is',
+                    since))
 
     def run(self, parsed_args):
         """cliff's run, with a server answer of the wrong shape reported.
