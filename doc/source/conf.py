@@ -137,8 +137,9 @@ class PlacementGlobalOption(SphinxDirective):
         for action in parser._actions:
             if not action.option_strings or action.help is argparse.SUPPRESS:
                 continue
-            lines.append('.. option:: %s %s'
-                         % (action.option_strings[0], action.metavar))
+            lines.append('.. option:: ' + ', '.join(
+                '%s %s' % (flag, action.metavar)
+                for flag in action.option_strings))
             lines.append('')
             lines.extend('    ' + line for line in statemachine.string2lines(
                 action.help, convert_whitespace=True))
