@@ -154,7 +154,12 @@ def _version_key(text):
 
 
 def microversion_rows():
-    """(version, command, option, what) for every declared gate."""
+    """(version, command, option, what) for every declared gate.
+
+    Gates of whole commands (``min_version``), of options (``since=``), of
+    some option values (``value_gates=``), and options that become
+    required (``required_since=``).
+    """
     rows = []
     for entry_point in importlib.metadata.entry_points(group=COMMAND_GROUP):
         name = entry_point.name.replace('_', ' ')
@@ -179,6 +184,8 @@ def microversion_rows():
             for gate in gates:
                 rows.append((gate.min_version, name, by_dest[dest],
                              gate.meaning))
+        for flag, _dest, since in getattr(command, '_required_since', ()):
+            rows.append((since, name, flag, 'becomes required'))
     rows.sort(key=lambda row: (_version_key(row[0]),) + row[1:])
     return rows
 
