@@ -1,0 +1,657 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
+
+"""Bad input, value by value (issue 6, "Bad input").
+
+Every value the plugin parses is tried with bad values through the real
+``openstack`` shell, in-process, against a fake Placement (requests-mock)
+that answers anything. For each one the user must see:
+
+* exit code 1 (a command error) or 2 (an argparse usage error);
+* nothing on stdout;
+* on stderr, one line (exit 1), or argparse's usage followed by one
+  ``error:`` line (exit 2), that names the option or the value and what
+  is expected, without Python's own words (``invalid literal``...);
+* no request at all, except the version negotiation ``GET /``: nothing
+  is read, and above all nothing is written, before the value is known
+  to be good.
+
+The second table lists the malformed values that the recorded reference
+sends to the server on purpose (``contract/cases.json``): a zero amount,
+``--limit 0``, a UUID that is not one... Those keep the round trip; the
+test checks that the server's refusal comes out as one clean line.
+
+A case marked ``xfail`` shows a defect of a command module (its reason
+names the file and the change); it turns into a failure the day the
+module is fixed, so that the mark is removed.
+"""
+
+import json
+from urllib import parse as urlparse
+
+import pytest
+import requests_mock
+
+from osc_placement.tests import cli
+
+URL = cli.ENDPOINT
+PREFIX = urlparse.urlsplit(URL).path
+RP = 'aaaaaaaa-aaaa-4aaa-8aaa-000000000001'
+RP2 = 'aaaaaaaa-aaaa-4aaa-8aaa-000000000002'
+CONSUMER = 'cccccccc-cccc-4ccc-8ccc-000000000003'
+AGG = 'dddddddd-dddd-4ddd-8ddd-000000000001'
+OWNER = ['--project-id', 'project-1', '--user-id', 'user-1']
+HUGE = '9' * 30
+
+# Words of Python, never of this CLI.
+LEAKS = ('invalid literal', 'could not convert', 'dictionary update '
+         'sequence', 'Traceback', "('", 'KeyError', 'NoneType',
+         'object has no attribute', 'unexpected keyword', 'ValueError',
+         'TypeError', 'not enough values to unpack', 'too many values')
+
+# What the fake server answers when a request reaches it.
+SERVER_DETAIL = 'The fake server refused this request.'
+VERSIONS = {'versions': [{'id': 'v1.0', 'min_version': '1.0',
+                          'max_version': '1.39', 'status': 'CURRENT',
+                          'links': []}]}
+
+
+def _answer(request, context):
+    """A Placement that knows every provider and refuses every write."""
+    path = urlparse.urlsplit(request.url).path[len(PREFIX):] or '/'
+    context.headers['Content-Type'] = 'application/json'
+    if request.method == 'GET':
+        if path == '/':
+            return json.dumps(VERSIONS)
+        if path.startswith('/resource_providers/') and path.count('/') == 2:
+            return json.dumps({'uuid': path.split('/')[2], 'name': 'rp',
+                               'generation': 1})
+        if path.startswith('/allocations/'):
+            return json.dumps({'allocations': {}})
+    context.status_code = 400
+    return json.dumps({'errors': [{
+        'status': 400, 'title': 'Bad Request', 'detail': SERVER_DETAIL,
+        'request_id': 'req-00000000-0000-0000-0000-000000000000'}]})
+
+
+def run(argv, env=None):
+    """(stdout, stderr, exit code, requests sent).
+
+    Each request sent is (method, path, [(key, value)...], JSON body).
+    """
+    with requests_mock.Mocker(case_sensitive=True) as mocker:
+        mocker.register_uri(requests_mock.ANY, requests_mock.ANY,
+                            text=_answer)
+        out, err, code = cli.run(cli.auth_argv() + list(argv), env=env)
+        sent = []
+        for request in mocker.request_history:
+            url = urlparse.urlsplit(request.url)
+            sent.append((request.method, url.path[len(PREFIX):] or '/',
+                         urlparse.parse_qsl(url.query,
+                                            keep_blank_values=True),
+                         json.loads(request.body) if request.body
+                         else None))
+    return out, err, code, sent
+
+
+def assert_no_leak(err):
+    for word in LEAKS:
+        assert word not in err, 'Python text %r leaked: %r' % (word, err)
+
+
+def assert_error_shape(err, code):
+    """One line for a command error; usage then one line for argparse."""
+    assert err.endswith('\n'), err
+    lines = err.splitlines()
+    if code == 1:
+        assert len(lines) == 1, 'not one line: %r' % err
+        return lines[0]
+    assert code == 2
+    assert lines[0].startswith('usage: openstack '), err
+    assert all(line[:1].isspace() for line in lines[1:-1]), err
+    assert lines[-1].startswith('openstack ') and ': error: ' in lines[-1]
+    assert err.count(': error: ') == 1, err
+    return lines[-1]
+
+
+class Case(object):
+    """A bad value: the command line, the exit code, the words expected."""
+
+    def __init__(self, id, argv, code, words, env=None, version='1.39',
+                 xfail=None):
+        self.id = id
+        self.argv = (['--os-placement-api-version', version]
+                     if version else []) + argv
+        self.code = code
+        self.words = words
+        self.env = env
+        self.xfail = xfail
+
+    def param(self):
+        marks = [pytest.mark.xfail(strict=True, reason=self.xfail)] \
+            if self.xfail else []
+        return pytest.param(self, id=self.id, marks=marks)
+
+
+def _inventory_set(value, *more, version='1.39', xfail=None, **kw):
+    return Case('inventory-set-resource-%r%s' % (value, ' '.join(more)),
+                ['resource', 'provider', 'inventory', 'set', RP,
+                 '--resource', value] + list(more), version=version,
+                xfail=xfail, **kw)
+
+
+INT_WORDS = ['integer']
+FORMAT = 'name=value'
+NOT_EMPTY = 'must be not empty'
+
+INVENTORY_SET = [
+    # The messages of the reference are kept word for word where the
+    # contract records them (D2b: the same message, without the GET).
+    _inventory_set('VCPU', code=1, words=[FORMAT]),
+    _inventory_set('VCPU=1=2', code=1, words=[FORMAT]),
+    _inventory_set('VCPU==2', code=1, words=[FORMAT]),
+    _inventory_set('', code=1, words=[FORMAT]),
+    _inventory_set('=4', code=1, words=[NOT_EMPTY]),
+    _inventory_set(':total=4', code=1, words=[NOT_EMPTY]),
+    _inventory_set('VCPU:=4', code=1, words=[NOT_EMPTY]),
+    _inventory_set('VCPU=', code=1, words=[NOT_EMPTY]),
+    _inventory_set('VCPU:total=', code=1, words=[NOT_EMPTY]),
+    _inventory_set('VCPU:total:x=1', code=1, words=['one colon']),
+    _inventory_set('VCPU:foo=1', code=1, words=['foo']),
+    _inventory_set('VCPU:Total=1', code=1, words=['Total']),
+    _inventory_set('VCPU=abc', code=1, words=["'abc'", 'total'] + INT_WORDS),
+    _inventory_set('VCPU=2.0', code=1, words=["'2.0'"] + INT_WORDS),
+    _inventory_set('VCPU=1e3', code=1, words=["'1e3'"] + INT_WORDS),
+    _inventory_set('VCPU=0x10', code=1, words=["'0x10'"] + INT_WORDS),
+    _inventory_set('VCPU:max_unit=1.5', code=1,
+                   words=["'1.5'", 'max_unit'] + INT_WORDS),
+    _inventory_set('VCPU:reserved=x', code=1,
+                   words=["'x'", 'reserved'] + INT_WORDS),
+    _inventory_set('VCPU:min_unit=one', code=1,
+                   words=["'one'", 'min_unit'] + INT_WORDS),
+    _inventory_set('VCPU:step_size=1/2', code=1,
+                   words=["'1/2'", 'step_size'] + INT_WORDS),
+] + [
+    _inventory_set('VCPU:allocation_ratio=%s' % value, code=1,
+                   words=["'%s'" % value, 'allocation_ratio', 'number'])
+    for value in ('x', 'nan', 'NaN', 'inf', '-inf', 'infinity', '1,5')
+] + [
+    _inventory_set(' =4', code=1, words=[NOT_EMPTY],
+                   xfail='inventory.py parse_resource: a resource class '
+                         'of blanks only is empty; it is sent as " "'),
+    Case('inventory-set-bad-after-good',
+         ['resource', 'provider', 'inventory', 'set', RP, '--resource',
+          'VCPU=4', '--resource', 'MEMORY_MB'], 1, [FORMAT]),
+    _inventory_set('VCPU=abc', '--amend', code=1, words=["'abc'"]),
+    _inventory_set('VCPU=abc', '--dry-run', code=1, words=["'abc'"]),
+    Case('inventory-set-aggregate-bad-resource',
+         ['resource', 'provider', 'inventory', 'set', AGG, '--aggregate',
+          '--resource', 'VCPU=abc'], 1, ["'abc'", 'integer']),
+    Case('inventory-set-negotiated-bad-resource',
+         ['resource', 'provider', 'inventory', 'set', RP, '--resource',
+          'VCPU=abc'], 1, ["'abc'", 'integer'], version=None),
+]
+
+
+def _class_set(*more, code=2, words=(), xfail=None):
+    return Case('inventory-class-set-%s' % ' '.join(more),
+                ['resource', 'provider', 'inventory', 'class', 'set', RP,
+                 'VCPU'] + list(more), code, list(words), xfail=xfail)
+
+
+INVENTORY_CLASS_SET = [
+    _class_set('--total', 'abc', words=['--total', "'abc'", 'int']),
+    _class_set('--total', '', words=['--total', "''", 'int']),
+    _class_set('--total', '1.5', words=['--total', "'1.5'", 'int']),
+    _class_set('--total', '4', '--max_unit', 'x',
+               words=['--max_unit', "'x'", 'int']),
+    _class_set('--total', '4', '--min_unit', '1e3',
+               words=['--min_unit', "'1e3'", 'int']),
+    _class_set('--total', '4', '--reserved', 'none',
+               words=['--reserved', "'none'", 'int']),
+    _class_set('--total', '4', '--step_size', '2.5',
+               words=['--step_size', "'2.5'", 'int']),
+] + [
+    _class_set('--total', '4', '--allocation_ratio=' + value,
+               words=['--allocation_ratio', "'%s'" % value, 'float'])
+    for value in ('x', 'nan', 'inf', '-inf', '')
+]
+
+
+def _allocation_set(*values, version='1.39', code=1, words=(), owner=True,
+                    xfail=None, id=None):
+    argv = ['resource', 'provider', 'allocation', 'set', CONSUMER]
+    for value in values:
+        argv += ['--allocation', value]
+    if owner:
+        argv += OWNER
+    if version in ('1.38', '1.39'):
+        argv += ['--consumer-type', 'INSTANCE']
+    return Case(id or 'allocation-set-%s-%r' % (version, values), argv,
+                code, list(words), version=version, xfail=xfail)
+
+
+ALLOCATION_FORMAT = 'Incorrect allocation string format'
+ALLOCATION_SET = [
+    _allocation_set('rp=%s,VCPU=two' % RP, version=v,
+                    words=["'two'", 'VCPU', 'integer'])
+    for v in ('1.0', '1.12', '1.28', '1.39')
+] + [
+    # Recorded messages, kept word for word.
+    _allocation_set('rp=%s' % RP, words=[ALLOCATION_FORMAT]),
+    _allocation_set('VCPU,MEMORY_MB', words=[ALLOCATION_FORMAT]),
+    _allocation_set('', words=[ALLOCATION_FORMAT]),
+    _allocation_set(',', words=[ALLOCATION_FORMAT]),
+    _allocation_set('rp=%s,VCPU' % RP, words=[ALLOCATION_FORMAT, "'VCPU'"]),
+    _allocation_set('rp=%s,VCPU=1,' % RP, words=[ALLOCATION_FORMAT]),
+    _allocation_set('rp=%s,=1' % RP, words=[ALLOCATION_FORMAT]),
+    _allocation_set('rp=%s,VCPU=1=2' % RP,
+                    words=[ALLOCATION_FORMAT, "'VCPU=1=2'"]),
+    _allocation_set('VCPU=1,MEMORY_MB=2', words=['rp=']),
+    _allocation_set('rp=,VCPU=1', words=['rp=', 'UUID or name']),
+    _allocation_set('rp=  ,VCPU=1', words=['rp=', 'UUID or name']),
+    _allocation_set('rp=%s,VCPU=' % RP, words=["''", 'VCPU', 'integer']),
+    _allocation_set('rp=%s,VCPU=1.5' % RP, words=["'1.5'", 'integer']),
+    _allocation_set('rp=%s,VCPU=1' % RP, 'rp=%s,VCPU=2' % RP,
+                    words=['Conflict detected', RP, 'VCPU']),
+    _allocation_set('rp=%s,VCPU=1' % RP, 'rp=%s,VCPU=abc' % RP,
+                    words=["'abc'", 'integer']),
+    _allocation_set('rp=%s,VCPU=1,VCPU=2' % RP,
+                    words=['VCPU', RP],
+                    xfail='allocation.py _parse_one: the same class twice '
+                          'in one --allocation, with two amounts, is a '
+                          'conflict; today the last amount wins silently'),
+    _allocation_set('rp=%s,rp=%s,VCPU=1' % (RP, RP2),
+                    words=['rp='],
+                    xfail='allocation.py _parse_one: two rp= in one '
+                          '--allocation must be refused; today the last '
+                          'provider silently gets the resources'),
+    Case('allocation-set-no-allocation',
+         ['resource', 'provider', 'allocation', 'set', CONSUMER] + OWNER,
+         1, ['At least one resource allocation'], version='1.28'),
+    Case('allocation-set-negotiated-bad-allocation',
+         ['resource', 'provider', 'allocation', 'set', CONSUMER,
+          '--allocation', 'rp=%s,VCPU=two' % RP] + OWNER,
+         1, ["'two'", 'integer'], version=None),
+    Case('allocation-set-empty-project',
+         ['resource', 'provider', 'allocation', 'set', CONSUMER,
+          '--allocation', 'rp=%s,VCPU=1' % RP, '--project-id', '',
+          '--user-id', 'user-1'], 1, ['--project-id'], version='1.28'),
+    Case('allocation-set-empty-consumer-type',
+         ['resource', 'provider', 'allocation', 'set', CONSUMER,
+          '--allocation', 'rp=%s,VCPU=1' % RP, '--consumer-type', '']
+         + OWNER, 1, ['--consumer-type'], version='1.38'),
+    Case('allocation-unset-empty-provider',
+         ['resource', 'provider', 'allocation', 'unset', CONSUMER,
+          '--provider', ''], 2, ['--provider', 'empty'], version='1.28'),
+    Case('allocation-unset-empty-class',
+         ['resource', 'provider', 'allocation', 'unset', CONSUMER,
+          '--resource-class', ' '], 2, ['--resource-class', 'empty'],
+         version='1.28'),
+]
+
+
+def _candidates(*more, version='1.39', code=1, words=(), xfail=None):
+    return Case('candidates-%s-%s' % (version, ' '.join(more)),
+                ['allocation', 'candidate', 'list'] + list(more), code,
+                list(words), version=version, xfail=xfail)
+
+
+CANDIDATE_FORMAT = '<resource_class>=<value>'
+CANDIDATES = [
+    _candidates('--resource', 'VCPU', words=[CANDIDATE_FORMAT]),
+    _candidates('--resource', 'VCPU:1', words=[CANDIDATE_FORMAT]),
+    _candidates('--resource', 'VCPU=1=2', words=[CANDIDATE_FORMAT]),
+    _candidates('--resource', '', words=[CANDIDATE_FORMAT]),
+    _candidates('--resource', '=1', words=["'=1'", 'resource class']),
+    _candidates('--resource', ' =1', words=["' =1'", 'resource class']),
+    _candidates('--resource', 'VCPU=', words=["'VCPU='", 'integer']),
+    _candidates('--resource', 'VCPU=abc', words=["'VCPU=abc'", 'integer']),
+    _candidates('--resource', 'VCPU=1.5', words=["'VCPU=1.5'", 'integer']),
+    _candidates('--resource', 'VCPU=1', '--group', '1', '--resource',
+                'VCPU=x', words=["'VCPU=x'", 'integer']),
+    _candidates('--resource', 'VCPU=1', '--limit', 'abc',
+                words=['--limit', "'abc'", 'integer'], version='1.16'),
+    _candidates('--resource', 'VCPU=1', '--limit', '',
+                words=['--limit', "''", 'integer'], version='1.16'),
+    _candidates('--resource', 'VCPU=1', '--limit', '1.5',
+                words=['--limit', "'1.5'", 'integer'], version='1.16'),
+    _candidates('--resource', 'VCPU=1', '--limit', 'abc',
+                words=['--limit', "'abc'", 'integer'], version=None),
+] + [
+    _candidates('--resource', 'VCPU=1', '--group', name, '--resource',
+                'VCPU=1', version=version,
+                words=['--group', repr(name), 'positive integer'])
+    for version in ('1.25', '1.32')
+    for name in ('a', '0', '01', '1.5', '-1', 'GPU')
+] + [
+    _candidates('--resource', 'VCPU=1', '--group', name, '--resource',
+                'VCPU=1', words=['--group', '64 characters'])
+    for name in ('x' * 65, 'a b', 'a.b', 'a/b', 'é', 'a,b', 'a:b')
+] + [
+    _candidates('--resource', 'VCPU=1', '--group', '', '--resource',
+                'VCPU=1', words=['--group', "''"],
+                xfail='allocation_candidate.py _check_group_names: an '
+                      'empty --group name is skipped and its options go '
+                      'to the unnamed group; refuse it'),
+    _candidates('--resource', 'VCPU=1', '--group', '', '--resource',
+                'VCPU=1', words=['--group', "''"], version='1.25',
+                xfail='allocation_candidate.py _check_group_names: an '
+                      'empty --group name is skipped and its options go '
+                      'to the unnamed group; refuse it'),
+    _candidates('--resource', 'VCPU=1', '--required', '',
+                words=['--required'],
+                xfail='allocation_candidate.py (and common.py '
+                      'required_traits_params): an empty --required trait '
+                      'is sent as required=; refuse it before any request'),
+    _candidates('--resource', 'VCPU=1', '--required', 'A,,B',
+                words=['--required'],
+                xfail='allocation_candidate.py: an empty name in a '
+                      '--required list is sent as in:A,,B; refuse it'),
+    _candidates('--resource', 'VCPU=1', '--forbidden', '',
+                words=['--forbidden'],
+                xfail='allocation_candidate.py: an empty --forbidden '
+                      'trait is sent as required=!; refuse it'),
+    _candidates('--resource', 'VCPU=1', '--member-of', '',
+                words=['--member-of'],
+                xfail='allocation_candidate.py / common.member_of_param: '
+                      'an empty --member-of is sent as member_of=in:; '
+                      'refuse it'),
+    _candidates('--resource', 'VCPU=1', '--in-tree', '',
+                words=['--in-tree'],
+                xfail='allocation_candidate.py: an empty --in-tree is '
+                      'looked up by name (GET /resource_providers?name=) '
+                      'before the error; refuse it locally'),
+    _candidates('--resource', 'VCPU=1', '--root-required', '',
+                words=['--root-required', 'empty']),
+    _candidates('--resource', 'VCPU=1', '--root-required', 'A,!',
+                words=['--root-required', '!']),
+    _candidates('--resource', 'VCPU=1', '--same-subtree', '',
+                words=['--same-subtree']),
+    _candidates('--resource', 'VCPU=1', '--group', 'a', '--resource',
+                'VCPU=1', '--same-subtree', 'a,b',
+                words=['--same-subtree', "'b'"]),
+    _candidates('--resource', 'VCPU=1', '--group-policy', 'spread',
+                code=2, words=['--group-policy', "'spread'"]),
+]
+
+
+def _empty(command, *before, after=(), version='1.39', xfail=None,
+           value=''):
+    argv = command.split() + list(before) + [value] + list(after)
+    return Case('empty-%r-%s-%s-%s' % (value, version, command,
+                                       ' '.join(before)), argv,
+                2, ['empty'], version=version, xfail=xfail)
+
+
+# Every command with a positional, the positional empty or blank.
+POSITIONAL_COMMANDS = [
+    ('resource provider create', (), ()),
+    ('resource provider show', (), ()),
+    ('resource provider set', (), ('--name', 'x')),
+    ('resource provider delete', (), ()),
+    ('resource provider delete', (RP,), ()),
+    ('resource provider tree show', (), ()),
+    ('resource provider inventory set', (), ('--resource', 'VCPU=1')),
+    ('resource provider inventory class set', (), ('VCPU', '--total', '1')),
+    ('resource provider inventory class set', (RP,), ('--total', '1')),
+    ('resource provider inventory list', (), ()),
+    ('resource provider inventory show', (), ('VCPU',)),
+    ('resource provider inventory show', (RP,), ()),
+    ('resource provider inventory delete', (), ('--resource-class',
+                                                'VCPU')),
+    ('resource provider inventory delete', (RP, '--resource-class'), ()),
+    ('resource provider allocation set', (),
+     ('--allocation', 'rp=%s,VCPU=1' % RP, '--consumer-type', 'INSTANCE')
+     + tuple(OWNER)),
+    ('resource provider allocation unset', (), ()),
+    ('resource provider allocation show', (), ()),
+    ('resource provider allocation delete', (), ()),
+    ('resource provider allocation delete', (CONSUMER,), ()),
+    ('resource provider allocation list', (), ()),
+    ('resource provider aggregate list', (), ()),
+    ('resource provider aggregate set', (), ('--generation', '1')),
+    ('resource provider trait list', (), ()),
+    ('resource provider trait set', (), ('--trait', 'CUSTOM_A')),
+    ('resource provider trait delete', (), ()),
+    ('resource provider trait add', (), ('--trait', 'CUSTOM_A')),
+    ('resource provider trait remove', (), ('--trait', 'CUSTOM_A')),
+    ('resource provider trait add', (RP, '--trait'), ()),
+    ('resource provider trait remove', (RP, '--trait'), ()),
+    ('resource provider usage show', (), ()),
+    ('resource usage show', (), ()),
+    ('resource class create', (), ()),
+    ('resource class set', (), ()),
+    ('resource class show', (), ()),
+    ('resource class delete', (), ()),
+    ('resource class delete', ('CUSTOM_A',), ()),
+    ('trait show', (), ()),
+    ('trait create', (), ()),
+    ('trait delete', (), ()),
+    ('trait delete', ('CUSTOM_A',), ()),
+]
+
+EMPTY_VALUES = [
+    _empty(command, *before, after=after, value=value)
+    for command, before, after in POSITIONAL_COMMANDS
+    for value in ('', '  ')
+] + [
+    _empty('resource provider inventory delete', RP, '--resource-class',
+           version='1.0'),
+    _empty('resource provider show', version='1.0'),
+    _empty('trait show', version='1.6'),
+    _empty('resource provider inventory set', '--aggregate',
+           after=('--resource', 'VCPU=1'), version='1.3'),
+    Case('empty-trait-set-trait',
+         ['resource', 'provider', 'trait', 'set', RP, '--trait', ''], 2,
+         ['--trait', 'empty'],
+         xfail='trait.py SetResourceProviderTrait: --trait has no '
+               'type=common.non_empty; an empty trait is sent in the PUT'),
+    Case('empty-provider-create-uuid',
+         ['resource', 'provider', 'create', '--uuid', '', 'rp-1'], 2,
+         ['--uuid', 'empty'],
+         xfail='resource_provider.py CreateResourceProvider: an empty '
+               '--uuid is dropped and the provider is created with a '
+               'server-chosen UUID; refuse it (type=common.non_empty)'),
+    Case('empty-provider-create-parent',
+         ['resource', 'provider', 'create', '--parent-provider', '',
+          'rp-1'], 2, ['--parent-provider', 'empty'],
+         xfail='resource_provider.py CreateResourceProvider: an empty '
+               '--parent-provider is dropped and a root provider is '
+               'created; refuse it (type=common.non_empty)'),
+    Case('empty-provider-set-parent',
+         ['resource', 'provider', 'set', RP, '--name', 'rp-1',
+          '--parent-provider', ''], 2, ['--parent-provider', 'empty'],
+         xfail='resource_provider.py SetResourceProvider: an empty '
+               '--parent-provider is dropped and the PUT is sent '
+               'anyway; refuse it (type=common.non_empty)'),
+    Case('empty-provider-list-in-tree',
+         ['resource', 'provider', 'list', '--in-tree', ''], 2,
+         ['--in-tree', 'empty'],
+         xfail='resource_provider.py ListResourceProvider: an empty '
+               '--in-tree is dropped and every provider is listed; '
+               'refuse it (type=common.non_empty)'),
+    Case('empty-allocation-list-required',
+         ['resource', 'provider', 'list', '--required', ''], 1,
+         ['--required'],
+         xfail='resource_provider.py ListResourceProvider (common.py '
+               'required_traits_params): an empty --required trait is '
+               'sent as required=; refuse it before any request'),
+    Case('empty-provider-list-member-of',
+         ['resource', 'provider', 'list', '--member-of', ''], 1,
+         ['--member-of'],
+         xfail='resource_provider.py ListResourceProvider '
+               '(common.member_of_param): an empty --member-of is sent '
+               'as member_of=in:; refuse it before any request'),
+]
+
+GENERATION = [
+    Case('aggregate-set-generation-%r' % value,
+         ['resource', 'provider', 'aggregate', 'set', RP, '--aggregate',
+          AGG, '--generation', value], 2,
+         ['--generation', repr(value), 'int'])
+    for value in ('abc', '', '1.5', 'one', '0x1')
+] + [
+    Case('aggregate-set-no-generation',
+         ['resource', 'provider', 'aggregate', 'set', RP, '--aggregate',
+          AGG], 1, ['generation'], version='1.19'),
+]
+
+API_VERSION_WORDS = ['1.0 to 1.39']
+API_VERSIONS = [
+    Case('api-version-option-%r' % value,
+         ['--os-placement-api-version', value, 'resource', 'class',
+          'create', 'CUSTOM_A'], 1, [repr(value.strip())]
+         + API_VERSION_WORDS, version=None)
+    for value in ('1.40', '1.99', '2.0', '2', '0.9', 'abc', '', ' ',
+                  '1.x', '1.', '1.-1', '1.030', '1.5.1', 'v1.5')
+] + [
+    Case('api-version-env-%r' % value,
+         ['resource', 'class', 'create', 'CUSTOM_A'], 1,
+         [repr(value)] + API_VERSION_WORDS, version=None,
+         env={'OS_PLACEMENT_API_VERSION': value})
+    for value in ('1.40', '2.0', 'abc', '1.x', '1.')
+]
+
+ALL = (INVENTORY_SET + INVENTORY_CLASS_SET + ALLOCATION_SET + CANDIDATES
+       + EMPTY_VALUES + GENERATION + API_VERSIONS)
+
+
+@pytest.mark.parametrize('case', [case.param() for case in ALL])
+def test_bad_value_is_refused_locally_in_one_line(case):
+    out, err, code, sent = run(case.argv, case.env)
+    assert out == ''
+    assert code == case.code, err
+    line = assert_error_shape(err, code)
+    assert_no_leak(err)
+    for word in case.words:
+        assert word in line, '%r not in %r' % (word, line)
+    assert [request for request in sent if request[:2] != ('GET', '/')] \
+        == [], 'sent before refusing: %r' % (sent,)
+
+
+def test_case_ids_are_unique():
+    ids = [case.id for case in ALL] + [case[0] for case in ROUND_TRIPS]
+    assert len(ids) == len(set(ids))
+
+
+# Malformed values that the server judges, as the recorded reference does
+# ("recorded": the contract has the case). Zero, negative and huge
+# amounts are refused by the server's schema, not guessed here; an
+# identifier that is not a UUID goes to the server, which says what it
+# makes of it. Each: (id, argv, the request that carries the value
+# (method, path, query pairs), a fragment of its JSON body or None).
+ROUND_TRIPS = [
+    ('provider-list-resource-no-equals (recorded)',
+     ['--os-placement-api-version', '1.4', 'resource', 'provider', 'list',
+      '--resource', 'VCPU'],
+     ('GET', '/resource_providers', [('resources', 'VCPU')]), None),
+    ('provider-list-resource-not-int',
+     ['--os-placement-api-version', '1.4', 'resource', 'provider', 'list',
+      '--resource', 'VCPU=abc'],
+     ('GET', '/resource_providers', [('resources', 'VCPU:abc')]), None),
+    ('candidates-limit-zero (recorded)',
+     ['--os-placement-api-version', '1.16', 'allocation', 'candidate',
+      'list', '--resource', 'VCPU=1', '--limit', '0'],
+     ('GET', '/allocation_candidates',
+      [('limit', '0'), ('resources', 'VCPU:1')]), None),
+    ('candidates-limit-negative',
+     ['--os-placement-api-version', '1.16', 'allocation', 'candidate',
+      'list', '--resource', 'VCPU=1', '--limit', '-1'],
+     ('GET', '/allocation_candidates',
+      [('limit', '-1'), ('resources', 'VCPU:1')]), None),
+    ('candidates-resource-zero',
+     ['--os-placement-api-version', '1.10', 'allocation', 'candidate',
+      'list', '--resource', 'VCPU=0'],
+     ('GET', '/allocation_candidates', [('resources', 'VCPU:0')]), None),
+    ('candidates-resource-negative',
+     ['--os-placement-api-version', '1.10', 'allocation', 'candidate',
+      'list', '--resource', 'VCPU=-1'],
+     ('GET', '/allocation_candidates', [('resources', 'VCPU:-1')]), None),
+    ('inventory-set-total-zero (recorded)',
+     ['--os-placement-api-version', '1.0', 'resource', 'provider',
+      'inventory', 'set', RP, '--resource', 'VCPU=0'],
+     ('PUT', '/resource_providers/%s/inventories' % RP, []),
+     '"total": 0'),
+    ('inventory-set-total-negative',
+     ['--os-placement-api-version', '1.0', 'resource', 'provider',
+      'inventory', 'set', RP, '--resource', 'VCPU=-1'],
+     ('PUT', '/resource_providers/%s/inventories' % RP, []),
+     '"total": -1'),
+    ('inventory-set-total-huge',
+     ['--os-placement-api-version', '1.0', 'resource', 'provider',
+      'inventory', 'set', RP, '--resource', 'VCPU=' + HUGE],
+     ('PUT', '/resource_providers/%s/inventories' % RP, []),
+     '"total": ' + HUGE),
+    ('inventory-set-ratio-negative',
+     ['--os-placement-api-version', '1.0', 'resource', 'provider',
+      'inventory', 'set', RP, '--resource', 'VCPU=4', '--resource',
+      'VCPU:allocation_ratio=-1'],
+     ('PUT', '/resource_providers/%s/inventories' % RP, []),
+     '"allocation_ratio": -1.0'),
+    ('inventory-class-set-total-zero (recorded)',
+     ['--os-placement-api-version', '1.0', 'resource', 'provider',
+      'inventory', 'class', 'set', RP, 'VCPU', '--total', '0'],
+     ('PUT', '/resource_providers/%s/inventories/VCPU' % RP, []),
+     '"total": 0'),
+    ('inventory-class-set-total-negative',
+     ['--os-placement-api-version', '1.0', 'resource', 'provider',
+      'inventory', 'class', 'set', RP, 'VCPU', '--total=-1'],
+     ('PUT', '/resource_providers/%s/inventories/VCPU' % RP, []),
+     '"total": -1'),
+    ('allocation-set-zero (recorded)',
+     ['--os-placement-api-version', '1.12', 'resource', 'provider',
+      'allocation', 'set', CONSUMER, '--allocation',
+      'rp=%s,VCPU=0' % RP] + OWNER,
+     ('PUT', '/allocations/' + CONSUMER, []), '"VCPU": 0'),
+    ('allocation-set-negative',
+     ['--os-placement-api-version', '1.12', 'resource', 'provider',
+      'allocation', 'set', CONSUMER, '--allocation',
+      'rp=%s,VCPU=-1' % RP] + OWNER,
+     ('PUT', '/allocations/' + CONSUMER, []), '"VCPU": -1'),
+    ('allocation-set-malformed-consumer (recorded)',
+     ['--os-placement-api-version', '1.28', 'resource', 'provider',
+      'allocation', 'set', 'not-a-uuid', '--allocation',
+      'rp=%s,VCPU=1' % RP] + OWNER,
+     ('PUT', '/allocations/not-a-uuid', []), '"VCPU": 1'),
+    ('allocation-delete-malformed-consumer (recorded)',
+     ['--os-placement-api-version', '1.0', 'resource', 'provider',
+      'allocation', 'delete', 'not-a-uuid'],
+     ('DELETE', '/allocations/not-a-uuid', []), None),
+    ('aggregate-set-malformed-aggregate (recorded)',
+     ['--os-placement-api-version', '1.1', 'resource', 'provider',
+      'aggregate', 'set', RP, '--aggregate', 'agg-one'],
+     ('PUT', '/resource_providers/%s/aggregates' % RP, []), 'agg-one'),
+    ('trait-create-bad-name (recorded)',
+     ['--os-placement-api-version', '1.6', 'trait', 'create',
+      'BAD_TRAIT'],
+     ('PUT', '/traits/BAD_TRAIT', []), None),
+    ('resource-class-create-bad-name (recorded)',
+     ['--os-placement-api-version', '1.2', 'resource', 'class', 'create',
+      'FPGA'],
+     ('POST', '/resource_classes', []), '"FPGA"'),
+]
+
+
+@pytest.mark.parametrize('argv, request_, body', [
+    pytest.param(argv, request_, body, id=id)
+    for id, argv, request_, body in ROUND_TRIPS])
+def test_value_judged_by_the_server_gives_its_one_line(
+        argv, request_, body):
+    out, err, code, sent = run(argv)
+    assert (out, code) == ('', 1)
+    assert err == '%s (HTTP 400)\n' % SERVER_DETAIL
+    assert_no_leak(err)
+    method, path, query = request_
+    assert sent[-1][:3] == (method, path, query)
+    if body is not None:
+        assert body in json.dumps(sent[-1][3])
