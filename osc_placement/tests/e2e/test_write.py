@@ -112,7 +112,10 @@ def test_allocation_set_concurrent_writers_one_loses(sandbox, cli, proxy,
         writer_a = cli.start(*common + ['--allocation', 'rp=%s,VCPU=2' % rp],
                              version='1.28', endpoint=proxy.endpoint)
         try:
-            assert proxy.held.wait(60), 'writer A never sent its PUT'
+            while not proxy.held.wait(0.1):
+                assert writer_a.poll() is None, (
+                    'writer A ended before its PUT: %r' % (
+                        writer_a.communicate(),))
             writer_b = cli.run(
                 *common + ['--allocation', 'rp=%s,VCPU=3,MEMORY_MB=256' % rp],
                 version='1.28')
