@@ -31,6 +31,7 @@ a failure cannot silently start succeeding, or the reverse.
 """
 
 import argparse
+from concurrent import futures
 import difflib
 import http.client
 import http.server
@@ -48,6 +49,9 @@ from osc_placement.tests import sandbox  # noqa: E402
 
 EXAMPLES_DIR = os.path.join(TOP, 'doc', 'source', 'user', 'examples')
 WIDTH = 79
+# Scenarios run at the same time (each with its own server); most of the
+# time goes into starting ``openstack`` processes, so about one per core.
+PARALLEL = max(2, min(4, os.cpu_count() or 2))
 
 AGGREGATE = sandbox.AGGREGATE
 COMPUTE3 = 'aaaaaaaa-aaaa-4aaa-8aaa-000000000003'
@@ -435,17 +439,26 @@ def generate(names):
     # A fixed seed (inherited by the server and the clients) gives the same
     # order on every run.
     os.environ['PYTHONHASHSEED'] = '0'
+    selected = [func for func in SCENARIOS
+                if not names or func.__name__ in names]
+    # Each scenario has a sandbox of its own, started and stopped in the
+    # worker thread that runs it: they can run side by side.
+    with futures.ThreadPoolExecutor(max_workers=PARALLEL) as pool:
+        results = list(pool.map(run_scenario, selected))
     files = {}
-    for func in SCENARIOS:
-        if names and func.__name__ not in names:
-            continue
-        recorded = {}
-        with sandbox.Sandbox() as box:
-            sandbox.seed(box.endpoint)
-            func(Recorder(box, recorded))
+    for recorded in results:
         for name, blocks in recorded.items():
             files[name + '.txt'] = '\n'.join(blocks)
     return files
+
+
+def run_scenario(func):
+    """{example name: [recorded blocks]} of one scenario."""
+    recorded = {}
+    with sandbox.Sandbox() as box:
+        sandbox.seed(box.endpoint)
+        func(Recorder(box, recorded))
+    return recorded
 
 
 def main(argv=None):
