@@ -480,7 +480,7 @@ EMPTY_VALUES = [
          xfail='resource_provider.py ListResourceProvider: an empty '
                '--in-tree is dropped and every provider is listed; '
                'refuse it (type=common.non_empty)'),
-    Case('empty-allocation-list-required',
+    Case('empty-provider-list-required',
          ['resource', 'provider', 'list', '--required', ''], 1,
          ['--required'],
          xfail='resource_provider.py ListResourceProvider (common.py '
