@@ -43,6 +43,7 @@ longer than the thread that started it: start it from the main thread.
 import argparse
 import collections
 import contextlib
+import importlib.util
 import json
 import os
 import shutil
@@ -87,6 +88,10 @@ class SandboxError(Exception):
     """The server could not start, or died."""
 
 
+# Our own requests to the server never go through an HTTP proxy.
+_urlopen = urllib.request.build_opener(urllib.request.ProxyHandler({})).open
+
+
 def openstack_executable():
     """The ``openstack`` script installed beside this Python interpreter."""
     path = os.path.join(os.path.dirname(sys.executable), 'openstack')
@@ -116,6 +121,11 @@ def client_env(endpoint, base=None):
            if not key.startswith(('OS_', 'CLIFF_'))}
     env.update(OS_AUTH_TYPE='admin_token', OS_ENDPOINT=endpoint,
                OS_TOKEN=TOKEN)
+    # A proxy set for the outside world must not see local requests.
+    for key in ('no_proxy', 'NO_PROXY'):
+        hosts = [h for h in env.get(key, '').split(',') if h]
+        env[key] = ','.join(hosts + [h for h in ('127.0.0.1', 'localhost')
+                                     if h not in hosts])
     return env
 
 
@@ -149,6 +159,14 @@ class Sandbox(object):
     def start(self):
         if self._proc is not None:
             raise SandboxError('already started')
+        missing = [dist for dist, module in (('openstack-placement',
+                                              'placement'),
+                                             ('gunicorn', 'gunicorn'))
+                   if importlib.util.find_spec(module) is None]
+        if missing:
+            raise SandboxError('%s not installed beside %s (tox -e demo '
+                               'installs what the sandbox needs)'
+                               % (' and '.join(missing), sys.executable))
         self.workdir = tempfile.mkdtemp(prefix='placement-sandbox-')
         try:
             self._start()
@@ -208,8 +226,7 @@ class Sandbox(object):
                                    'while starting:\n%s'
                                    % (self._proc.returncode, self.log_tail()))
             try:
-                with urllib.request.urlopen(self.endpoint + '/',
-                                            timeout=5) as resp:
+                with _urlopen(self.endpoint + '/', timeout=5) as resp:
                     if resp.status == 200:
                         return
             except (OSError, urllib.error.URLError):
@@ -512,7 +529,7 @@ def api(endpoint, method, path, body=None, version='1.39'):
     if data is not None:
         req.add_header('Content-Type', 'application/json')
     try:
-        with urllib.request.urlopen(req, timeout=30) as resp:
+        with _urlopen(req, timeout=30) as resp:
             content = resp.read()
     except urllib.error.HTTPError as exc:
         raise SandboxError('%s %s: HTTP %s %s' % (
@@ -618,8 +635,10 @@ def main(argv=None):
                 args.db and os.path.abspath(args.db) or 'temporary', state))
             print('Point openstack at it from another shell with:\n')
             print('unset OS_CLOUD')
-            for key, value in sorted(client_env(sandbox.endpoint, {}).items()):
-                print('export %s=%s' % (key, value))
+            for key, value in sorted(client_env(sandbox.endpoint,
+                                                {}).items()):
+                if key.startswith('OS_'):
+                    print('export %s=%s' % (key, value))
             print('\nthen e.g. "openstack resource provider list". '
                   'Ctrl-C stops the server.', flush=True)
             code = sandbox.wait()

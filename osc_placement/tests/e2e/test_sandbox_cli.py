@@ -72,9 +72,13 @@ def stop_cli(proc):
 
 
 def exports(text):
-    env = {key: value for key, value in os.environ.items()
-           if not key.startswith(('OS_', 'CLIFF_'))}
-    env.update(re.findall(r'^export (OS_\w+)=(\S+)$', text, re.M))
+    """The environment of a shell where the printed exports were pasted
+    (and no other OS_* variable is set)."""
+    found = dict(re.findall(r'^export (OS_\w+)=(\S+)$', text, re.M))
+    env = {key: value
+           for key, value in sb.client_env(found['OS_ENDPOINT']).items()
+           if not key.startswith('OS_')}
+    env.update(found)
     return env
 
 
