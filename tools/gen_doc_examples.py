@@ -258,7 +258,10 @@ def providers(ex):
 
     ex.file('providers-tree')
     ex.run('resource', 'provider', 'tree', 'show', 'compute-1')
-    ex.run('resource', 'provider', 'tree', 'show', 'compute-1', '--long')
+    tree = table_rows(ex.run('resource', 'provider', 'tree', 'show',
+                             'compute-1', '--long'))
+    claim(len(tree) == 5 and all(row[4] for row in tree),
+          'tree show --long gives the used/capacity of every provider')
 
     ex.file('providers-inventory')
     ex.run('resource', 'provider', 'inventory', 'list', 'compute-2')
