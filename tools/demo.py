@@ -34,10 +34,10 @@ TOUR = (
     ('The providers: two compute nodes, one with NUMA and SR-IOV children. '
      'No --os-placement-api-version: the client negotiates 1.29.',
      ['resource', 'provider', 'list']),
-    ('What compute-2 offers.',
-     ['resource', 'provider', 'inventory', 'list', sb.COMPUTE2]),
+    ('What compute-2 offers (a provider can be given by name or UUID).',
+     ['resource', 'provider', 'inventory', 'list', 'compute-2']),
     ('The traits of a physical function.',
-     ['resource', 'provider', 'trait', 'list', sb.COMPUTE1_PF0]),
+     ['resource', 'provider', 'trait', 'list', 'compute-1_ens1f0']),
     ('Where could a server with 10 GB of disk and two virtual functions on '
      'physnet1, from two different physical functions, go?',
      ['allocation', 'candidate', 'list', '--resource', 'DISK_GB=10',
@@ -50,14 +50,14 @@ TOUR = (
      'sends the consumer generation, so concurrent writers cannot '
      'overwrite each other).',
      ['resource', 'provider', 'allocation', 'set', VM4,
-      '--allocation', 'rp=%s,DISK_GB=10' % sb.COMPUTE1,
-      '--allocation', 'rp=%s,SRIOV_NET_VF=1' % sb.COMPUTE1_PF0,
-      '--allocation', 'rp=%s,SRIOV_NET_VF=1' % sb.COMPUTE1_PF1,
+      '--allocation', 'rp=compute-1,DISK_GB=10',
+      '--allocation', 'rp=compute-1_ens1f0,SRIOV_NET_VF=1',
+      '--allocation', 'rp=compute-1_ens1f1,SRIOV_NET_VF=1',
       '--project-id', sb.PROJECT, '--user-id', sb.USER]),
     ('And read it back.',
      ['resource', 'provider', 'allocation', 'show', VM4]),
     ('What the first physical function now has in use.',
-     ['resource', 'provider', 'usage', 'show', sb.COMPUTE1_PF0]),
+     ['resource', 'provider', 'usage', 'show', 'compute-1_ens1f0']),
     ('What project-1 uses in total.',
      ['resource', 'usage', 'show', sb.PROJECT]),
     ('The custom traits of this cloud.',
@@ -90,6 +90,7 @@ def main():
             for comment, argv in TOUR:
                 say()
                 say(textwrap.fill(comment, 79, initial_indent='# ',
+                                  break_on_hyphens=False,
                                   subsequent_indent='# '))
                 say('$ openstack ' + ' '.join(shlex.quote(a) for a in argv))
                 code = subprocess.call(argv0 + argv, env=env,
