@@ -75,6 +75,35 @@ class Cli(object):
         return res.stdout
 
 
+def server_processes_of(parent_pid):
+    """Live server processes started by the sandbox CLI ``parent_pid``.
+
+    The server's command line names its parent: ``sandbox._serve(fd,
+    parent)``.
+    """
+    found = []
+    marker = ('sandbox._serve(', ', %d)' % parent_pid)
+    for entry in os.listdir('/proc'):
+        if not entry.isdigit():
+            continue
+        try:
+            with open('/proc/%s/cmdline' % entry, 'rb') as f:
+                cmdline = f.read().replace(b'\0', b' ').decode(
+                    'utf-8', 'replace')
+        except OSError:
+            continue
+        if all(m in cmdline for m in marker) and sb._pid_alive(int(entry)):
+            found.append(int(entry))
+    return found
+
+
+@pytest.fixture(scope='session', autouse=True)
+def no_server_left_behind():
+    """After the last test: no server started by this process runs."""
+    yield
+    assert server_processes_of(os.getpid()) == []
+
+
 @pytest.fixture(scope='module')
 def sandbox():
     """One seeded Placement server per test module.

@@ -15,35 +15,13 @@ the exports it prints work, Ctrl-C stops everything, the database file
 survives a restart.
 """
 
-import os
 import re
 import signal
 import subprocess
 import sys
 
 from osc_placement.tests import sandbox as sb
-
-
-def server_processes_of(parent_pid):
-    """Live server processes started by the sandbox CLI ``parent_pid``.
-
-    The server's command line names its parent: ``sandbox._serve(fd,
-    parent)``.
-    """
-    found = []
-    marker = ('sandbox._serve(', ', %d)' % parent_pid)
-    for entry in os.listdir('/proc'):
-        if not entry.isdigit():
-            continue
-        try:
-            with open('/proc/%s/cmdline' % entry, 'rb') as f:
-                cmdline = f.read().replace(b'\0', b' ').decode(
-                    'utf-8', 'replace')
-        except OSError:
-            continue
-        if all(m in cmdline for m in marker) and sb._pid_alive(int(entry)):
-            found.append(int(entry))
-    return found
+from osc_placement.tests.e2e.conftest import server_processes_of
 
 
 def start_cli(db_path):
