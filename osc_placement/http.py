@@ -30,6 +30,7 @@ from keystoneauth1 import exceptions as ks_exceptions
 from osc_lib import exceptions
 import requests
 
+from osc_placement.text import printable
 from osc_placement import version
 
 LOG = logging.getLogger(__name__)
@@ -46,10 +47,6 @@ MAX_TEXT_ERROR = 300
 _TAG_RE = re.compile(r'<(script|style|head)\b.*?</\1\s*>|<[^>]*>',
                      re.IGNORECASE | re.DOTALL)
 _BLANKS_RE = re.compile(r'\s+')
-# C0/C1 controls (ANSI escapes, NUL, BEL...) and format characters (bidi
-# overrides): never written to the terminal as they are.
-_CONTROL_RE = re.compile('[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f'
-                         '\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]')
 
 
 class InvalidResponse(exceptions.CommandError):
@@ -60,16 +57,10 @@ class ConnectionFailed(exceptions.CommandError):
     """The request never got an HTTP answer."""
 
 
-def printable(text):
-    """``text`` with control characters shown escaped (``\\x1b``)."""
-    return _CONTROL_RE.sub(
-        lambda m: m.group().encode('unicode_escape').decode('ascii'), text)
-
-
 def _text_of(body):
     """Plain text of an HTML or text body, on one line."""
     text = _TAG_RE.sub(' ', body)
-    text = _BLANKS_RE.sub(' ', printable(html.unescape(text))).strip()
+    text = printable(_BLANKS_RE.sub(' ', html.unescape(text)).strip())
     if len(text) > MAX_TEXT_ERROR:
         text = text[:MAX_TEXT_ERROR - 3].rstrip() + '...'
     return text
@@ -85,7 +76,7 @@ def _detail_from_json(body):
         return None
     error = body.get('error')
     if isinstance(error, dict) and isinstance(error.get('message'), str):
-        return _BLANKS_RE.sub(' ', printable(error['message'])).strip() \
+        return printable(_BLANKS_RE.sub(' ', error['message']).strip()) \
             or None
     errors = body.get('errors')
     if not isinstance(errors, list) or not errors:
@@ -98,7 +89,7 @@ def _detail_from_json(body):
         return None
     # Placement puts a generic headline first and the useful sentence on the
     # last line: keep the last line, as the reference does.
-    lines = [printable(line).strip() for line in detail.split('\n')]
+    lines = [printable(line.strip()) for line in detail.split('\n')]
     if lines[-1]:
         return lines[-1]
     non_empty = [line for line in lines if line]

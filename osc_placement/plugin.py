@@ -95,7 +95,7 @@ def _timeout_seconds(value):
         from osc_lib import exceptions
         raise exceptions.CommandError(
             "--os-placement-timeout (or --timeout, OS_PLACEMENT_TIMEOUT): "
-            "'%s' is not a positive number of seconds." % value)
+            "%r is not a positive number of seconds." % (value,))
     return seconds
 
 
@@ -137,4 +137,4 @@ def _positive_seconds(value):
         return _timeout_seconds(value)
     except Exception:
         raise argparse.ArgumentTypeError(
-            "'%s' is not a positive number of seconds" % value)
+            "%r is not a positive number of seconds" % (value,))

@@ -80,7 +80,7 @@ def validate(value):
     if value.startswith(REFUSED_PREFIX):
         value = value[len(REFUSED_PREFIX):]
     raise UnsupportedVersion(
-        "Placement API version '%s' is not supported; accepted values: %s."
+        "Placement API version %r is not supported; accepted values: %s."
         % (value, ACCEPTED_DESCRIPTION))
 
 

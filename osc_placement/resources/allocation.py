@@ -26,6 +26,7 @@ from osc_lib import utils
 
 from osc_placement.resources import common
 from osc_placement.resources import resource_provider
+from osc_placement.text import printable
 from osc_placement import version
 
 # Microversions at which the allocation API changed.
@@ -63,10 +64,19 @@ def _parse_one(text):
                 raise exceptions.CommandError(
                     '--allocation %r: rp= needs a resource provider UUID '
                     'or name.' % text)
+            if provider is not None:
+                raise exceptions.CommandError(
+                    '--allocation %r: one rp= per --allocation (repeat the '
+                    'option for more providers).' % text)
             provider = value
             continue
-        resources[key] = common.parse_int(
+        amount = common.parse_int(
             value, '--allocation %r: amount of %s' % (text, key))
+        if resources.get(key, amount) != amount:
+            raise exceptions.CommandError(
+                '--allocation %r: two different amounts of %s.'
+                % (text, printable(key)))
+        resources[key] = amount
     if provider is None:
         raise exceptions.CommandError(
             'Resource provider parameter is required for allocation '
@@ -81,7 +91,7 @@ def _merge(allocations, provider, resources):
         if known.get(resource_class, amount) != amount:
             raise exceptions.CommandError(
                 'Conflict detected for resource provider %s resource class '
-                '%s' % (provider, resource_class))
+                '%s' % (printable(provider), printable(resource_class)))
         known[resource_class] = amount
 
 

@@ -68,6 +68,12 @@ def request_groups(namespace):
     return groups
 
 
+def _require_text(action, values):
+    # argparse turns a lone ``--`` value (``--group=--``) into an empty list.
+    if not isinstance(values, str):
+        raise argparse.ArgumentError(action, 'expected one value')
+
+
 class StartGroup(argparse.Action):
     """``--group <name>``: the following options go to that group.
 
@@ -75,6 +81,7 @@ class StartGroup(argparse.Action):
     """
 
     def __call__(self, parser, namespace, values, option_string=None):
+        _require_text(self, values)
         request_groups(namespace).setdefault(values, {})
         setattr(namespace, CURRENT_ATTR, values)
         names = getattr(namespace, self.dest, None) or []
@@ -85,6 +92,7 @@ class AddToGroup(argparse.Action):
     """An option of the current request group (the unnamed one at first)."""
 
     def __call__(self, parser, namespace, values, option_string=None):
+        _require_text(self, values)
         current = getattr(namespace, CURRENT_ATTR, '')
         group = request_groups(namespace).setdefault(current, {})
         group.setdefault(self.dest, []).append(values)
@@ -154,18 +162,20 @@ class ListAllocationCandidate(common.Lister):
                  'integer).')
         self.add_option(
             parser, '--required', metavar='<required>', dest='required',
-            action=AddToGroup, since='1.17',
+            type=common.name_list, action=AddToGroup, since='1.17',
             value_gates=common.REQUIRED_TRAIT_GATES,
             help='A trait the candidate (or the provider of the current '
                  '--group) must have. May be repeated: all are required.')
         self.add_option(
             parser, '--forbidden', metavar='<forbidden>', dest='forbidden',
+            type=common.name_list,
             action=AddToGroup, since='1.22',
             help='A trait the candidate (or the provider of the current '
                  '--group) must not have. May be repeated.')
         aggregates = parser.add_mutually_exclusive_group()
         self.add_option(
             aggregates, '--member-of', metavar='<member_of>',
+            type=common.name_list,
             dest='member_of', action=AddToGroup, since='1.21',
             value_gates=common.MEMBER_OF_GATES,
             help='Comma-separated aggregate UUIDs: the candidate (or the '
@@ -174,10 +184,12 @@ class ListAllocationCandidate(common.Lister):
                  '--member-of <agg3>`` means in agg1 or agg2, and in agg3.')
         self.add_option(
             aggregates, '--aggregate-uuid', metavar='<aggregate_uuid>',
+            type=common.name_list,
             dest='aggregate_uuid', action=AddToGroup, since='1.21',
             help=argparse.SUPPRESS)
         self.add_option(
             parser, '--group', metavar='<group>', action=StartGroup,
+            type=common.non_empty,
             since='1.25',
             help='Start a request group: the --resource, --required, '
                  '--forbidden, --member-of and --in-tree options that '
@@ -196,6 +208,7 @@ class ListAllocationCandidate(common.Lister):
                  'each group.')
         self.add_option(
             parser, '--in-tree', metavar='<in_tree>', dest='in_tree',
+            type=common.non_empty,
             action=AddToGroup, since='1.31', extended=True,
             help='Only providers in the tree of this resource provider '
                  '(UUID or name), for the candidate or the current '

@@ -22,13 +22,18 @@
 """
 
 import argparse
+import re
 from urllib import parse as urlparse
 
 from cliff import _argparse as cliff_argparse
 from osc_lib.command import command
 from osc_lib import exceptions
 
+from osc_placement.text import printable
 from osc_placement import version
+
+
+_INT_RE = re.compile(r'^[+-]?[0-9]+$', re.ASCII)
 
 
 def url(*segments):
@@ -43,7 +48,18 @@ def url(*segments):
 def non_empty(value):
     """argparse type of positionals: an empty string is a usage error."""
     if not value.strip():
-        raise argparse.ArgumentTypeError('must not be empty')
+        raise argparse.ArgumentTypeError(
+            'must not be empty, got %r' % value)
+    return value
+
+
+def name_list(value):
+    """argparse type of comma-separated names (traits, aggregates, group
+    names), optionally led by ``!``: no name may be empty."""
+    names = value[1:] if value.startswith('!') else value
+    if not all(name.strip() for name in names.split(',')):
+        raise argparse.ArgumentTypeError(
+            '%r: empty name in the comma-separated list' % value)
     return value
 
 
@@ -294,16 +310,22 @@ REQUIRED_TRAIT_GATES = (
 
 
 def parse_int(value, what, minimum=None):
-    """int(value), or a CommandError naming ``what`` and the value."""
-    try:
-        number = int(value.strip()) if isinstance(value, str) else int(value)
-    except (TypeError, ValueError):
+    """int(value), or a CommandError naming ``what`` and the value.
+
+    Only plain decimal digits: not Python's ``1_000`` or other scripts'
+    digits.
+    """
+    if isinstance(value, int) and not isinstance(value, bool):
+        number = value
+    elif isinstance(value, str) and _INT_RE.match(value.strip()):
+        number = int(value.strip())
+    else:
         raise exceptions.CommandError(
-            '%s: %r is not an integer.' % (what, value))
+            '%s: %r is not an integer.' % (printable(what), value))
     if minimum is not None and number < minimum:
         raise exceptions.CommandError(
             '%s: %r must be an integer of at least %d.'
-            % (what, value, minimum))
+            % (printable(what), value, minimum))
     return number
 
 
@@ -315,7 +337,7 @@ def parse_float(value, what):
         number = None
     if number is None or number != number or abs(number) == float('inf'):
         raise exceptions.CommandError(
-            '%s: %r is not a number.' % (what, value))
+            '%s: %r is not a number.' % (printable(what), value))
     return number
 
 

@@ -26,6 +26,7 @@ from osc_lib import utils
 
 from osc_placement.resources import common
 from osc_placement.resources import resource_provider
+from osc_placement.text import printable
 from osc_placement import version
 
 
@@ -119,11 +120,12 @@ def parse_resource(argument):
             'Resource argument can contain only one colon')
     resource_class = name_parts[0]
     field = name_parts[1] if len(name_parts) == 2 else 'total'
-    if not (resource_class and field and value):
+    if not (resource_class.strip() and field and value):
         raise exceptions.CommandError(
             'Name, field and value must be not empty')
     if field not in FIELDS_BY_NAME:
-        raise exceptions.CommandError('Unknown inventory field %s' % field)
+        raise exceptions.CommandError(
+            'Unknown inventory field %s' % printable(field))
     number = FIELDS_BY_NAME[field].parse(
         value, '%s of --resource %s' % (field, argument))
     return resource_class, field, number

@@ -80,10 +80,11 @@ class CreateResourceProvider(common.ShowOne):
         parser = super().get_parser(prog_name)
         self.add_option(
             parser, '--parent-provider', metavar='<parent_provider>',
+            type=common.non_empty,
             since='1.14',
             help='UUID or name of the parent provider. Omit for no parent.')
         parser.add_argument(
-            '--uuid', metavar='<uuid>',
+            '--uuid', metavar='<uuid>', type=common.non_empty,
             help='UUID of the resource provider (default: chosen by the '
                  'server)')
         parser.add_argument(
@@ -123,22 +124,26 @@ class ListResourceProvider(common.Lister):
                  'providers with the capacity to serve it. May be repeated.')
         self.add_option(
             parser, '--in-tree', metavar='<in_tree>', since='1.14',
+            type=common.non_empty,
             help='Only providers in the same provider tree as this provider '
                  '(UUID or name).')
         self.add_option(
             parser, '--required', metavar='<required>', action='append',
+            type=common.name_list,
             default=[], since='1.18',
             value_gates=common.REQUIRED_TRAIT_GATES,
             help='A required trait. May be repeated: providers must have '
                  'all of the required traits.')
         self.add_option(
             parser, '--forbidden', metavar='<forbidden>', action='append',
+            type=common.name_list,
             default=[], since='1.22',
             help='A forbidden trait. May be repeated: providers must have '
                  'none of the forbidden traits.')
         aggregates = parser.add_mutually_exclusive_group()
         self.add_option(
             aggregates, '--member-of', metavar='<member_of>',
+            type=common.name_list,
             action='append', default=[], since='1.3',
             value_gates=common.MEMBER_OF_GATES,
             help='Comma-separated aggregate UUIDs: only providers in at '
@@ -147,6 +152,7 @@ class ListResourceProvider(common.Lister):
                  '--member-of <agg3>``.')
         self.add_option(
             aggregates, '--aggregate-uuid', metavar='<aggregate_uuid>',
+            type=common.name_list,
             action='append', default=[], since='1.3',
             help=argparse.SUPPRESS)
         return parser
@@ -219,6 +225,7 @@ class SetResourceProvider(common.ShowOne):
         parents = parser.add_mutually_exclusive_group()
         self.add_option(
             parents, '--parent-provider', metavar='<parent_provider>',
+            type=common.non_empty,
             since='1.14',
             help='UUID or name of the parent provider. Before 1.37 it can '
                  'only be set on a provider without a parent; from 1.37 it '

@@ -218,7 +218,7 @@ class SetResourceProviderTrait(common.Lister):
         resource_provider.add_provider_argument(self, parser)
         parser.add_argument(
             '--trait', metavar='<trait>', action='append', default=[],
-            help='Name of a trait. May be repeated.')
+            type=common.non_empty, help='Name of a trait. May be repeated.')
         return parser
 
     def take_action(self, parsed_args):

@@ -30,7 +30,7 @@ sends to the server on purpose (``contract/cases.json``): a zero amount,
 ``--limit 0``, a UUID that is not one... Those keep the round trip; the
 test checks that the server's refusal comes out as one clean line.
 
-A case marked ``xfail`` shows a defect of a command module (its reason
+A case marked ``xfail`` would show a defect of a command module (its reason
 names the file and the change); it turns into a failure the day the
 module is fixed, so that the mark is removed.
 """
@@ -185,9 +185,7 @@ INVENTORY_SET = [
                    words=["'%s'" % value, 'allocation_ratio', 'number'])
     for value in ('x', 'nan', 'NaN', 'inf', '-inf', 'infinity', '1,5')
 ] + [
-    _inventory_set(' =4', code=1, words=[NOT_EMPTY],
-                   xfail='inventory.py parse_resource: a resource class '
-                         'of blanks only is empty; it is sent as " "'),
+    _inventory_set(' =4', code=1, words=[NOT_EMPTY]),
     Case('inventory-set-bad-after-good',
          ['resource', 'provider', 'inventory', 'set', RP, '--resource',
           'VCPU=4', '--resource', 'MEMORY_MB'], 1, [FORMAT]),
@@ -266,15 +264,9 @@ ALLOCATION_SET = [
     _allocation_set('rp=%s,VCPU=1' % RP, 'rp=%s,VCPU=abc' % RP,
                     words=["'abc'", 'integer']),
     _allocation_set('rp=%s,VCPU=1,VCPU=2' % RP,
-                    words=['VCPU', RP],
-                    xfail='allocation.py _parse_one: the same class twice '
-                          'in one --allocation, with two amounts, is a '
-                          'conflict; today the last amount wins silently'),
+                    words=['VCPU', RP]),
     _allocation_set('rp=%s,rp=%s,VCPU=1' % (RP, RP2),
-                    words=['rp='],
-                    xfail='allocation.py _parse_one: two rp= in one '
-                          '--allocation must be refused; today the last '
-                          'provider silently gets the resources'),
+                    words=['rp=']),
     Case('allocation-set-no-allocation',
          ['resource', 'provider', 'allocation', 'set', CONSUMER] + OWNER,
          1, ['At least one resource allocation'], version='1.28'),
@@ -339,38 +331,19 @@ CANDIDATES = [
     for name in ('x' * 65, 'a b', 'a.b', 'a/b', 'é', 'a,b', 'a:b')
 ] + [
     _candidates('--resource', 'VCPU=1', '--group', '', '--resource',
-                'VCPU=1', words=['--group', "''"],
-                xfail='allocation_candidate.py _check_group_names: an '
-                      'empty --group name is skipped and its options go '
-                      'to the unnamed group; refuse it'),
+                'VCPU=1', code=2, words=['--group', "''"]),
     _candidates('--resource', 'VCPU=1', '--group', '', '--resource',
-                'VCPU=1', words=['--group', "''"], version='1.25',
-                xfail='allocation_candidate.py _check_group_names: an '
-                      'empty --group name is skipped and its options go '
-                      'to the unnamed group; refuse it'),
-    _candidates('--resource', 'VCPU=1', '--required', '',
-                words=['--required'],
-                xfail='allocation_candidate.py (and common.py '
-                      'required_traits_params): an empty --required trait '
-                      'is sent as required=; refuse it before any request'),
-    _candidates('--resource', 'VCPU=1', '--required', 'A,,B',
-                words=['--required'],
-                xfail='allocation_candidate.py: an empty name in a '
-                      '--required list is sent as in:A,,B; refuse it'),
-    _candidates('--resource', 'VCPU=1', '--forbidden', '',
-                words=['--forbidden'],
-                xfail='allocation_candidate.py: an empty --forbidden '
-                      'trait is sent as required=!; refuse it'),
-    _candidates('--resource', 'VCPU=1', '--member-of', '',
-                words=['--member-of'],
-                xfail='allocation_candidate.py / common.member_of_param: '
-                      'an empty --member-of is sent as member_of=in:; '
-                      'refuse it'),
-    _candidates('--resource', 'VCPU=1', '--in-tree', '',
-                words=['--in-tree'],
-                xfail='allocation_candidate.py: an empty --in-tree is '
-                      'looked up by name (GET /resource_providers?name=) '
-                      'before the error; refuse it locally'),
+                'VCPU=1', code=2, words=['--group', "''"], version='1.25'),
+    _candidates('--resource', 'VCPU=1', '--required', '', code=2,
+                words=['--required']),
+    _candidates('--resource', 'VCPU=1', '--required', 'A,,B', code=2,
+                words=['--required']),
+    _candidates('--resource', 'VCPU=1', '--forbidden', '', code=2,
+                words=['--forbidden']),
+    _candidates('--resource', 'VCPU=1', '--member-of', '', code=2,
+                words=['--member-of']),
+    _candidates('--resource', 'VCPU=1', '--in-tree', '', code=2,
+                words=['--in-tree']),
     _candidates('--resource', 'VCPU=1', '--root-required', '',
                 words=['--root-required', 'empty']),
     _candidates('--resource', 'VCPU=1', '--root-required', 'A,!',
@@ -453,45 +426,25 @@ EMPTY_VALUES = [
            after=('--resource', 'VCPU=1'), version='1.3'),
     Case('empty-trait-set-trait',
          ['resource', 'provider', 'trait', 'set', RP, '--trait', ''], 2,
-         ['--trait', 'empty'],
-         xfail='trait.py SetResourceProviderTrait: --trait has no '
-               'type=common.non_empty; an empty trait is sent in the PUT'),
+         ['--trait', 'empty']),
     Case('empty-provider-create-uuid',
          ['resource', 'provider', 'create', '--uuid', '', 'rp-1'], 2,
-         ['--uuid', 'empty'],
-         xfail='resource_provider.py CreateResourceProvider: an empty '
-               '--uuid is dropped and the provider is created with a '
-               'server-chosen UUID; refuse it (type=common.non_empty)'),
+         ['--uuid', 'empty']),
     Case('empty-provider-create-parent',
          ['resource', 'provider', 'create', '--parent-provider', '',
-          'rp-1'], 2, ['--parent-provider', 'empty'],
-         xfail='resource_provider.py CreateResourceProvider: an empty '
-               '--parent-provider is dropped and a root provider is '
-               'created; refuse it (type=common.non_empty)'),
+          'rp-1'], 2, ['--parent-provider', 'empty']),
     Case('empty-provider-set-parent',
          ['resource', 'provider', 'set', RP, '--name', 'rp-1',
-          '--parent-provider', ''], 2, ['--parent-provider', 'empty'],
-         xfail='resource_provider.py SetResourceProvider: an empty '
-               '--parent-provider is dropped and the PUT is sent '
-               'anyway; refuse it (type=common.non_empty)'),
+          '--parent-provider', ''], 2, ['--parent-provider', 'empty']),
     Case('empty-provider-list-in-tree',
          ['resource', 'provider', 'list', '--in-tree', ''], 2,
-         ['--in-tree', 'empty'],
-         xfail='resource_provider.py ListResourceProvider: an empty '
-               '--in-tree is dropped and every provider is listed; '
-               'refuse it (type=common.non_empty)'),
+         ['--in-tree', 'empty']),
     Case('empty-provider-list-required',
-         ['resource', 'provider', 'list', '--required', ''], 1,
-         ['--required'],
-         xfail='resource_provider.py ListResourceProvider (common.py '
-               'required_traits_params): an empty --required trait is '
-               'sent as required=; refuse it before any request'),
+         ['resource', 'provider', 'list', '--required', ''], 2,
+         ['--required']),
     Case('empty-provider-list-member-of',
-         ['resource', 'provider', 'list', '--member-of', ''], 1,
-         ['--member-of'],
-         xfail='resource_provider.py ListResourceProvider '
-               '(common.member_of_param): an empty --member-of is sent '
-               'as member_of=in:; refuse it before any request'),
+         ['resource', 'provider', 'list', '--member-of', ''], 2,
+         ['--member-of']),
 ]
 
 GENERATION = [
@@ -524,11 +477,8 @@ API_VERSIONS = [
 
 
 def _line_break(id, argv, code, words, where):
-    return Case('line-break-' + id, argv, code, words,
-                xfail='%s: the value is repeated as typed and its line '
-                      'break splits the error in two lines; escape line '
-                      'breaks (as http.printable does control characters), '
-                      'keeping the recorded text of plain values' % where)
+    """``where``: the code that repeats the value in its message."""
+    return Case('line-break-' + id, argv, code, words)
 
 
 # A value holding a line break (pasted from a file, say) must not break

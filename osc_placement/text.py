@@ -1,0 +1,31 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
+
+"""Text safe to print on one line of a terminal."""
+
+import re
+
+# Line breaks, C0/C1 controls (ANSI escapes, NUL, BEL...) and the format
+# characters that reorder or hide text (bidi overrides, zero widths).
+_CONTROL_RE = re.compile('[\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e'
+                         '\u2066-\u2069\ufeff]')
+
+
+def printable(text):
+    """``text`` with control characters shown escaped (``\\x1b``, ``\\n``).
+
+    Plain text is returned unchanged, so messages of ordinary values stay
+    exactly as the reference prints them.
+    """
+    return _CONTROL_RE.sub(
+        lambda m: m.group().encode('unicode_escape').decode('ascii'),
+        str(text).replace('\t', ' '))
