@@ -35,24 +35,18 @@ def _rows(aggregates):
     return [(aggregate,) for aggregate in aggregates]
 
 
-class ListAggregate(common.Lister):
+class ListAggregate(resource_provider.ProviderCommand, common.Lister):
     """List the aggregates of a resource provider"""
 
     min_version = AGGREGATES_SINCE
 
-    def get_parser(self, prog_name):
-        parser = super().get_parser(prog_name)
-        resource_provider.add_provider_argument(self, parser)
-        return parser
-
     def take_action(self, parsed_args):
-        http = self.prepare(parsed_args)
-        rp_uuid = resource_provider.find_provider(http, parsed_args.uuid)
+        http, rp_uuid = self.prepare_provider(parsed_args)
         body = http.request('GET', _aggregates_path(rp_uuid)).json()
         return FIELDS, _rows(body['aggregates'])
 
 
-class SetAggregate(common.Lister):
+class SetAggregate(resource_provider.ProviderCommand, common.Lister):
     """Replace the aggregates of a resource provider.
 
     The provider ends up in exactly the aggregates given: it leaves the
@@ -67,7 +61,6 @@ class SetAggregate(common.Lister):
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
-        resource_provider.add_provider_argument(self, parser)
         parser.add_argument(
             '--aggregate', metavar='<aggregate_uuid>', action='append',
             default=[],

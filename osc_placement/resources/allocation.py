@@ -363,7 +363,7 @@ class DeleteAllocation(common.Command):
             'allocations of consumer', 'allocations')
 
 
-class ListProviderAllocation(common.Lister):
+class ListProviderAllocation(resource_provider.ProviderCommand, common.Lister):
     """List the allocations on a resource provider
 
     One row per consumer that holds resources on the provider, with those
@@ -374,7 +374,6 @@ class ListProviderAllocation(common.Lister):
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
-        resource_provider.add_provider_argument(self, parser)
         self.add_option(
             parser, '--long', action='store_true', since=DICT_BODY,
             help='Also show the project and user of each consumer (and its '
@@ -383,8 +382,7 @@ class ListProviderAllocation(common.Lister):
         return parser
 
     def take_action(self, parsed_args):
-        http = self.prepare(parsed_args)
-        rp_uuid = resource_provider.find_provider(http, parsed_args.uuid)
+        http, rp_uuid = self.prepare_provider(parsed_args)
         held = http.request('GET', common.url(
             'resource_providers', rp_uuid,
             'allocations')).json()['allocations']

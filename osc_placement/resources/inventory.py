@@ -271,7 +271,7 @@ class SetInventory(common.Lister):
         return http.request('PUT', path, json=payload).json()['inventories']
 
 
-class SetClassInventory(common.ShowOne):
+class SetClassInventory(resource_provider.ProviderCommand, common.ShowOne):
     """Replace the inventory of one resource class of a resource provider.
 
     The class must already be in the provider's inventory (use
@@ -289,9 +289,6 @@ class SetClassInventory(common.ShowOne):
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
         parser.add_argument(
-            'uuid', metavar='<uuid>', type=common.non_empty,
-            help='UUID or name of the resource provider')
-        parser.add_argument(
             'resource_class', metavar='<class>', type=common.non_empty,
             help=CLASS_HELP)
         for field in FIELDS_SPEC:
@@ -302,8 +299,7 @@ class SetClassInventory(common.ShowOne):
         return parser
 
     def take_action(self, parsed_args):
-        http = self.prepare(parsed_args)
-        rp_uuid = resource_provider.find_provider(http, parsed_args.uuid)
+        http, rp_uuid = self.prepare_provider(parsed_args)
         # Read-modify-write: the PUT carries the generation just read.
         provider = http.request('GET', common.url(
             'resource_providers', rp_uuid)).json()
@@ -318,7 +314,7 @@ class SetClassInventory(common.ShowOne):
         return FIELDS, utils.get_dict_properties(record, FIELDS)
 
 
-class DeleteInventory(common.Command):
+class DeleteInventory(resource_provider.ProviderCommand, common.Command):
     """Delete the inventory of a resource provider.
 
     With ``--resource-class``, only the inventory of that class is deleted;
@@ -328,9 +324,6 @@ class DeleteInventory(common.Command):
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
-        parser.add_argument(
-            'uuid', metavar='<uuid>', type=common.non_empty,
-            help='UUID or name of the resource provider')
         class_needed = version.compare(
             self.parser_version(), version.lt(DELETE_ALL_SINCE), exc=False)
         parser.add_argument(
@@ -368,22 +361,18 @@ LONG_HELP = ('Also show ``capacity``, the amount that can be allocated '
              'what is left of it (capacity - used).')
 
 
-class ShowInventory(common.ShowOne):
+class ShowInventory(resource_provider.ProviderCommand, common.ShowOne):
     """Show the inventory of one resource class of a resource provider"""
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
-        parser.add_argument(
-            'uuid', metavar='<uuid>', type=common.non_empty,
-            help='UUID or name of the resource provider')
         parser.add_argument(
             'resource_class', metavar='<resource_class>',
             type=common.non_empty, help=CLASS_HELP)
         return parser
 
     def take_action(self, parsed_args):
-        http = self.prepare(parsed_args)
-        rp_uuid = resource_provider.find_provider(http, parsed_args.uuid)
+        http, rp_uuid = self.prepare_provider(parsed_args)
         record = http.request('GET', _inventories_path(
             rp_uuid, parsed_args.resource_class)).json()
         usages = http.request('GET', _usages_path(rp_uuid)).json()['usages']
@@ -393,22 +382,18 @@ class ShowInventory(common.ShowOne):
         return fields, utils.get_dict_properties(record, fields)
 
 
-class ListInventory(common.Lister):
+class ListInventory(resource_provider.ProviderCommand, common.Lister):
     """List the inventory of a resource provider, with the amounts used"""
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
-        parser.add_argument(
-            'uuid', metavar='<uuid>', type=common.non_empty,
-            help='UUID or name of the resource provider')
         self.add_option(
             parser, '--long', action='store_true', extended=True,
             help=LONG_HELP)
         return parser
 
     def take_action(self, parsed_args):
-        http = self.prepare(parsed_args)
-        rp_uuid = resource_provider.find_provider(http, parsed_args.uuid)
+        http, rp_uuid = self.prepare_provider(parsed_args)
         inventories = http.request(
             'GET', _inventories_path(rp_uuid)).json()['inventories']
         usages = http.request('GET', _usages_path(rp_uuid)).json()['usages']

@@ -73,6 +73,25 @@ def add_provider_argument(cmd, parser, help='UUID or name of the resource '
                                help=help)
 
 
+class ProviderCommand(object):
+    """Mixin of the commands about one resource provider.
+
+    Adds the ``<uuid>`` positional (a UUID or a name) first, and
+    ``prepare_provider()``: ``prepare()`` then the provider's UUID.
+    """
+
+    provider_help = 'UUID or name of the resource provider'
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        add_provider_argument(self, parser, help=self.provider_help)
+        return parser
+
+    def prepare_provider(self, parsed_args):
+        http = self.prepare(parsed_args)
+        return http, find_provider(http, parsed_args.uuid)
+
+
 class CreateResourceProvider(common.ShowOne):
     """Create a new resource provider"""
 
@@ -187,7 +206,7 @@ class ListResourceProvider(common.Lister):
                         for p in providers)
 
 
-class ShowResourceProvider(common.ShowOne):
+class ShowResourceProvider(ProviderCommand, common.ShowOne):
     """Show resource provider details"""
 
     def get_parser(self, prog_name):
@@ -196,12 +215,10 @@ class ShowResourceProvider(common.ShowOne):
             '--allocations', action='store_true',
             help='Include the allocations of the provider: a dictionary of '
                  'consumers and their resources')
-        add_provider_argument(self, parser)
         return parser
 
     def take_action(self, parsed_args):
-        http = self.prepare(parsed_args)
-        rp_uuid = find_provider(http, parsed_args.uuid)
+        http, rp_uuid = self.prepare_provider(parsed_args)
         resource = http.request('GET', common.url(
             'resource_providers', rp_uuid)).json()
         fields = provider_fields(self)
@@ -213,12 +230,11 @@ class ShowResourceProvider(common.ShowOne):
         return fields, utils.get_dict_properties(resource, fields)
 
 
-class SetResourceProvider(common.ShowOne):
+class SetResourceProvider(ProviderCommand, common.ShowOne):
     """Update an existing resource provider"""
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
-        add_provider_argument(self, parser)
         parser.add_argument(
             '--name', metavar='<name>', required=True,
             help='A new name of the resource provider')
@@ -238,8 +254,7 @@ class SetResourceProvider(common.ShowOne):
         return parser
 
     def take_action(self, parsed_args):
-        http = self.prepare(parsed_args)
-        rp_uuid = find_provider(http, parsed_args.uuid)
+        http, rp_uuid = self.prepare_provider(parsed_args)
         data = {'name': parsed_args.name}
         if parsed_args.parent_provider:
             data['parent_provider_uuid'] = find_provider(
@@ -252,7 +267,7 @@ class SetResourceProvider(common.ShowOne):
         return fields, utils.get_dict_properties(resource, fields)
 
 
-class DeleteResourceProvider(common.Command):
+class DeleteResourceProvider(ProviderCommand, common.Command):
     """Delete resource providers
 
     Several providers can be given: each is deleted in turn, and the
@@ -261,7 +276,6 @@ class DeleteResourceProvider(common.Command):
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
-        add_provider_argument(self, parser)
         self.add_option(
             parser, 'more', metavar='<uuid>', nargs='*', default=[],
             type=common.non_empty, extended=True,
@@ -316,7 +330,7 @@ def _inventory_summary(http, rp_uuid):
         for rc, inv in inventories.items())
 
 
-class ShowResourceProviderTree(common.Lister):
+class ShowResourceProviderTree(ProviderCommand, common.Lister):
     """Show the whole provider tree that contains a resource provider
 
     One row per provider, depth first: the root, then each child under its
@@ -331,7 +345,6 @@ class ShowResourceProviderTree(common.Lister):
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
-        add_provider_argument(self, parser)
         parser.add_argument(
             '--long', action='store_true',
             help='Also show each provider\'s inventory as '
@@ -340,8 +353,7 @@ class ShowResourceProviderTree(common.Lister):
         return parser
 
     def take_action(self, parsed_args):
-        http = self.prepare(parsed_args)
-        rp_uuid = find_provider(http, parsed_args.uuid)
+        http, rp_uuid = self.prepare_provider(parsed_args)
         providers = http.request(
             'GET', BASE_URL,
             params={'in_tree': rp_uuid}).json()['resource_providers']

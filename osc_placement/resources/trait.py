@@ -183,25 +183,21 @@ class DeleteTrait(common.Command):
             'trait', 'traits')
 
 
-class ListResourceProviderTrait(common.Lister):
+class ListResourceProviderTrait(resource_provider.ProviderCommand,
+                                common.Lister):
     """List the traits of a resource provider"""
 
     min_version = MIN_VERSION
 
-    def get_parser(self, prog_name):
-        parser = super().get_parser(prog_name)
-        resource_provider.add_provider_argument(self, parser)
-        return parser
-
     def take_action(self, parsed_args):
-        http = self.prepare(parsed_args)
-        rp_uuid = resource_provider.find_provider(http, parsed_args.uuid)
+        http, rp_uuid = self.prepare_provider(parsed_args)
         traits = http.request(
             'GET', provider_traits_url(rp_uuid)).json()['traits']
         return FIELDS, trait_rows(traits)
 
 
-class SetResourceProviderTrait(common.Lister):
+class SetResourceProviderTrait(resource_provider.ProviderCommand,
+                               common.Lister):
     """Replace all the traits of a resource provider
 
     The provider ends up with exactly the traits given (none if no
@@ -215,15 +211,13 @@ class SetResourceProviderTrait(common.Lister):
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
-        resource_provider.add_provider_argument(self, parser)
         parser.add_argument(
             '--trait', metavar='<trait>', action='append', default=[],
             type=common.non_empty, help='Name of a trait. May be repeated.')
         return parser
 
     def take_action(self, parsed_args):
-        http = self.prepare(parsed_args)
-        rp_uuid = resource_provider.find_provider(http, parsed_args.uuid)
+        http, rp_uuid = self.prepare_provider(parsed_args)
         generation = http.request('GET', common.url(
             'resource_providers', rp_uuid)).json()['generation']
         traits = http.request(
@@ -233,7 +227,8 @@ class SetResourceProviderTrait(common.Lister):
         return FIELDS, trait_rows(traits)
 
 
-class DeleteResourceProviderTrait(common.Command):
+class DeleteResourceProviderTrait(resource_provider.ProviderCommand,
+                                  common.Command):
     """Remove all the traits of a resource provider
 
     The server does not check the provider generation for this request:
@@ -242,18 +237,13 @@ class DeleteResourceProviderTrait(common.Command):
 
     min_version = MIN_VERSION
 
-    def get_parser(self, prog_name):
-        parser = super().get_parser(prog_name)
-        resource_provider.add_provider_argument(self, parser)
-        return parser
-
     def take_action(self, parsed_args):
-        http = self.prepare(parsed_args)
-        rp_uuid = resource_provider.find_provider(http, parsed_args.uuid)
+        http, rp_uuid = self.prepare_provider(parsed_args)
         http.request('DELETE', provider_traits_url(rp_uuid))
 
 
-class _ChangeResourceProviderTrait(common.Lister):
+class _ChangeResourceProviderTrait(resource_provider.ProviderCommand,
+                                   common.Lister):
     """Shared by ``trait add`` and ``trait remove``."""
 
     min_version = MIN_VERSION
@@ -261,7 +251,6 @@ class _ChangeResourceProviderTrait(common.Lister):
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
-        resource_provider.add_provider_argument(self, parser)
         parser.add_argument(
             '--trait', metavar='<trait>', action='append', required=True,
             type=common.non_empty, help=self.trait_help)
@@ -272,8 +261,7 @@ class _ChangeResourceProviderTrait(common.Lister):
         raise NotImplementedError
 
     def take_action(self, parsed_args):
-        http = self.prepare(parsed_args)
-        rp_uuid = resource_provider.find_provider(http, parsed_args.uuid)
+        http, rp_uuid = self.prepare_provider(parsed_args)
         url = provider_traits_url(rp_uuid)
         for attempt in range(1, MAX_ATTEMPTS + 1):
             current = http.request('GET', url).json()

@@ -88,17 +88,11 @@ class ResourceShowUsage(common.Lister):
         return FIELDS, _per_class_rows(usages)
 
 
-class ShowUsage(common.Lister):
+class ShowUsage(resource_provider.ProviderCommand, common.Lister):
     """Show the resources used on a resource provider, per class"""
 
-    def get_parser(self, prog_name):
-        parser = super().get_parser(prog_name)
-        resource_provider.add_provider_argument(self, parser)
-        return parser
-
     def take_action(self, parsed_args):
-        http = self.prepare(parsed_args)
-        rp_uuid = resource_provider.find_provider(http, parsed_args.uuid)
+        http, rp_uuid = self.prepare_provider(parsed_args)
         usages = http.request('GET', common.url(
             'resource_providers', rp_uuid, 'usages')).json()['usages']
         return FIELDS, _per_class_rows(usages)
