@@ -40,6 +40,7 @@ import importlib.metadata
 import json
 import os
 import platform
+import re
 import shutil
 import statistics
 import subprocess
@@ -173,13 +174,39 @@ def _pip(bindir, args):
          '--disable-pip-version-check'] + args, env=_clean_env())
 
 
-def install_ours(bindir):
-    """(Re)install this working tree, as a wheel, in a client venv."""
-    log('installing this working tree in %s' % os.path.dirname(bindir))
+def install_ours(bindir, ref=None):
+    """(Re)install this working tree, or the commit ``ref`` of this
+    repository, as a wheel in a client venv."""
     constraints_file = os.path.join(os.path.dirname(bindir),
                                     'constraints.txt')
-    _pip(bindir, ['-c', constraints_file, '--force-reinstall', '--no-deps',
-                  REPO])
+    if not ref:
+        log('installing this working tree in %s' % os.path.dirname(bindir))
+        _pip(bindir, ['-c', constraints_file, '--force-reinstall',
+                      '--no-deps', REPO])
+        head = subprocess.run(['git', 'rev-parse', '--short', 'HEAD'],
+                              cwd=REPO, stdout=subprocess.PIPE,
+                              text=True).stdout.strip()
+        dirty = subprocess.run(['git', 'status', '--porcelain',
+                                '--untracked-files=no', '--', 'osc_placement',
+                                'setup.cfg'], cwd=REPO,
+                               stdout=subprocess.PIPE, text=True).stdout
+        return 'working tree at %s%s' % (
+            head, ' with uncommitted changes' if dirty.strip() else '')
+    sha = subprocess.check_output(['git', 'rev-parse', '--short', ref],
+                                  cwd=REPO, text=True).strip()
+    log('installing commit %s in %s' % (sha, os.path.dirname(bindir)))
+    with tempfile.TemporaryDirectory() as tmp:
+        archive = subprocess.run(['git', 'archive', sha], cwd=REPO,
+                                 stdout=subprocess.PIPE, check=True).stdout
+        subprocess.run(['tar', '-x', '-C', tmp], input=archive, check=True)
+        # No .git in an archive: pbr takes the version from here.
+        env = _clean_env()
+        env['PBR_VERSION'] = '0.0.0+g%s' % sha
+        subprocess.check_call(
+            [os.path.join(bindir, 'python'), '-m', 'pip', 'install', '-q',
+             '--disable-pip-version-check', '-c', constraints_file,
+             '--force-reinstall', '--no-deps', tmp], env=env)
+    return 'commit %s' % sha
 
 
 def installed_version(side):
@@ -338,6 +365,28 @@ def _first_difference(a, b):
         len(a.splitlines()), len(b.splitlines()))
 
 
+def instructions(side, bench, env, sb, n, scratch):
+    """Instructions executed by one run of the command (valgrind).
+
+    Unlike times, this count does not depend on the load of the machine:
+    it tells which side does more work in its own process.
+    """
+    env = dict(env, PYTHONHASHSEED='0')
+    out = os.path.join(scratch, 'callgrind.out')
+    proc = subprocess.run(
+        ['valgrind', '--tool=callgrind', '--callgrind-out-file=' + out,
+         side.openstack] + bench.argv, env=env, stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE, text=True)
+    if bench.restore:
+        bench.restore(sb, n)
+    os.remove(out)
+    match = re.search(r'Collected : (\d+)', proc.stderr)
+    if proc.returncode or not match:
+        raise SystemExit('valgrind failed on the %s side:\n%s'
+                         % (side.name, proc.stderr[-2000:]))
+    return int(match.group(1))
+
+
 def server_time(sb, path, version, times=3):
     """Median seconds for the server to answer ``path`` alone (a fresh
     connection, as each ``openstack`` process makes)."""
@@ -420,6 +469,10 @@ def bench_size(sb, n, sides, args, scratch):
                 'requests_constant': len(set(s['requests'])) == 1,
                 'request_lines': s['warmup_requests'],
             }
+        if args.instructions:
+            for side in sides:
+                record['sides'][side.name]['instructions'] = instructions(
+                    side, bench, env, sb, n, scratch)
         pairs = list(zip(*(samples[s.name]['seconds'] for s in sides)))
         record['paired_ratio_median'] = statistics.median(
             a / b for a, b in pairs)
@@ -534,6 +587,10 @@ def import_cost(sides, env, argv, repeat):
 
 # -- the report ---------------------------------------------------------------
 
+def _num(value):
+    return '%.0f' % value if abs(value) >= 100 else '%.2f' % value
+
+
 def _ms(seconds):
     return '%.0f' % (seconds * 1000)
 
@@ -542,6 +599,9 @@ def table(results, floors):
     header = ('N', 'command', 'ours ms', 'ref ms', 'ratio', 'paired',
               'ours share', 'ref share', 'CPU ms ours/ref', 'requests',
               'RSS MiB ours/ref', 'same out')
+    counted = any('instructions' in r['sides']['ours'] for r in results)
+    if counted:
+        header += ('Minstr ours/ref',)
     rows = []
     for r in results:
         o, u = r['sides']['ours'], r['sides']['upstream']
@@ -559,7 +619,10 @@ def table(results, floors):
             '%d/%d' % (o['requests'], u['requests']),
             '%.1f/%.1f' % (o['median_rss_kib'] / 1024,
                            u['median_rss_kib'] / 1024),
-            'yes' if r['same_output'] else 'NO'))
+            'yes' if r['same_output'] else 'NO')
+            + (('%.0f/%.0f' % (o.get('instructions', 0) / 1e6,
+                               u.get('instructions', 0) / 1e6),)
+               if counted else ()))
     widths = [max(len(row[i]) for row in rows + [header])
               for i in range(len(header))]
     lines = []
@@ -577,21 +640,46 @@ def _floors(results):
             for r in results if r['command'] == FLOOR}
 
 
-def _per_item(results, command, count_key, floors, side):
-    """Client-side seconds per item (provider or pair) at each N: command
-    time minus the floor minus the server's own time for the request."""
-    out = {}
-    for r in results:
-        if r['command'] == command and r.get(count_key):
-            client = (r['sides'][side]['median_s'] - floors[r['n']][side]
-                      - r['server_alone_s'])
-            out[r['n']] = {
-                'items': r[count_key],
-                'client_s': client,
-                'client_per_item_us': client / r[count_key] * 1e6,
-                'rss_per_item_kib': (
-                    r['sides'][side]['peak_rss_kib'] / r[count_key]),
-            }
+GROWTH = (('resource provider list -f json', 'providers', 'provider'),
+          ('allocation candidate list --resource VCPU=1 (1.29)',
+           'candidate_provider_pairs', '(candidate, provider) pair'))
+
+# name, how to read it from a record's side, unit shown, scale to the unit
+METRICS = (
+    ('instructions', lambda r, s: s.get('instructions'), 'instr', 1),
+    ('cpu', lambda r, s: s['median_cpu_s'], 'us', 1e6),
+    ('wall - server', lambda r, s: s['median_s'] - r['server_alone_s'],
+     'us', 1e6),
+    ('peak RSS', lambda r, s: s['median_rss_kib'], 'KiB', 1),
+)
+
+
+def growth(results, command, count_key, side):
+    """How the client's cost grows with the number of items.
+
+    For each metric, the marginal cost of one more item between
+    consecutive sizes: (cost(N2) - cost(N1)) / (items(N2) - items(N1)). The
+    fixed cost of a command (start-up, imports, parser) cancels out, and
+    so does the server's time for the CPU, instructions and RSS metrics
+    (they are the client process's own). Linear growth keeps the marginal
+    cost flat: ``ratio`` is the last interval's over the one before.
+    """
+    records = sorted((r for r in results
+                      if r['command'] == command and r.get(count_key)),
+                     key=lambda r: r['n'])
+    out = {'sizes': [r['n'] for r in records],
+           'items': [r[count_key] for r in records], 'metrics': {}}
+    for name, read, unit, scale in METRICS:
+        values = [read(r, r['sides'][side]) for r in records]
+        if len(values) < 2 or any(v is None for v in values):
+            continue
+        slopes = [(values[i] - values[i - 1]) * scale
+                  / (out['items'][i] - out['items'][i - 1])
+                  for i in range(1, len(values))]
+        out['metrics'][name] = {
+            'unit': unit, 'per_item': slopes,
+            'ratio': (slopes[-1] / slopes[-2]
+                      if len(slopes) >= 2 and slopes[-2] > 0 else None)}
     return out
 
 
@@ -626,6 +714,17 @@ def targets(results, imports):
     add("plugin's share (command - floor) <= the reference's",
         not bigger_share, 'larger: ' + ', '.join(bigger_share)
         if bigger_share else 'every command')
+    counted = [r for r in results if 'instructions' in r['sides']['ours']]
+    if counted:
+        more = ['%s N=%d (%+.1f%%)' % (
+            r['command'], r['n'],
+            (r['sides']['ours']['instructions']
+             / r['sides']['upstream']['instructions'] - 1) * 100)
+            for r in counted if r['sides']['ours']['instructions']
+            > r['sides']['upstream']['instructions']]
+        add('instructions per command <= the reference (valgrind, '
+            'independent of the load)', not more,
+            'more: ' + ', '.join(more) if more else 'every command')
     extra = ['%s N=%d (%d vs %d)' % (r['command'], r['n'],
                                      r['sides']['ours']['requests'],
                                      r['sides']['upstream']['requests'])
@@ -661,24 +760,30 @@ def targets(results, imports):
             o['median_rss_kib'] <= u['median_rss_kib'],
             '%d vs %d KiB (medians of the runs)' % (
                 o['median_rss_kib'], u['median_rss_kib']))
-    for command, key, label in (
-            ('resource provider list -f json', 'providers',
-             'list -f json: client cost per provider'),
-            ('allocation candidate list --resource VCPU=1 (1.29)',
-             'candidate_provider_pairs',
-             'candidate list: client cost per (candidate, provider) '
-             'pair')):
-        per = _per_item(results, command, key, floors, 'ours')
-        sizes = sorted(n for n in per if n >= 1000)
-        if len(sizes) >= 2:
-            small, large = per[sizes[0]], per[sizes[-1]]
-            ratio = large['client_per_item_us'] / small['client_per_item_us']
-            add('%s linear from N=%d to N=%d (ratio <= 1.2)'
-                % (label, sizes[0], sizes[-1]), ratio <= 1.2,
-                '%.1f us -> %.1f us per item (ratio %.2f)' % (
-                    small['client_per_item_us'],
-                    large['client_per_item_us'], ratio))
+    for command, key, item in GROWTH:
+        g = growth(results, command, key, 'ours')
+        # The most stable metric measured: instructions, else CPU time.
+        for metric in ('instructions', 'cpu'):
+            m = g['metrics'].get(metric)
+            if m and m['ratio'] is not None:
+                add('%s grows linearly: marginal cost per %s from N=%d-%d '
+                    'to N=%d-%d within 1.2 (%s)' % (
+                        command, item, g['sizes'][-3], g['sizes'][-2],
+                        g['sizes'][-2], g['sizes'][-1], metric),
+                    m['ratio'] <= 1.2,
+                    '%s -> %s %s per item (ratio %.2f)' % (
+                        _num(m['per_item'][-2]), _num(m['per_item'][-1]),
+                        m['unit'], m['ratio']))
+                break
     return verdicts
+
+
+def conclude(report):
+    report['targets'] = targets(report['results'], report['imports'])
+    report['growth'] = {
+        command: {side: growth(report['results'], command, key, side)
+                  for side in ('ours', 'upstream')}
+        for command, key, item in GROWTH}
 
 
 def main(argv=None):
@@ -703,6 +808,10 @@ def main(argv=None):
                         metavar='TEXT',
                         help='only the commands whose name contains TEXT '
                              '(repeatable; the floor always runs)')
+    parser.add_argument('--instructions', action='store_true',
+                        help='also count the instructions of one run of '
+                             'each command on each side with valgrind '
+                             '(slow, but independent of the load)')
     parser.add_argument('--no-imports', action='store_true',
                         help='skip the import cost measurement')
     parser.add_argument('--upstream', default=UPSTREAM, metavar='SPEC',
@@ -714,6 +823,10 @@ def main(argv=None):
              'installing this working tree in a virtualenv made like the '
              "upstream one (this environment also holds Placement's own "
              'packages, which every openstack start-up then scans)')
+    parser.add_argument(
+        '--ours-ref', metavar='GIT_REF',
+        help='measure this commit of the repository instead of the working '
+             'tree (e.g. HEAD, to leave uncommitted changes out)')
     parser.add_argument('--work-dir', metavar='DIR',
                         default=os.path.join(REPO, '.tox', 'bench-work'),
                         help='where the upstream virtualenv and the cached '
@@ -723,7 +836,16 @@ def main(argv=None):
                                              'results.json'),
                         help='where to write the results (default: '
                              '%(default)s)')
+    parser.add_argument('--render', metavar='FILE',
+                        help='print the report of an earlier JSON file '
+                             '(targets recomputed), run nothing')
     args = parser.parse_args(argv)
+    if args.render:
+        with open(args.render) as f:
+            report = json.load(f)
+        conclude(report)
+        print(render(report))
+        return 0
     args.sizes = args.sizes or (QUICK_SIZES if args.quick else
                                 DEFAULT_SIZES)
     args.repeat = args.repeat or (3 if args.quick else 7)
@@ -738,16 +860,18 @@ def main(argv=None):
     log('machine: %(nproc)s CPUs, %(cpu)s, Python %(python)s' % info)
     if args.ours_here:
         ours = Side('ours', os.path.dirname(sys.executable))
+        ours_source = 'installed in %s' % sys.prefix
     else:
         ours = Side('ours', client_venv(
             args.work_dir, 'ours', ['-r', os.path.join(REPO,
                                                        'requirements.txt')]))
-        install_ours(os.path.dirname(ours.python))
+        ours_source = install_ours(os.path.dirname(ours.python),
+                                   args.ours_ref)
     upstream = Side('upstream', client_venv(args.work_dir, 'upstream',
                                             [args.upstream]))
     sides = (ours, upstream)
     report = {'machine': info, 'upstream': args.upstream,
-              'ours': installed_version(ours),
+              'ours': '%s, %s' % (installed_version(ours), ours_source),
               'options': {'sizes': args.sizes, 'repeat': args.repeat,
                           'repeat_slow': args.repeat_slow},
               'results': [], 'imports': None}
@@ -775,14 +899,7 @@ def main(argv=None):
         shutil.rmtree(scratch, ignore_errors=True)
     report['duration_s'] = round(time.monotonic() - started)
     report['machine']['load_average_at_end'] = os.getloadavg()
-    floors = _floors(report['results'])
-    report['targets'] = targets(report['results'], report['imports'])
-    for command, key in (('resource provider list -f json', 'providers'),
-                         ('allocation candidate list --resource VCPU=1 '
-                          '(1.29)', 'candidate_provider_pairs')):
-        report.setdefault('per_item', {})[command] = {
-            side: _per_item(report['results'], command, key, floors, side)
-            for side in ('ours', 'upstream')}
+    conclude(report)
 
     os.makedirs(os.path.dirname(os.path.abspath(args.json)), exist_ok=True)
     with open(args.json, 'w') as f:
@@ -823,17 +940,19 @@ def render(report):
                 lines.append('  %s: modules first imported by the plugin: %s'
                              % (side, ', '.join(
                                  sides[side]['foreign_modules']) or 'none'))
-    per_item = report.get('per_item', {})
-    for command, sides in per_item.items():
-        if sides['ours']:
-            lines.append('')
-            lines.append('Client-side cost per item of "%s" (command - '
-                         'floor - server time alone):' % command)
-            for side in ('ours', 'upstream'):
-                lines.append('  %s: %s' % (side, ', '.join(
-                    'N=%d: %.1f us x %d' % (
-                        n, v['client_per_item_us'], v['items'])
-                    for n, v in sorted(sides[side].items()))))
+    for command, sides in report.get('growth', {}).items():
+        if len(sides['ours']['sizes']) < 2:
+            continue
+        lines.append('')
+        lines.append('Marginal client cost per item of "%s", between sizes '
+                     '%s (items: %s):' % (
+                         command, ', '.join(map(str, sides['ours']['sizes'])),
+                         ', '.join(map(str, sides['ours']['items']))))
+        for side in ('ours', 'upstream'):
+            for name, m in sides[side]['metrics'].items():
+                lines.append('  %-8s %-13s %s %s' % (
+                    side, name, ' -> '.join(_num(v) for v in m['per_item']),
+                    m['unit']))
     lines.append('')
     lines.append('Targets (issue 9):')
     for t in report['targets']:
