@@ -36,11 +36,13 @@ Run with ``tox -e bench`` (``tox -e bench -- --quick`` for a smoke run,
 
 import argparse
 import datetime
+import filecmp
 import importlib.metadata
 import json
 import os
 import platform
 import re
+import resource
 import shutil
 import statistics
 import subprocess
@@ -404,6 +406,33 @@ def server_time(sb, path, version, times=3):
     return statistics.median(samples), body
 
 
+_COUNT = """
+import json, sys
+data = json.load(sys.stdin.buffer)
+if 'allocation_requests' in data:
+    counts = {'candidates': len(data['allocation_requests']),
+              'candidate_provider_pairs': sum(
+                  len(r['allocations']) for r in data['allocation_requests'])}
+else:
+    counts = {'providers': len(data['resource_providers'])}
+print(json.dumps(counts))
+"""
+
+
+def _count_items(body):
+    """Providers or candidates in a response body, counted in a child.
+
+    Not here: a child starts with the RSS its parent had when it forked
+    (Linux counts the pages of the forked copy in the child's peak RSS),
+    so this process must stay small for the peak RSS of the measured
+    processes to be theirs; decoding 10,000 providers here would make it
+    over 100 MiB.
+    """
+    return json.loads(subprocess.run(
+        [sys.executable, '-c', _COUNT], input=body, stdout=subprocess.PIPE,
+        check=True).stdout)
+
+
 def bench_size(sb, n, sides, args, scratch):
     env = _clean_env(sandbox.client_env(sb.endpoint))
     results = []
@@ -422,7 +451,8 @@ def bench_size(sb, n, sides, args, scratch):
         outputs = {}
 
         def once(side, keep):
-            out_path = os.path.join(scratch, 'out-%s' % side.name)
+            out_path = os.path.join(scratch, '%s-%s' % (
+                'out' if keep else 'warmup', side.name))
             with sb.count_requests() as seen:
                 seconds, cpu, rss, code = run_process(
                     [side.openstack] + bench.argv, env, out_path)
@@ -439,7 +469,7 @@ def bench_size(sb, n, sides, args, scratch):
                 samples[side.name]['rss_kib'].append(rss)
                 samples[side.name]['requests'].append(len(seen))
             else:
-                outputs[side.name] = _read(out_path)
+                outputs[side.name] = out_path
                 samples[side.name]['warmup_requests'] = [
                     '%s %s' % (r.method, r.uri) for r in seen]
 
@@ -450,12 +480,13 @@ def bench_size(sb, n, sides, args, scratch):
                 once(side, keep=True)
 
         ours, upstream = (outputs[s.name] for s in sides)
-        record['same_output'] = ours == upstream
-        if ours != upstream:
+        # Compared on disk, in chunks: see _count_items() on memory.
+        record['same_output'] = filecmp.cmp(ours, upstream, shallow=False)
+        if not record['same_output']:
             record['output_difference'] = _first_difference(
-                ours.decode(errors='replace'),
-                upstream.decode(errors='replace'))
-        record['output_bytes'] = len(ours)
+                _read(ours).decode(errors='replace'),
+                _read(upstream).decode(errors='replace'))
+        record['output_bytes'] = os.path.getsize(ours)
         for side in sides:
             s = samples[side.name]
             record['sides'][side.name] = {
@@ -479,14 +510,8 @@ def bench_size(sb, n, sides, args, scratch):
         if bench.server_query:
             seconds, body = server_time(sb, *bench.server_query)
             record['server_alone_s'] = seconds
-            data = json.loads(body)
-            if 'allocation_requests' in data:
-                record['candidates'] = len(data['allocation_requests'])
-                record['candidate_provider_pairs'] = sum(
-                    len(r['allocations'])
-                    for r in data['allocation_requests'])
-            else:
-                record['providers'] = len(data['resource_providers'])
+            record.update(_count_items(body))
+            del body
         results.append(record)
     return results
 
@@ -732,6 +757,12 @@ def targets(results, imports):
              != r['sides']['upstream']['requests']]
     add('requests per command = the reference', not extra,
         'different: ' + ', '.join(extra) if extra else 'every command')
+    unlike = ['%s N=%d' % (r['command'], r['n']) for r in results
+              if r['sides']['ours'].get('request_lines')
+              != r['sides']['upstream'].get('request_lines')]
+    add('same requests (method, path and query, in order) as the '
+        'reference', not unlike,
+        'different: ' + ', '.join(unlike) if unlike else 'every command')
     if imports:
         plugin_only = imports['--version']['ours']['foreign_modules']
         add('importing osc_placement.plugin adds no module OSC has not '
@@ -898,6 +929,10 @@ def main(argv=None):
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     report['duration_s'] = round(time.monotonic() - started)
+    # Must stay below the peak RSS of the processes measured (a child's
+    # peak RSS starts at its parent's RSS): see _count_items().
+    report['bench_process_peak_rss_kib'] = resource.getrusage(
+        resource.RUSAGE_SELF).ru_maxrss
     report['machine']['load_average_at_end'] = os.getloadavg()
     conclude(report)
 
