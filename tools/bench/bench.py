@@ -647,8 +647,9 @@ def table(results, floors):
             '%.1f/%.1f' % (o['median_rss_kib'] / 1024,
                            u['median_rss_kib'] / 1024),
             'yes' if r['same_output'] else 'NO')
-            + (('%.0f/%.0f' % (o.get('instructions', 0) / 1e6,
-                               u.get('instructions', 0) / 1e6),)
+            + (('%.0f/%.0f' % (o['instructions'] / 1e6,
+                               u['instructions'] / 1e6)
+                if 'instructions' in o else '-',)
                if counted else ()))
     widths = [max(len(row[i]) for row in rows + [header])
               for i in range(len(header))]
@@ -814,6 +815,31 @@ def targets(results, imports):
     return verdicts
 
 
+def merge(reports):
+    """The first report, with the instruction counts (and the commands
+    or sizes it lacks) of the others."""
+    base = reports[0]
+    index = {(r['command'], r['n']): r for r in base['results']}
+    for other in reports[1:]:
+        if other['ours'] != base['ours']:
+            log('warning: merging figures of %s into %s'
+                % (other['ours'], base['ours']))
+        for r in other['results']:
+            key = (r['command'], r['n'])
+            if key not in index:
+                index[key] = r
+                base['results'].append(r)
+                continue
+            for side in ('ours', 'upstream'):
+                if 'instructions' in r['sides'][side]:
+                    index[key]['sides'][side]['instructions'] = \
+                        r['sides'][side]['instructions']
+        base['imports'] = base.get('imports') or other.get('imports')
+    order = {b.name: i for i, b in enumerate(BENCHES)}
+    base['results'].sort(key=lambda r: (r['n'], order.get(r['command'])))
+    return base
+
+
 def conclude(report):
     report['targets'] = targets(report['results'], report['imports'])
     report['growth'] = {
@@ -875,13 +901,18 @@ def main(argv=None):
                                              'results.json'),
                         help='where to write the results (default: '
                              '%(default)s)')
-    parser.add_argument('--render', metavar='FILE',
-                        help='print the report of an earlier JSON file '
-                             '(targets recomputed), run nothing')
+    parser.add_argument('--render', metavar='FILE', nargs='+',
+                        help='print the report of earlier JSON files '
+                             '(targets recomputed), run nothing; the '
+                             'instruction counts of the later files are '
+                             'added to the first one')
     args = parser.parse_args(argv)
     if args.render:
-        with open(args.render) as f:
-            report = json.load(f)
+        reports = []
+        for path in args.render:
+            with open(path) as f:
+                reports.append(json.load(f))
+        report = merge(reports)
         conclude(report)
         print(render(report))
         return 0
