@@ -149,10 +149,18 @@ class Response(requests.Response):
 
     def invalid(self, what):
         """The error for a body this client cannot use."""
-        return InvalidResponse(
-            'Invalid response from the Placement API: %s %s answered HTTP '
-            '%s with %s' % (self.request.method, self.url, self.status_code,
-                            what))
+        return invalid_response(
+            (self.request.method, self.url, self.status_code), what)
+
+
+def invalid_response(exchange, what):
+    """The error for a body this client cannot use.
+
+    ``exchange``: (method, url, status) of the response.
+    """
+    return InvalidResponse(
+        'Invalid response from the Placement API: %s %s answered HTTP %s '
+        'with %s' % (exchange + (what,)))
 
 
 def _walk_causes(exc):
@@ -223,8 +231,10 @@ class SessionClient(object):
         self.session = session
         self.ks_filter = ks_filter
         self.timeout = timeout
-        # The last response received, for messages about its content.
-        self.last_response = None
+        # (method, url, status) of the last response, for messages about
+        # its content. Not the response itself: its body would stay in
+        # memory while the rows are formatted.
+        self.last_exchange = None
         self.negotiate_api_version(api_version)
 
     def request(self, method, url, **kwargs):
@@ -253,7 +263,7 @@ class SessionClient(object):
                 % (self._where(url), _describe_transport_error(exc))
             ) from exc
         response.__class__ = Response
-        self.last_response = response
+        self.last_exchange = (method, response.url, response.status_code)
         if raise_exc and response.status_code >= 400:
             raise exception_for(response)
         return response

@@ -211,15 +211,17 @@ class PlacementCommand(version.CheckerMixin):
         try:
             return super().run(parsed_args)
         except (KeyError, TypeError, IndexError, AttributeError) as exc:
-            response = getattr(getattr(self, '_http', None),
-                               'last_response', None)
-            if response is None:
+            exchange = getattr(getattr(self, '_http', None),
+                               'last_exchange', None)
+            if exchange is None:
                 raise
             if isinstance(exc, KeyError):
                 what = 'JSON without the expected %s field' % exc
             else:
                 what = 'JSON of an unexpected shape (%s)' % exc
-            raise response.invalid(what) from exc
+            # Loaded already: the client that made the exchange is there.
+            from osc_placement import http
+            raise http.invalid_response(exchange, what) from exc
 
     def prepare(self, parsed_args):
         """First step of ``take_action``: the client, then the gates.
