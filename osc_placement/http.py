@@ -44,9 +44,9 @@ _http_error_to_exc = {
 # from a proxy, say) is cut to this many characters.
 MAX_TEXT_ERROR = 300
 
-_TAG_RE = re.compile(r'<(script|style|head)\b.*?</\1\s*>|<[^>]*>',
-                     re.IGNORECASE | re.DOTALL)
-_BLANKS_RE = re.compile(r'\s+')
+# Patterns, compiled by re (and cached) the first time an error needs them.
+_TAG_RE = r'(?is)<(script|style|head)\b.*?</\1\s*>|<[^>]*>'
+_BLANKS_RE = r'\s+'
 
 
 class InvalidResponse(exceptions.CommandError):
@@ -59,8 +59,8 @@ class ConnectionFailed(exceptions.CommandError):
 
 def _text_of(body):
     """Plain text of an HTML or text body, on one line."""
-    text = _TAG_RE.sub(' ', body)
-    text = printable(_BLANKS_RE.sub(' ', html.unescape(text)).strip())
+    text = re.sub(_TAG_RE, ' ', body)
+    text = printable(re.sub(_BLANKS_RE, ' ', html.unescape(text)).strip())
     if len(text) > MAX_TEXT_ERROR:
         text = text[:MAX_TEXT_ERROR - 3].rstrip() + '...'
     return text
@@ -76,7 +76,7 @@ def _detail_from_json(body):
         return None
     error = body.get('error')
     if isinstance(error, dict) and isinstance(error.get('message'), str):
-        return printable(_BLANKS_RE.sub(' ', error['message']).strip()) \
+        return printable(re.sub(_BLANKS_RE, ' ', error['message']).strip()) \
             or None
     errors = body.get('errors')
     if not isinstance(errors, list) or not errors:

@@ -27,14 +27,15 @@ from osc_placement import version
 
 LOG = logging.getLogger(__name__)
 
-_TOKEN_RE = re.compile(r'(--os-token[= ])(\S+)')
+_TOKEN_RE = r'(--os-token[= ])(\S+)'
 
 
 def _mask_token(record):
     """osc-lib logs the command line at start (--debug) and its masking
     misses ``--os-token <token>``: hide the token."""
     if record.args and isinstance(record.args, tuple):
-        record.args = tuple(_TOKEN_RE.sub(r'\1***', a) if isinstance(a, str)
+        record.args = tuple(re.sub(_TOKEN_RE, r'\1***', a)
+                            if isinstance(a, str) and '--os-token' in a
                             else a for a in record.args)
     return True
 

@@ -16,8 +16,9 @@ import re
 
 # Line breaks, C0/C1 controls (ANSI escapes, NUL, BEL...) and the format
 # characters that reorder or hide text (bidi overrides, zero widths).
-_CONTROL_RE = re.compile('[\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e'
-                         '\u2066-\u2069\ufeff]')
+# (A pattern string: re compiles it, once, the first time it is needed.)
+_CONTROL_RE = ('[\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e'
+               '\u2066-\u2069\ufeff]')
 
 
 def printable(text):
@@ -26,6 +27,12 @@ def printable(text):
     Plain text is returned unchanged, so messages of ordinary values stay
     exactly as the reference prints them.
     """
-    return _CONTROL_RE.sub(
+    text = str(text)
+    if text.isprintable():
+        # Nothing to escape: every character of the pattern is
+        # non-printable.
+        return text
+    return re.sub(
+        _CONTROL_RE,
         lambda m: m.group().encode('unicode_escape').decode('ascii'),
-        str(text).replace('\t', ' '))
+        text.replace('\t', ' '))

@@ -47,7 +47,7 @@ SUPPORTED_VERSIONS = SUPPORTED_MICROVERSIONS + NEGOTIATE_VERSIONS
 ACCEPTED_DESCRIPTION = "1.0 to %s, '1' (negotiate up to %s) or 'latest'" % (
     MAX_VERSION, MAX_VERSION_NO_GAP)
 
-_VERSION_RE = re.compile(r'^(\d+)\.(\d+)$', re.ASCII)
+_VERSION_RE = r'(?a)^(\d+)\.(\d+)$'
 
 
 class UnsupportedVersion(exceptions.CommandError):
@@ -86,7 +86,7 @@ def validate(value):
 
 def parse(version):
     """'1.14' -> (1, 14)."""
-    match = _VERSION_RE.match(version)
+    match = re.match(_VERSION_RE, version)
     if not match:
         raise ValueError('invalid version number %s' % version)
     return int(match.group(1)), int(match.group(2))

@@ -38,8 +38,8 @@ MAPPINGS_SHOWN = '1.34'    # allocation requests carry group mappings
 NAMED_GROUPS = '1.33'      # group names beyond positive integers
 RESOURCELESS_GROUPS = '1.36'  # groups in --same-subtree need no resource
 
-_INTEGER_GROUP = re.compile(r'^[1-9][0-9]*$')
-_NAMED_GROUP = re.compile(r'^[A-Za-z0-9_-]{1,64}$')
+_INTEGER_GROUP = r'^[1-9][0-9]*$'
+_NAMED_GROUP = r'^[A-Za-z0-9_-]{1,64}$'
 
 # How the unnamed request group is shown in the ``mappings`` column.
 UNNAMED_GROUP = '(unsuffixed)'
@@ -253,11 +253,11 @@ class ListAllocationCandidate(common.Lister):
         for name in groups:
             if not name:
                 continue
-            if named and not _NAMED_GROUP.match(name):
+            if named and not re.match(_NAMED_GROUP, name):
                 raise exceptions.CommandError(
                     '--group %r: a group name is 1 to 64 characters among '
                     'A-Z, a-z, 0-9, _ and -.' % name)
-            if not named and not _INTEGER_GROUP.match(name):
+            if not named and not re.match(_INTEGER_GROUP, name):
                 raise exceptions.CommandError(
                     '--group %r: before --os-placement-api-version %s a '
                     'group name must be a positive integer (e.g. 1).'

@@ -22,7 +22,6 @@
 """
 
 import argparse
-import re
 from urllib import parse as urlparse
 
 from cliff import _argparse as cliff_argparse
@@ -31,9 +30,6 @@ from osc_lib import exceptions
 
 from osc_placement.text import printable
 from osc_placement import version
-
-
-_INT_RE = re.compile(r'^[+-]?[0-9]+$', re.ASCII)
 
 
 def url(*segments):
@@ -311,6 +307,11 @@ REQUIRED_TRAIT_GATES = (
 )
 
 
+def _is_decimal(text):
+    digits = text[1:] if text[:1] in '+-' else text
+    return digits.isascii() and digits.isdigit()
+
+
 def parse_int(value, what, minimum=None):
     """int(value), or a CommandError naming ``what`` and the value.
 
@@ -319,7 +320,7 @@ def parse_int(value, what, minimum=None):
     """
     if isinstance(value, int) and not isinstance(value, bool):
         number = value
-    elif isinstance(value, str) and _INT_RE.match(value.strip()):
+    elif isinstance(value, str) and _is_decimal(value.strip()):
         number = int(value.strip())
     else:
         raise exceptions.CommandError(

@@ -33,6 +33,7 @@ parse_resource`` have their properties in ``test_allocation.py`` and
 import argparse
 import json
 import math
+import re
 import types
 
 import hypothesis
@@ -281,7 +282,7 @@ def test_candidate_groups_are_a_query_or_a_command_error(
     named = version.parse(api_version) >= (1, 33)
     pattern = allocation_candidate._NAMED_GROUP if named \
         else allocation_candidate._INTEGER_GROUP
-    assert all(pattern.match(name) for name, _ in groups)
+    assert all(re.match(pattern, name) for name, _ in groups)
     keys = [key for key, value in params]
     # One resources<suffix> per group, in the order the groups came.
     expected = ['resources' + name for name in request_groups]
@@ -408,7 +409,7 @@ def test_error_line_of_any_body_is_one_clean_line(status, body,
     assert isinstance(message, str) and message.strip() == message
     assert message
     assert_one_line(message)
-    assert not text._CONTROL_RE.search(message), repr(message)
+    assert not re.search(text._CONTROL_RE, message), repr(message)
     error = http.exception_for(response)
     assert isinstance(error, exceptions.ClientException)
     assert str(error) == '%s (HTTP %d)' % (message, status)
