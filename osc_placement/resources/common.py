@@ -234,15 +234,15 @@ class PlacementCommand(version.CheckerMixin):
 
 
 class Command(PlacementCommand, command.Command):
-    pass
+    """A placement command that prints nothing on success."""
 
 
 class Lister(PlacementCommand, command.Lister):
-    pass
+    """A placement command that prints rows."""
 
 
 class ShowOne(PlacementCommand, command.ShowOne):
-    pass
+    """A placement command that prints one record."""
 
 
 def required_traits_params(required, forbidden):

@@ -24,8 +24,6 @@ provider changed in between.
   and read again and retry when another writer got in between.
 """
 
-import json
-
 from osc_lib import exceptions
 
 from osc_placement.resources import common
@@ -47,22 +45,6 @@ def provider_traits_url(rp_uuid):
     return common.url('resource_providers', rp_uuid, 'traits')
 
 
-def error_code(exc):
-    """Placement's ``errors[0].code`` of an HTTP error, or None.
-
-    Placement puts a code in its error bodies from microversion 1.23.
-    """
-    response = getattr(exc, 'response', None)
-    if response is None:
-        return None
-    try:
-        body = json.loads(response.content) if response.content else None
-        code = body['errors'][0].get('code')
-    except (ValueError, TypeError, LookupError, AttributeError):
-        return None
-    return code if isinstance(code, str) else None
-
-
 def is_generation_conflict(exc):
     """True if a failed write lost a race on the provider generation.
 
@@ -73,7 +55,8 @@ def is_generation_conflict(exc):
     """
     if getattr(exc, 'http_status', None) != 409:
         return False
-    code = error_code(exc)
+    # Set by the HTTP layer from the error body (http.exception_for).
+    code = getattr(exc, 'error_code', None)
     return code is None or code == CONCURRENT_UPDATE
 
 
@@ -244,7 +227,11 @@ class DeleteResourceProviderTrait(resource_provider.ProviderCommand,
 
 class _ChangeResourceProviderTrait(resource_provider.ProviderCommand,
                                    common.Lister):
-    """Shared by ``trait add`` and ``trait remove``."""
+    """Shared by ``trait add`` and ``trait remove``.
+
+    A subclass defines ``change(current, named)``: the provider's traits
+    (a list) after the change.
+    """
 
     min_version = MIN_VERSION
     trait_help = None
@@ -255,10 +242,6 @@ class _ChangeResourceProviderTrait(resource_provider.ProviderCommand,
             '--trait', metavar='<trait>', action='append', required=True,
             type=common.non_empty, help=self.trait_help)
         return parser
-
-    def change(self, current, named):
-        """The provider's traits after the change (a list)."""
-        raise NotImplementedError
 
     def take_action(self, parsed_args):
         http, rp_uuid = self.prepare_provider(parsed_args)
