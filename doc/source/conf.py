@@ -17,6 +17,11 @@ warnings as errors. Besides the usual settings, this file guards the CLI
 reference: cliff's ``autoprogram-cliff`` directive documents whatever it
 can load, so a command whose module is missing or broken must stop the
 build here instead of quietly disappearing from the reference.
+
+The reference is built at the microversion a user gets by default
+(``--os-placement-api-version 1``, negotiated up to 1.29), so that its
+synopses say which options are required exactly as ``--help`` does without
+a version option.
 """
 
 import argparse
@@ -24,7 +29,9 @@ import configparser
 import importlib.metadata
 import os
 import re
+import types
 
+from cliff import sphinxext as cliff_sphinxext
 from docutils import statemachine
 from sphinx.errors import ExtensionError
 from sphinx.util.docutils import SphinxDirective
@@ -47,6 +54,8 @@ source_suffix = {'.rst': 'restructuredtext'}
 exclude_patterns = ['user/examples/*']
 pygments_style = 'native'
 language = 'en'
+# Option names such as --group must be printed as typed, not with an en dash.
+smartquotes = False
 
 # -- cliff: the CLI reference ------------------------------------------------
 
@@ -55,9 +64,9 @@ autoprogram_cliff_application = 'openstack'
 # -- openstackdocstheme ------------------------------------------------------
 
 html_theme = 'openstackdocs'
-openstackdocs_repo_name = 'openstack/osc-placement'
-openstackdocs_bug_project = 'osc-placement'
-openstackdocs_bug_tag = ''
+# The project has no public repository or bug tracker yet, so neither
+# openstackdocs_repo_name nor openstackdocs_bug_project is set: the pages
+# get no "report a bug" or source links (which would lead upstream).
 openstackdocs_auto_name = False
 openstackdocs_use_storyboard = False
 html_last_updated_fmt = '%Y-%m-%d'
@@ -123,6 +132,38 @@ def check_reference(app, exception):
     if missing:
         raise ExtensionError(
             'cli/index.html lacks the commands: %s' % ', '.join(missing))
+
+
+def reference_app():
+    """What a command's parser reads from OpenStackClient: the version.
+
+    A parser is built for the microversion the user asked for
+    (``app.client_manager._api_version['placement']``); the reference asks
+    for the default, ``1``.
+    """
+    from osc_placement import version
+
+    manager = types.SimpleNamespace(
+        _api_version={'placement': version.NEGOTIATE_VERSION})
+    return types.SimpleNamespace(client_manager=manager)
+
+
+class ReferenceCommands(cliff_sphinxext.AutoprogramCliffDirective):
+    """cliff's ``autoprogram-cliff``, building commands at the default version.
+
+    cliff makes each command without an application, which the plugin's
+    parsers read as microversion 1.0.
+    """
+
+    def _generate_nodes_per_command(self, title, command_name,
+                                    command_class, ignored_opts):
+        app = reference_app()
+
+        def make(_app, app_args):
+            return command_class(app, app_args)
+
+        return super()._generate_nodes_per_command(
+            title, command_name, make, ignored_opts)
 
 
 class PlacementGlobalOption(SphinxDirective):
@@ -211,6 +252,7 @@ class PlacementMicroversionTable(SphinxDirective):
 
 
 def setup(app):
+    app.add_directive('autoprogram-cliff', ReferenceCommands, override=True)
     app.add_directive('placement-global-option', PlacementGlobalOption)
     app.add_directive('placement-microversion-table',
                       PlacementMicroversionTable)
