@@ -35,6 +35,7 @@ from concurrent import futures
 import difflib
 import http.client
 import http.server
+import json
 import os
 import shlex
 import subprocess
@@ -327,29 +328,43 @@ def allocations(ex):
 def inventory(ex):
     ex.file('inventory-aggregate-members')
     ex.run('resource', 'provider', 'create', 'compute-3', '--uuid', COMPUTE3)
-    ex.run('--os-placement-api-version', '1.19', 'resource', 'provider',
-           'aggregate', 'set', 'compute-3', '--aggregate', AGGREGATE,
-           '--generation', '0')
+    ex.run('resource', 'provider', 'aggregate', 'set', 'compute-3',
+           '--aggregate', AGGREGATE, '--generation', '0')
     ex.run('resource', 'provider', 'list', '--member-of', AGGREGATE)
 
-    values = ['--resource', 'VCPU=32', '--resource', 'MEMORY_MB=65536',
-              '--resource', 'DISK_GB=2000']
+    # The local disk is on the root provider of every host, nested or
+    # flat: the one class the three roots have in common. Replacing a
+    # root's whole inventory with it must fail on compute-2 (classes in
+    # use) and reset compute-1's reserved disk.
+    values = ['--resource', 'DISK_GB=2000']
 
     ex.file('inventory-aggregate-dry-run')
+    before = table_rows(ex.run('resource', 'provider', 'inventory', 'list',
+                               'compute-1'))
+    claim([row[0] for row in before] == ['DISK_GB'] and before[0][4] == '50',
+          'the root of compute-1 holds only DISK_GB, with 50 reserved')
     ex.run('resource', 'provider', 'inventory', 'set', AGGREGATE,
            '--aggregate', *values, '--dry-run')
 
     ex.file('inventory-aggregate-partial')
-    updated = {row[0] for row in table_rows(ex.run(
+    rows = table_rows(ex.run(
         'resource', 'provider', 'inventory', 'set', AGGREGATE,
-        '--aggregate', *values, expect=1))}
-    claim(updated == {sandbox.COMPUTE1, COMPUTE3},
+        '--aggregate', *values, expect=1))
+    claim({row[0] for row in rows} == {sandbox.COMPUTE1, COMPUTE3},
           'compute-1 and compute-3 are updated, compute-2 is not')
+    claim(all(row[5] == '0' for row in rows),
+          'the replaced inventories have a reserved of 0')
 
     ex.file('inventory-aggregate-after')
-    ex.run('resource', 'provider', 'inventory', 'list', 'compute-2')
-    ex.run('resource', 'provider', 'inventory', 'set', 'compute-2',
-           '--amend', *values)
+    ex.run('resource', 'provider', 'inventory', 'set', 'compute-1',
+           '--amend', '--resource', 'DISK_GB:reserved=50')
+    rows = table_rows(ex.run(
+        'resource', 'provider', 'inventory', 'set', AGGREGATE,
+        '--aggregate', '--amend',
+        '--resource', 'DISK_GB:allocation_ratio=1.5'))
+    claim([row[1] for row in rows if row[0] == sandbox.COMPUTE2]
+          == ['VCPU', 'MEMORY_MB', 'DISK_GB', 'CUSTOM_FPGA'],
+          'with --amend compute-2 keeps its other classes')
 
 
 @scenario
@@ -414,8 +429,23 @@ def troubleshooting(ex):
     ex.run('resource', 'provider', 'allocation', 'list', 'compute-1_NUMA0',
            '--long')
 
+    ex.file('orphan-find-all')
+    names = ex.run('resource', 'provider', 'tree', 'show', 'compute-1',
+                   '-f', 'value', '-c', 'name').split()
+    claim(len(names) == 5, 'the tree of compute-1 has five providers')
+    holders = set()
+    for name in names:
+        rows = table_rows(ex.run('resource', 'provider', 'allocation',
+                                 'list', name))
+        holders.update(row[0] for row in rows)
+    claim(holders == {VM2}, 'one consumer holds allocations on the tree')
+
     ex.file('orphan-consumer')
     ex.run('resource', 'provider', 'allocation', 'show', VM2)
+
+    ex.file('orphan-consumer-type')
+    ex.run('--os-placement-api-version', '1.38', 'resource', 'provider',
+           'allocation', 'show', VM2)
 
     ex.file('orphan-unset')
     ex.run('resource', 'provider', 'allocation', 'unset', VM2,
@@ -431,6 +461,108 @@ def troubleshooting(ex):
     ex.file('orphan-consumer-delete')
     ex.run('resource', 'provider', 'allocation', 'delete', VM3)
     ex.run('resource', 'provider', 'allocation', 'list', 'compute-2')
+
+
+# Every command that prints a list, as the scripting page documents it.
+LIST_COMMANDS = (
+    ('resource', 'provider', 'list'),
+    ('resource', 'provider', 'tree', 'show', 'compute-1', '--long'),
+    ('resource', 'provider', 'inventory', 'list', 'compute-2', '--long'),
+    ('resource', 'provider', 'usage', 'show', 'compute-2'),
+    ('resource', 'usage', 'show', sandbox.PROJECT),
+    ('resource', 'provider', 'allocation', 'show', VM1),
+    ('resource', 'provider', 'allocation', 'list', 'compute-2', '--long'),
+    ('resource', 'provider', 'aggregate', 'list', 'compute-2'),
+    ('resource', 'provider', 'trait', 'list', 'compute-2'),
+    ('trait', 'list', '--name', 'startswith:CUSTOM_'),
+    ('resource', 'class', 'list'),
+    ('allocation', 'candidate', 'list', '--resource', 'VCPU=2', '--long'),
+)
+
+JSON_TYPES = ((bool, 'boolean'), (int, 'integer'), (float, 'number'),
+              (str, 'string'), (list, 'array'), (dict, 'object'),
+              (type(None), 'null'))
+
+
+def json_type(value):
+    """The JSON name of the type of a decoded value."""
+    for python_type, name in JSON_TYPES:
+        if type(value) is python_type:
+            return name
+    raise ExampleError('%r is not a JSON value' % (value,))
+
+
+def columns_table(args, rows):
+    """An RST table: each column of ``-f json`` with its types, an example."""
+    if not rows:
+        raise ExampleError('openstack %s printed no rows' % ' '.join(args))
+    lines = ['``openstack %s``' % ' '.join(args), '',
+             '.. list-table::', '   :header-rows: 1',
+             '   :widths: 30 20 50', '',
+             '   * - Key', '     - JSON type', '     - Example']
+    for key in rows[0]:
+        types = []
+        for row in rows:
+            name = json_type(row[key])
+            if name not in types:
+                types.append(name)
+        example = next((row[key] for row in rows if row[key] is not None),
+                       None)
+        text = json.dumps(example)
+        if len(text) > 40:
+            text = text[:37] + '...'
+        lines.extend(['   * - ``%s``' % key,
+                      '     - %s' % ' or '.join(types),
+                      '     - ``%s``' % text])
+    return '\n'.join(lines) + '\n'
+
+
+@scenario
+def scripting(ex):
+    ex.file('scripting-formats')
+    ex.run('resource', 'provider', 'list', '--name', 'compute-2',
+           '-f', 'json')
+    ex.run('resource', 'provider', 'list', '--name', 'compute-2',
+           '-f', 'value', '-c', 'uuid')
+    ex.run('resource', 'provider', 'usage', 'show', 'compute-2',
+           '-f', 'value')
+
+    ex.file('scripting-exit-codes')
+    ex.run('resource', 'provider', 'show', 'compute-9', expect=1)
+    ex.run('resource', 'provider', 'list', '--colour', 'red', expect=2)
+
+    ex.file('scripting-columns')
+    tables = []
+    for args in LIST_COMMANDS:
+        env = sandbox.client_env(ex.box.endpoint)
+        proc = subprocess.run(
+            [sandbox.openstack_executable()] + list(args) + ['-f', 'json'],
+            env=env, stdin=subprocess.DEVNULL, capture_output=True,
+            text=True, timeout=120)
+        if proc.returncode:
+            raise ExampleError('openstack %s failed:\n%s'
+                               % (' '.join(args), proc.stderr))
+        tables.append(columns_table(args, json.loads(proc.stdout)))
+    ex.files[ex.current].append('\n'.join(tables))
+
+
+@scenario
+def capacity(ex):
+    ex.file('capacity-free')
+    rows = table_rows(ex.run('resource', 'provider', 'inventory', 'list',
+                             'compute-2', '--long'))
+    claim(rows and rows[0][0] == 'VCPU', 'VCPU is the first row')
+    ex.run('resource', 'provider', 'usage', 'show', 'compute-2')
+
+    ex.file('capacity-flavor')
+    found = candidate_rows(ex.run(
+        'allocation', 'candidate', 'list', '--resource', 'VCPU=4',
+        '--resource', 'MEMORY_MB=8192', '--resource', 'DISK_GB=40',
+        '--limit', '10'))
+    claim(found, 'some host can take the flavor')
+    ex.run('allocation', 'candidate', 'list', '--resource', 'VCPU=4',
+           '--resource', 'MEMORY_MB=8192', '--resource', 'DISK_GB=40',
+           '--resource', 'CUSTOM_FPGA=1', '--limit', '10')
 
 
 # -- main ---------------------------------------------------------------------
