@@ -95,10 +95,12 @@ class TestCase(base.BaseTestCase):
 
     ``api_version`` is the ``--os-placement-api-version`` that
     :meth:`openstack` passes unless told otherwise; None or
-    :data:`NEGOTIATE`: the option is left out.
+    :data:`NEGOTIATE`: the option is left out. ``command`` holds the words
+    of the command under test, put before the arguments of each run.
     """
 
     api_version = None
+    command = ()
 
     def setUp(self):
         super().setUp()
@@ -110,7 +112,8 @@ class TestCase(base.BaseTestCase):
         if version is None:
             version = self.api_version
         options = ['--os-placement-api-version', version] if version else []
-        return cli.run(cli.auth_argv() + options + list(argv), env=env)
+        return cli.run(cli.auth_argv() + options + list(self.command)
+                       + list(argv), env=env)
 
     def sent(self):
         """(method, path and query below the endpoint) of each request."""
