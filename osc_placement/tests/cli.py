@@ -25,9 +25,9 @@ from osc_lib import clientmanager as osc_clientmanager
 ENDPOINT = 'http://placement.test/placement'
 
 
-def auth_argv(endpoint=ENDPOINT):
+def auth_argv(endpoint=ENDPOINT, token='admin'):
     return ['--os-auth-type', 'admin_token', '--os-endpoint', endpoint,
-            '--os-token', 'admin']
+            '--os-token', token]
 
 
 @contextlib.contextmanager

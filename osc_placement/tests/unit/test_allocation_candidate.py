@@ -18,39 +18,20 @@ import time
 import hypothesis
 from hypothesis import strategies as st
 from osc_lib import exceptions
-import pytest
-import requests_mock
+import testscenarios
 
 from osc_placement.resources import allocation_candidate
-from osc_placement.tests import cli
+from osc_placement.tests.unit import base
 
-URL = cli.ENDPOINT
-CN = 'aaaaaaaa-aaaa-4aaa-8aaa-000000000001'
+URL = base.ENDPOINT
+CN = base.RP1
 NUMA0 = 'aaaaaaaa-aaaa-4aaa-8aaa-000000000011'
 NUMA1 = 'aaaaaaaa-aaaa-4aaa-8aaa-000000000012'
 PF = 'aaaaaaaa-aaaa-4aaa-8aaa-000000000021'
-AGG = 'dddddddd-dddd-4ddd-8ddd-000000000001'
+AGG = base.AGG1
 EMPTY = {'allocation_requests': [], 'provider_summaries': {}}
 
-
-def run(*argv, version='1.39'):
-    return cli.run(cli.auth_argv() + ['--os-placement-api-version', version,
-                                      'allocation', 'candidate', 'list']
-                   + list(argv))
-
-
-def query(mocker):
-    """The query string of the candidates request, decoded, in order."""
-    from urllib import parse
-    [req] = [r for r in mocker.request_history
-             if r.url.split('?')[0].endswith('/allocation_candidates')]
-    return parse.parse_qsl(parse.urlsplit(req.url).query)
-
-
-@pytest.fixture
-def mocker():
-    with requests_mock.Mocker(case_sensitive=True) as m:
-        yield m
+load_tests = testscenarios.load_tests_apply_scenarios
 
 
 def summary(resources, traits=(), root=CN, parent=None):
@@ -78,258 +59,303 @@ NESTED = {
                     parent=CN)}}
 
 
-def test_query_order_of_every_option(mocker):
-    mocker.get(URL + '/allocation_candidates', json=EMPTY)
-    out, err, code = run(
-        '--limit', '5', '--resource', 'DISK_GB=10',
-        '--group', '_CPU', '--resource', 'VCPU=1', '--in-tree', CN,
-        '--member-of', '!' + AGG, '--required', 'HW_CPU_X86_AVX',
-        '--group', '_NET', '--forbidden', 'CUSTOM_X',
-        '--required', 'CUSTOM_PHYSNET1', '--resource', 'SRIOV_NET_VF=1',
-        '--group-policy', 'isolate', '--root-required', 'A,!B',
-        '--root-required', 'C', '--same-subtree', '_CPU,_NET')
-    assert (err, code) == ('', 0)
-    assert query(mocker) == [
-        ('limit', '5'), ('group_policy', 'isolate'),
-        ('resources', 'DISK_GB:10'),
-        ('resources_CPU', 'VCPU:1'), ('required_CPU', 'HW_CPU_X86_AVX'),
-        ('member_of_CPU', '!' + AGG), ('in_tree_CPU', CN),
-        ('resources_NET', 'SRIOV_NET_VF:1'),
-        ('required_NET', 'CUSTOM_PHYSNET1,!CUSTOM_X'),
-        ('root_required', 'A,!B,C'), ('same_subtree', '_CPU,_NET')]
-    assert mocker.request_history[0].headers['OpenStack-API-Version'] == \
-        'placement 1.39'
+class CandidateTestCase(base.TestCase):
+
+    api_version = '1.39'
+    command = ['allocation', 'candidate', 'list']
+
+    def query(self):
+        """The query of the candidates request, decoded, in order."""
+        [request] = [r for r in self.requests_sent()
+                     if r.path == '/allocation_candidates']
+        return request.query
 
 
-def test_a_group_named_twice_adds_to_the_same_group(mocker):
-    mocker.get(URL + '/allocation_candidates', json=EMPTY)
-    out, err, code = run('--group', '1', '--resource', 'VCPU=1',
-                         '--group', '2', '--resource', 'VCPU=2',
-                         '--group', '1', '--resource', 'MEMORY_MB=64',
-                         version='1.25')
-    assert code == 0, err
-    assert query(mocker) == [
-        ('group_policy', 'none'), ('resources1', 'VCPU:1,MEMORY_MB:64'),
-        ('resources2', 'VCPU:2')]
+class TestAllocationCandidate(CandidateTestCase):
+
+    def test_query_order_of_every_option(self):
+        self.requests_mock.get(URL + '/allocation_candidates', json=EMPTY)
+        out, err, code = self.openstack(
+            '--limit', '5', '--resource', 'DISK_GB=10',
+            '--group', '_CPU', '--resource', 'VCPU=1', '--in-tree', CN,
+            '--member-of', '!' + AGG, '--required', 'HW_CPU_X86_AVX',
+            '--group', '_NET', '--forbidden', 'CUSTOM_X',
+            '--required', 'CUSTOM_PHYSNET1', '--resource', 'SRIOV_NET_VF=1',
+            '--group-policy', 'isolate', '--root-required', 'A,!B',
+            '--root-required', 'C', '--same-subtree', '_CPU,_NET')
+        self.assertEqual(('', 0), (err, code))
+        self.assertEqual(
+            [('limit', '5'), ('group_policy', 'isolate'),
+             ('resources', 'DISK_GB:10'),
+             ('resources_CPU', 'VCPU:1'), ('required_CPU', 'HW_CPU_X86_AVX'),
+             ('member_of_CPU', '!' + AGG), ('in_tree_CPU', CN),
+             ('resources_NET', 'SRIOV_NET_VF:1'),
+             ('required_NET', 'CUSTOM_PHYSNET1,!CUSTOM_X'),
+             ('root_required', 'A,!B,C'), ('same_subtree', '_CPU,_NET')],
+            self.query())
+        self.assertEqual('placement 1.39', self.requests_sent()[0].version)
+
+    def test_a_group_named_twice_adds_to_the_same_group(self):
+        self.requests_mock.get(URL + '/allocation_candidates', json=EMPTY)
+        out, err, code = self.openstack(
+            '--group', '1', '--resource', 'VCPU=1',
+            '--group', '2', '--resource', 'VCPU=2',
+            '--group', '1', '--resource', 'MEMORY_MB=64',
+            version='1.25')
+        self.assertEqual(0, code, err)
+        self.assertEqual(
+            [('group_policy', 'none'), ('resources1', 'VCPU:1,MEMORY_MB:64'),
+             ('resources2', 'VCPU:2')],
+            self.query())
+
+    def test_from_1_33_string_group_names_are_sent(self):
+        self.requests_mock.get(URL + '/allocation_candidates', json=EMPTY)
+        out, err, code = self.openstack(
+            '--group', 'COMPUTE_1-a', '--resource', 'VCPU=1',
+            version='1.33')
+        self.assertEqual(0, code, err)
+        self.assertEqual(
+            [('group_policy', 'none'), ('resourcesCOMPUTE_1-a', 'VCPU:1')],
+            self.query())
+
+    def test_a_resourceless_group_is_allowed_in_same_subtree(self):
+        self.requests_mock.get(URL + '/allocation_candidates', json=EMPTY)
+        out, err, code = self.openstack(
+            '--group', '_CN', '--resource', 'VCPU=1',
+            '--group', '_NIC', '--required', 'CUSTOM_PHYSNET1',
+            '--same-subtree', '_CN,_NIC', version='1.36')
+        self.assertEqual(0, code, err)
+        self.assertEqual(
+            [('group_policy', 'none'), ('resources_CN', 'VCPU:1'),
+             ('required_NIC', 'CUSTOM_PHYSNET1'),
+             ('same_subtree', '_CN,_NIC')],
+            self.query())
+
+    def test_in_tree_by_name_in_a_group(self):
+        self.requests_mock.get(
+            URL + '/resource_providers?name=compute-1', complete_qs=True,
+            json={'resource_providers': [{'uuid': CN}]})
+        self.requests_mock.get(URL + '/allocation_candidates', json=EMPTY)
+        out, err, code = self.openstack(
+            '--group', '1', '--resource', 'VCPU=1',
+            '--in-tree', 'compute-1', version='1.31')
+        self.assertEqual(0, code, err)
+        self.assertIn(('in_tree1', CN), self.query())
+
+    def test_long_shows_tree_and_mappings(self):
+        self.requests_mock.get(URL + '/allocation_candidates', json=NESTED)
+        out, err, code = self.openstack(
+            '--group', '_CPU', '--resource', 'VCPU=1',
+            '--group', '_NET', '--resource', 'SRIOV_NET_VF=1',
+            '--group', '_ROOT', '--required',
+            'COMPUTE_STATUS_ENABLED',
+            '--same-subtree', '_ROOT,_CPU,_NET',
+            '--long', '-f', 'json')
+        self.assertEqual(('', 0), (err, code))
+        rows = json.loads(out)
+        self.assertEqual(
+            [(1, 'VCPU=1', NUMA0, CN, CN, '_CPU'),
+             (1, 'SRIOV_NET_VF=1', PF, CN, CN, '_NET'),
+             (2, 'VCPU=1', NUMA1, CN, CN, '_CPU'),
+             (2, 'SRIOV_NET_VF=1', PF, CN, CN, '_NET'),
+             # The root satisfies the resourceless group: shown, no allocation.
+             (2, '', CN, CN, None, '_ROOT')],
+            [(r['#'], r['allocation'], r['resource provider'],
+              r['root provider'], r['parent provider'], r['mappings'])
+             for r in rows])
+        self.assertEqual('CUSTOM_PHYSNET1', rows[1]['traits'])
+
+    def test_without_long_columns_stay_as_recorded(self):
+        self.requests_mock.get(URL + '/allocation_candidates', json=NESTED)
+        out, err, code = self.openstack(
+            '--group', '_CPU', '--resource', 'VCPU=1',
+            '--group', '_NET', '--resource', 'SRIOV_NET_VF=1',
+            '-f', 'json')
+        self.assertEqual(0, code, err)
+        rows = json.loads(out)
+        self.assertEqual(
+            ['#', 'allocation', 'resource provider',
+             'inventory used/capacity', 'traits'],
+            list(rows[0]))
+        self.assertEqual(4, len(rows))
+
+    def test_long_before_mappings_has_no_mappings_column(self):
+        self.requests_mock.get(URL + '/allocation_candidates', json={
+            'allocation_requests': [{'allocations': {
+                NUMA0: {'resources': {'VCPU': 1}}}}],
+            'provider_summaries': {NUMA0: summary({'VCPU': (0, 4)},
+                                                  parent=CN)}})
+        out, err, code = self.openstack(
+            '--resource', 'VCPU=1', '--long', '-f', 'json',
+            version='1.29')
+        self.assertEqual(0, code, err)
+        self.assertEqual(
+            [{'#': 1, 'allocation': 'VCPU=1', 'resource provider': NUMA0,
+              'inventory used/capacity': 'VCPU=0/4', 'traits': '',
+              'root provider': CN, 'parent provider': CN}],
+            json.loads(out))
+
+    def test_unnamed_group_in_mappings(self):
+        self.requests_mock.get(URL + '/allocation_candidates', json={
+            'allocation_requests': [{
+                'allocations': {CN: {'resources': {'VCPU': 1}}},
+                'mappings': {'': [CN]}}],
+            'provider_summaries': {CN: summary({'VCPU': (0, 4)})}})
+        out, err, code = self.openstack(
+            '--resource', 'VCPU=1', '--long', '-f', 'json',
+            version='1.34')
+        self.assertEqual(0, code, err)
+        self.assertEqual(
+            allocation_candidate.UNNAMED_GROUP,
+            json.loads(out)[0]['mappings'])
+
+    def test_rows_are_linear_in_candidates_and_providers(self):
+        """10,000 candidates of 20 providers each: rows built quickly."""
+        providers = ['aaaaaaaa-aaaa-4aaa-8aaa-%012d' % i for i in range(200)]
+        summaries = {rp: summary({'VCPU': (0, 8), 'MEMORY_MB': (0, 4096)},
+                                 ['HW_CPU_X86_AVX'], parent=CN)
+                     for rp in providers}
+        requests_ = [{'allocations': {providers[(i + j) % 200]:
+                                      {'resources': {'VCPU': 1}}
+                                      for j in range(20)},
+                      'mappings': {'': providers[i % 200:i % 200 + 1]}}
+                     for i in range(10000)]
+        resp = {'allocation_requests': requests_,
+                'provider_summaries': summaries}
+        cmd = allocation_candidate.ListAllocationCandidate.__new__(
+            allocation_candidate.ListAllocationCandidate)
+        cmd.compare_version = lambda predicate, **kw: True
+        start = time.perf_counter()
+        fields, rows = cmd._table(resp, long=True)
+        elapsed = time.perf_counter() - start
+        self.assertEqual(200000, len(rows))
+        self.assertEqual('VCPU=0/8,MEMORY_MB=0/4096', rows[0][3])
+        self.assertLess(elapsed, 5, elapsed)
+
+    def test_list_shaped_requests_below_1_12(self):
+        self.requests_mock.get(URL + '/allocation_candidates', json={
+            'allocation_requests': [{'allocations': [
+                {'resource_provider': {'uuid': CN},
+                 'resources': {'VCPU': 1, 'MEMORY_MB': 64}}]}],
+            'provider_summaries': {CN: {'resources': {
+                'VCPU': {'capacity': 8, 'used': 2},
+                'MEMORY_MB': {'capacity': 512, 'used': 0}}}}})
+        out, err, code = self.openstack(
+            '--resource', 'VCPU=1', '--resource',
+            'MEMORY_MB=64', '-f', 'value', version='1.11')
+        self.assertEqual(('', 0), (err, code))
+        self.assertEqual(
+            '1 VCPU=1,MEMORY_MB=64 %s VCPU=2/8,MEMORY_MB=0/512\n' % CN,
+            out)
+
+    def test_usage_synopsis_does_not_list_the_extras(self):
+        out, err, code = self.openstack('--group-policy', 'x')
+        self.assertEqual(2, code)
+        for extra in ('--in-tree', '--root-required', '--same-subtree',
+                      '--long'):
+            self.assertNotIn(extra, err)
+        out, err, code = self.openstack('--help')
+        for extra in ('--in-tree', '--root-required', '--same-subtree',
+                      '--long'):
+            self.assertIn(extra, out)
 
 
-@pytest.mark.parametrize('name', ['abc', '0', '01', '-1', '1.5'])
-def test_below_1_33_a_group_must_be_a_positive_integer(mocker, name):
-    out, err, code = run('--resource', 'VCPU=1', '--group', name,
-                         '--resource', 'VCPU=1', version='1.32')
-    assert (out, code) == ('', 1)
-    assert err == ("--group %r: before --os-placement-api-version 1.33 a "
-                   "group name must be a positive integer (e.g. 1).\n"
-                   % name)
-    assert mocker.request_history == []
+class TestGroupName(CandidateTestCase):
+
+    scenarios = [(repr(name), {'name': name, 'version': '1.32'})
+                 for name in ('abc', '0', '01', '-1', '1.5')] + [
+        (repr(name), {'name': name, 'version': '1.33'})
+        for name in ('a b', 'x' * 65, 'é')]
+
+    def test_group_name(self):
+        out, err, code = self.openstack(
+            '--resource', 'VCPU=1', '--group', self.name, '--resource',
+            'VCPU=1', version=self.version)
+        self.assertEqual(('', 1), (out, code))
+        if self.version == '1.32':
+            self.assertEqual(
+                "--group %r: before --os-placement-api-version 1.33 a "
+                "group name must be a positive integer (e.g. 1).\n"
+                % self.name, err)
+        else:
+            self.assertIn('--group', err)
+            self.assertIn('A-Z, a-z, 0-9, _ and -', err)
+        self.assertEqual([], self.requests_mock.request_history)
 
 
-@pytest.mark.parametrize('name', ['a b', 'x' * 65, 'é'])
-def test_from_1_33_group_names_are_checked(mocker, name):
-    out, err, code = run('--resource', 'VCPU=1', '--group', name,
-                         '--resource', 'VCPU=1', version='1.33')
-    assert code == 1
-    assert '--group' in err and 'A-Z, a-z, 0-9, _ and -' in err
-    assert mocker.request_history == []
+class TestRejectedValues(CandidateTestCase):
+
+    scenarios = [(' '.join(argv), {'argv': argv, 'words': words})
+                 for argv, words in [
+                     (['--resource', 'VCPU=abc'],
+                      ["'VCPU=abc'", "'abc'", 'not an integer']),
+                     (['--resource', 'VCPU=1', '--limit', 'abc'],
+                      ['--limit', "'abc'"]),
+                     (['--resource', '=1'], ['resource class']),
+                     (['--resource', 'VCPU'], ['<resource_class>=<value>']),
+                     (['--resource', 'VCPU=1=2'],
+                      ['<resource_class>=<value>']),
+                     (['--resource', 'VCPU=1', '--root-required', 'A,,B'],
+                      ['--root-required', "'A,,B'"]),
+                     (['--resource', 'VCPU=1', '--root-required', '!'],
+                      ['--root-required', 'trait name']),
+                     (['--resource', 'VCPU=1', '--same-subtree', '_A,_B'],
+                      ['--same-subtree', "'_A'", '--group']),
+                     (['--resource', 'VCPU=1', '--group', '_A', '--resource',
+                       'VCPU=1', '--same-subtree', '_A,'],
+                      ['--same-subtree', 'empty name']),
+                     (['--group', '1', '--required', 'X'],
+                      ['At least one --resource']),
+                     (['--resource', 'VCPU=1', '--group', '1', '--member-of',
+                       AGG], ['Group 1 has no --resource']),
+                     (['--required', 'X', '--group', '1', '--resource',
+                       'VCPU=1'], ['before the first --group', '--resource']),
+                     (['--resource', 'VCPU=1', '--in-tree', CN, '--in-tree',
+                       CN], ['--in-tree given 2 times'])]]
+
+    def test_values_are_rejected_before_any_request(self):
+        out, err, code = self.openstack(*self.argv)
+        self.assertEqual(('', 1), (out, code))
+        self.assertEqual(1, len(err.splitlines()), err)
+        for word in self.words:
+            self.assertIn(word, err)
+        self.assertEqual([], self.requests_mock.request_history)
 
 
-def test_from_1_33_string_group_names_are_sent(mocker):
-    mocker.get(URL + '/allocation_candidates', json=EMPTY)
-    out, err, code = run('--group', 'COMPUTE_1-a', '--resource', 'VCPU=1',
-                         version='1.33')
-    assert code == 0, err
-    assert query(mocker) == [('group_policy', 'none'),
-                             ('resourcesCOMPUTE_1-a', 'VCPU:1')]
+class TestGates(CandidateTestCase):
+
+    scenarios = [(' '.join(argv), {'argv': argv, 'since': since})
+                 for argv, since in [
+                     (['--in-tree', CN], '1.31'),
+                     (['--member-of', '!' + AGG], '1.32'),
+                     (['--root-required', 'HW_CPU_X86_AVX'], '1.35'),
+                     (['--group', '_A', '--resource', 'VCPU=1',
+                       '--same-subtree', '_A'], '1.36'),
+                     (['--long'], '1.29'),
+                     (['--required', 'A,B'], '1.39'),
+                     (['--member-of', AGG, '--member-of', AGG], '1.24')]]
+
+    def test_gate_one_version_below(self):
+        below = '1.%d' % (int(self.since.split('.')[1]) - 1)
+        out, err, code = self.openstack('--resource', 'VCPU=1', *self.argv,
+                                        version=below)
+        self.assertEqual(('', 1), (out, code))
+        self.assertEqual('Operation or argument is not supported with '
+                         'version %s; requires at least version %s\n'
+                         % (below, self.since), err)
+        self.assertEqual([], self.requests_mock.request_history)
 
 
-@pytest.mark.parametrize('argv, words', [
-    (['--resource', 'VCPU=abc'], ["'VCPU=abc'", "'abc'", 'not an integer']),
-    (['--resource', 'VCPU=1', '--limit', 'abc'], ['--limit', "'abc'"]),
-    (['--resource', '=1'], ['resource class']),
-    (['--resource', 'VCPU'], ['<resource_class>=<value>']),
-    (['--resource', 'VCPU=1=2'], ['<resource_class>=<value>']),
-    (['--resource', 'VCPU=1', '--root-required', 'A,,B'],
-     ['--root-required', "'A,,B'"]),
-    (['--resource', 'VCPU=1', '--root-required', '!'],
-     ['--root-required', 'trait name']),
-    (['--resource', 'VCPU=1', '--same-subtree', '_A,_B'],
-     ['--same-subtree', "'_A'", '--group']),
-    (['--resource', 'VCPU=1', '--group', '_A', '--resource', 'VCPU=1',
-      '--same-subtree', '_A,'], ['--same-subtree', 'empty name']),
-    (['--group', '1', '--required', 'X'], ['At least one --resource']),
-    (['--resource', 'VCPU=1', '--group', '1', '--member-of', AGG],
-     ['Group 1 has no --resource']),
-    (['--required', 'X', '--group', '1', '--resource', 'VCPU=1'],
-     ['before the first --group', '--resource']),
-    (['--resource', 'VCPU=1', '--in-tree', CN, '--in-tree', CN],
-     ['--in-tree given 2 times']),
-])
-def test_values_are_rejected_before_any_request(mocker, argv, words):
-    out, err, code = run(*argv)
-    assert (out, code) == ('', 1)
-    assert len(err.splitlines()) == 1
-    for word in words:
-        assert word in err
-    assert mocker.request_history == []
+class TestParseResource(base.TestCase):
 
-
-def test_a_resourceless_group_is_allowed_in_same_subtree(mocker):
-    mocker.get(URL + '/allocation_candidates', json=EMPTY)
-    out, err, code = run('--group', '_CN', '--resource', 'VCPU=1',
-                         '--group', '_NIC', '--required', 'CUSTOM_PHYSNET1',
-                         '--same-subtree', '_CN,_NIC', version='1.36')
-    assert code == 0, err
-    assert query(mocker) == [
-        ('group_policy', 'none'), ('resources_CN', 'VCPU:1'),
-        ('required_NIC', 'CUSTOM_PHYSNET1'), ('same_subtree', '_CN,_NIC')]
-
-
-@pytest.mark.parametrize('argv, since', [
-    (['--in-tree', CN], '1.31'),
-    (['--member-of', '!' + AGG], '1.32'),
-    (['--root-required', 'HW_CPU_X86_AVX'], '1.35'),
-    (['--group', '_A', '--resource', 'VCPU=1', '--same-subtree', '_A'],
-     '1.36'),
-    (['--long'], '1.29'),
-    (['--required', 'A,B'], '1.39'),
-    (['--member-of', AGG, '--member-of', AGG], '1.24'),
-])
-def test_gate_one_version_below(mocker, argv, since):
-    below = '1.%d' % (int(since.split('.')[1]) - 1)
-    out, err, code = run('--resource', 'VCPU=1', *argv, version=below)
-    assert (out, code) == ('', 1)
-    assert err == ('Operation or argument is not supported with version '
-                   '%s; requires at least version %s\n' % (below, since))
-    assert mocker.request_history == []
-
-
-def test_in_tree_by_name_in_a_group(mocker):
-    mocker.get(URL + '/resource_providers?name=compute-1', complete_qs=True,
-               json={'resource_providers': [{'uuid': CN}]})
-    mocker.get(URL + '/allocation_candidates', json=EMPTY)
-    out, err, code = run('--group', '1', '--resource', 'VCPU=1',
-                         '--in-tree', 'compute-1', version='1.31')
-    assert code == 0, err
-    assert ('in_tree1', CN) in query(mocker)
-
-
-def test_long_shows_tree_and_mappings(mocker):
-    mocker.get(URL + '/allocation_candidates', json=NESTED)
-    out, err, code = run('--group', '_CPU', '--resource', 'VCPU=1',
-                         '--group', '_NET', '--resource', 'SRIOV_NET_VF=1',
-                         '--group', '_ROOT', '--required',
-                         'COMPUTE_STATUS_ENABLED',
-                         '--same-subtree', '_ROOT,_CPU,_NET',
-                         '--long', '-f', 'json')
-    assert (err, code) == ('', 0)
-    rows = json.loads(out)
-    assert [(r['#'], r['allocation'], r['resource provider'],
-             r['root provider'], r['parent provider'], r['mappings'])
-            for r in rows] == [
-        (1, 'VCPU=1', NUMA0, CN, CN, '_CPU'),
-        (1, 'SRIOV_NET_VF=1', PF, CN, CN, '_NET'),
-        (2, 'VCPU=1', NUMA1, CN, CN, '_CPU'),
-        (2, 'SRIOV_NET_VF=1', PF, CN, CN, '_NET'),
-        # The root satisfies the resourceless group: shown, no allocation.
-        (2, '', CN, CN, None, '_ROOT')]
-    assert rows[1]['traits'] == 'CUSTOM_PHYSNET1'
-
-
-def test_without_long_columns_stay_as_recorded(mocker):
-    mocker.get(URL + '/allocation_candidates', json=NESTED)
-    out, err, code = run('--group', '_CPU', '--resource', 'VCPU=1',
-                         '--group', '_NET', '--resource', 'SRIOV_NET_VF=1',
-                         '-f', 'json')
-    assert code == 0, err
-    rows = json.loads(out)
-    assert list(rows[0]) == ['#', 'allocation', 'resource provider',
-                             'inventory used/capacity', 'traits']
-    assert len(rows) == 4
-
-
-def test_long_before_mappings_has_no_mappings_column(mocker):
-    mocker.get(URL + '/allocation_candidates', json={
-        'allocation_requests': [{'allocations': {
-            NUMA0: {'resources': {'VCPU': 1}}}}],
-        'provider_summaries': {NUMA0: summary({'VCPU': (0, 4)},
-                                              parent=CN)}})
-    out, err, code = run('--resource', 'VCPU=1', '--long', '-f', 'json',
-                         version='1.29')
-    assert code == 0, err
-    assert json.loads(out) == [{
-        '#': 1, 'allocation': 'VCPU=1', 'resource provider': NUMA0,
-        'inventory used/capacity': 'VCPU=0/4', 'traits': '',
-        'root provider': CN, 'parent provider': CN}]
-
-
-def test_unnamed_group_in_mappings(mocker):
-    mocker.get(URL + '/allocation_candidates', json={
-        'allocation_requests': [{
-            'allocations': {CN: {'resources': {'VCPU': 1}}},
-            'mappings': {'': [CN]}}],
-        'provider_summaries': {CN: summary({'VCPU': (0, 4)})}})
-    out, err, code = run('--resource', 'VCPU=1', '--long', '-f', 'json',
-                         version='1.34')
-    assert code == 0, err
-    assert json.loads(out)[0]['mappings'] == \
-        allocation_candidate.UNNAMED_GROUP
-
-
-def test_rows_are_linear_in_candidates_and_providers(mocker):
-    """10,000 candidates of 20 providers each: rows built quickly."""
-    providers = ['aaaaaaaa-aaaa-4aaa-8aaa-%012d' % i for i in range(200)]
-    summaries = {rp: summary({'VCPU': (0, 8), 'MEMORY_MB': (0, 4096)},
-                             ['HW_CPU_X86_AVX'], parent=CN)
-                 for rp in providers}
-    requests_ = [{'allocations': {providers[(i + j) % 200]:
-                                  {'resources': {'VCPU': 1}}
-                                  for j in range(20)},
-                  'mappings': {'': providers[i % 200:i % 200 + 1]}}
-                 for i in range(10000)]
-    resp = {'allocation_requests': requests_,
-            'provider_summaries': summaries}
-    cmd = allocation_candidate.ListAllocationCandidate.__new__(
-        allocation_candidate.ListAllocationCandidate)
-    cmd.compare_version = lambda predicate, **kw: True
-    start = time.perf_counter()
-    fields, rows = cmd._table(resp, long=True)
-    elapsed = time.perf_counter() - start
-    assert len(rows) == 200000
-    assert rows[0][3] == 'VCPU=0/8,MEMORY_MB=0/4096'
-    assert elapsed < 5, elapsed
-
-
-def test_list_shaped_requests_below_1_12(mocker):
-    mocker.get(URL + '/allocation_candidates', json={
-        'allocation_requests': [{'allocations': [
-            {'resource_provider': {'uuid': CN},
-             'resources': {'VCPU': 1, 'MEMORY_MB': 64}}]}],
-        'provider_summaries': {CN: {'resources': {
-            'VCPU': {'capacity': 8, 'used': 2},
-            'MEMORY_MB': {'capacity': 512, 'used': 0}}}}})
-    out, err, code = run('--resource', 'VCPU=1', '--resource',
-                         'MEMORY_MB=64', '-f', 'value', version='1.11')
-    assert (err, code) == ('', 0)
-    assert out == '1 VCPU=1,MEMORY_MB=64 %s VCPU=2/8,MEMORY_MB=0/512\n' % CN
-
-
-def test_usage_synopsis_does_not_list_the_extras():
-    out, err, code = run('--group-policy', 'x')
-    assert code == 2
-    for extra in ('--in-tree', '--root-required', '--same-subtree',
-                  '--long'):
-        assert extra not in err
-    out, err, code = run('--help')
-    for extra in ('--in-tree', '--root-required', '--same-subtree',
-                  '--long'):
-        assert extra in out
-
-
-@hypothesis.given(st.text(alphabet='VCPU=:0123x- ', max_size=12))
-def test_parse_resource_fails_only_with_a_one_line_command_error(value):
-    try:
-        resource_class, amount = allocation_candidate.parse_resource(value)
-    except exceptions.CommandError as exc:
-        assert '\n' not in str(exc) and 'invalid literal' not in str(exc)
-        return
-    assert resource_class and int(amount) == int(value.split('=')[1])
+    @hypothesis.given(st.text(alphabet='VCPU=:0123x- ', max_size=12))
+    def test_fails_only_with_a_one_line_command_error(self, value):
+        try:
+            resource_class, amount = allocation_candidate.parse_resource(
+                value)
+        except exceptions.CommandError as exc:
+            self.assertOneLine(str(exc))
+            self.assertNotIn('invalid literal', str(exc))
+            return
+        self.assertTrue(resource_class)
+        self.assertEqual(int(value.split('=')[1]), int(amount))

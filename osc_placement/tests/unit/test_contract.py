@@ -15,9 +15,10 @@
 Each case runs the real ``openstack`` shell in-process. Every request it
 sends is checked against the next recorded one (method, path, query in
 order, headers, JSON body) and answered with the recorded response; then
-stdout, stderr and the exit code must equal the recorded ones. For the
-intended deviations (contract/deviations.json, see DEVIATIONS.md in the
-shared contract) the rule of the case replaces the parts it names.
+stdout, stderr and the exit code must equal the recorded ones. Where the
+plugin departs from the reference on purpose (contract/deviations.json;
+the rules are listed in doc/source/contributor/deviations.rst) the rule
+of the case replaces the parts it names.
 """
 
 import collections
@@ -25,10 +26,11 @@ import json
 import os
 from urllib import parse as urlparse
 
-import pytest
 import requests_mock
+import testscenarios
 
 from osc_placement.tests import cli
+from osc_placement.tests.unit import base
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 with open(os.path.join(HERE, 'contract', 'cases.json')) as f:
@@ -36,7 +38,7 @@ with open(os.path.join(HERE, 'contract', 'cases.json')) as f:
 with open(os.path.join(HERE, 'contract', 'deviations.json')) as f:
     DEVIATIONS = json.load(f)
 
-# Where issue 8 (provider arguments take a name or a UUID) meets a recorded
+# Provider arguments take a name or a UUID. Where that meets a recorded
 # case: the reference sends a value that is not UUID-shaped straight into
 # the path and prints the server's 404. We look such a value up as a name
 # first (one GET), and say that neither a name nor a UUID matched. Every
@@ -44,7 +46,7 @@ with open(os.path.join(HERE, 'contract', 'deviations.json')) as f:
 # values are used as they are.
 LOCAL_DEVIATIONS = {
     'resource-provider-show--v1.0-malformed-uuid': {
-        'deviation': 'issue 8: name or UUID',
+        'deviation': 'D13',
         'exchanges': [{
             'request': {
                 'method': 'GET', 'path': '/resource_providers',
@@ -62,20 +64,10 @@ LOCAL_DEVIATIONS = {
             "No resource provider with name or UUID 'not-a-uuid' found."],
     },
 }
-assert not set(LOCAL_DEVIATIONS) & set(DEVIATIONS)
-DEVIATIONS.update(LOCAL_DEVIATIONS)
+RULES = dict(DEVIATIONS, **LOCAL_DEVIATIONS)
 
 ENDPOINT_PATH = urlparse.urlsplit(CONTRACT['endpoint']).path
 HEADERS = ('OpenStack-API-Version', 'Accept', 'Content-Type')
-
-# Commands whose implementation has not landed yet, with the issue that
-# builds them. Their cases are strict expected failures: once a command
-# passes, its entry must go.
-PENDING = {}
-
-
-def _rule(case):
-    return DEVIATIONS.get(case['id'], {})
 
 
 def _expected_exchanges(case, rule):
@@ -159,6 +151,9 @@ class Replayer(object):
         return response.get('text', '')
 
 
+load_tests = testscenarios.load_tests_apply_scenarios
+
+
 def _usage_138_rows(case):
     usages = case['exchanges'][-1]['response']['json']['usages']
     rows = []
@@ -174,93 +169,93 @@ def _usage_138_rows(case):
     return rows
 
 
-def _check_stdout(case, rule, stdout):
-    expected = rule.get('stdout')
-    if expected is None:
-        assert stdout == case['stdout']
-    elif expected == 'any':
-        pass
-    elif expected == 'empty':
-        assert stdout == ''
-    elif expected.startswith('contains:'):
-        assert expected[len('contains:'):] in stdout
-    elif expected == 'usage-1.38':
-        rows = _usage_138_rows(case)
-        if '-f' in case['argv'] and \
-                case['argv'][case['argv'].index('-f') + 1] == 'json':
-            assert json.loads(stdout) == rows
-        else:
-            lines = [[cell.strip() for cell in line.strip('|').split('|')]
-                     for line in stdout.splitlines() if line.startswith('|')]
-            assert lines[0] == ['consumer_type', 'resource_class', 'usage',
-                                'consumer_count']
-            assert lines[1:] == [[str(v) for v in r.values()] for r in rows]
-    else:
-        assert stdout == expected
+class TestContract(base.TestCase):
+    """One test per recorded case, named after the case."""
 
+    scenarios = [(case['id'], {'case': case})
+                 for case in CONTRACT['cases']]
 
-def _check_stderr(case, rule, stderr, code):
-    if 'stderr_contains' in rule or 'stderr_excludes' in rule:
-        for text in rule.get('stderr_contains', []):
-            assert text in stderr
-        for text in rule.get('stderr_excludes', []):
-            assert text not in stderr
-        if code == 1:
-            # A command error is one line (a usage error is argparse's).
-            assert len(stderr.strip().splitlines()) <= 1, stderr
-    elif rule.get('exit_code') == 0:
-        # A case that used to fail now succeeds: nothing on stderr.
-        assert stderr == ''
-    else:
-        assert stderr == case['stderr']
+    def setUp(self):
+        super().setUp()
+        self.rule = RULES.get(self.case['id'], {})
 
-
-def _check_exit(case, rule, code):
-    expected = rule.get('exit_code', case['exit_code'])
-    if isinstance(expected, list):
-        assert code in expected
-    else:
-        assert code == expected
-
-
-def _params():
-    for case in CONTRACT['cases']:
-        marks = []
-        if case['command'] in PENDING:
-            marks.append(pytest.mark.xfail(
-                reason='%s: not built yet (%s)' % (
-                    case['command'], PENDING[case['command']]),
-                strict=True))
-        yield pytest.param(case, id=case['id'], marks=marks)
-
-
-@pytest.mark.parametrize('case', list(_params()))
-def test_case(case):
-    rule = _rule(case)
-    exchanges = _expected_exchanges(case, rule)
-    replayer = Replayer(exchanges)
-    with requests_mock.Mocker(case_sensitive=True) as mocker:
-        mocker.register_uri(requests_mock.ANY, requests_mock.ANY,
-                            text=replayer)
+    def test_case(self):
+        case, rule = self.case, self.rule
+        replayer = Replayer(_expected_exchanges(case, rule))
+        self.requests_mock.register_uri(requests_mock.ANY,
+                                        requests_mock.ANY, text=replayer)
         stdout, stderr, code = cli.run(CONTRACT['auth_argv'] + case['argv'],
                                        env=case['env'])
-    assert replayer.mismatches == [], (replayer.mismatches, stderr)
-    requests_rule = rule.get('requests')
-    if requests_rule == 'none':
-        # Nothing but, possibly, the version negotiation.
-        assert all(s.split('?')[0] == ENDPOINT_PATH + '/'
-                   for s in replayer.sent), replayer.sent
-    elif not (requests_rule == 'any-or-none' and not replayer.sent):
-        assert not replayer.queue, (
-            'recorded requests not sent: %s' % [
-                '%s %s' % (e['request']['method'], e['request']['path'])
-                for e in replayer.queue], stderr)
-    _check_stdout(case, rule, stdout)
-    _check_stderr(case, rule, stderr, code)
-    _check_exit(case, rule, code)
+        self.assertEqual([], replayer.mismatches, stderr)
+        requests_rule = rule.get('requests')
+        if requests_rule == 'none':
+            # Nothing but, possibly, the version negotiation.
+            self.assertEqual([], [s for s in replayer.sent
+                                  if s.split('?')[0] != ENDPOINT_PATH + '/'])
+        elif not (requests_rule == 'any-or-none' and not replayer.sent):
+            self.assertEqual(
+                [], ['%s %s' % (e['request']['method'], e['request']['path'])
+                     for e in replayer.queue],
+                'recorded requests not sent; stderr: %s' % stderr)
+        self._check_stdout(stdout)
+        self._check_stderr(stderr, code)
+        self._check_exit(code)
+
+    def _check_stdout(self, stdout):
+        case, expected = self.case, self.rule.get('stdout')
+        if expected is None:
+            self.assertEqual(case['stdout'], stdout)
+        elif expected == 'empty':
+            self.assertEqual('', stdout)
+        elif expected.startswith('contains:'):
+            self.assertIn(expected[len('contains:'):], stdout)
+        elif expected == 'usage-1.38':
+            rows = _usage_138_rows(case)
+            if '-f' in case['argv'] and \
+                    case['argv'][case['argv'].index('-f') + 1] == 'json':
+                self.assertEqual(rows, json.loads(stdout))
+            else:
+                lines = [[cell.strip() for cell in line.strip('|').split('|')]
+                         for line in stdout.splitlines()
+                         if line.startswith('|')]
+                self.assertEqual(['consumer_type', 'resource_class', 'usage',
+                                  'consumer_count'], lines[0])
+                self.assertEqual([[str(v) for v in r.values()]
+                                  for r in rows], lines[1:])
+        elif expected != 'any':
+            self.assertEqual(expected, stdout)
+
+    def _check_stderr(self, stderr, code):
+        rule = self.rule
+        if 'stderr_contains' in rule or 'stderr_excludes' in rule:
+            for text in rule.get('stderr_contains', []):
+                self.assertIn(text, stderr)
+            for text in rule.get('stderr_excludes', []):
+                self.assertNotIn(text, stderr)
+            if code == 1:
+                # A command error is one line (a usage error is argparse's).
+                self.assertLessEqual(len(stderr.strip().splitlines()), 1,
+                                     stderr)
+        elif rule.get('exit_code') == 0:
+            # A case that used to fail now succeeds: nothing on stderr.
+            self.assertEqual('', stderr)
+        else:
+            self.assertEqual(self.case['stderr'], stderr)
+
+    def _check_exit(self, code):
+        expected = self.rule.get('exit_code', self.case['exit_code'])
+        if isinstance(expected, list):
+            self.assertIn(code, expected)
+        else:
+            self.assertEqual(expected, code)
 
 
-def test_every_deviation_names_a_recorded_case():
-    """A rule for a case that does not exist would hide nothing: catch it."""
-    ids = {case['id'] for case in CONTRACT['cases']}
-    assert set(DEVIATIONS) <= ids
+class TestDeviations(base.TestCase):
+
+    def test_every_deviation_names_a_recorded_case(self):
+        """A rule for a case that does not exist would hide nothing."""
+        ids = {case['id'] for case in CONTRACT['cases']}
+        self.assertEqual(set(), set(RULES) - ids)
+
+    def test_local_rules_do_not_shadow_shared_ones(self):
+        self.assertEqual(set(), set(LOCAL_DEVIATIONS) & set(DEVIATIONS))

@@ -10,6 +10,7 @@
 # License for the specific language governing permissions and limitations
 # under the License.
 
+
 """The HTTP layer (osc_placement/http.py) on its own.
 
 A keystoneauth session with the ``admin_token`` plugin, as OpenStackClient
@@ -21,38 +22,27 @@ import json
 from keystoneauth1 import loading
 from keystoneauth1 import session as ks_session
 from osc_lib import exceptions
-import pytest
 import requests
-import requests_mock
+import testscenarios
 
 from osc_placement import http
+from osc_placement.tests.unit import base
 from osc_placement import version
 
-ENDPOINT = 'http://placement.test/placement'
+load_tests = testscenarios.load_tests_apply_scenarios
+
+ENDPOINT = base.ENDPOINT
 KS_FILTER = {'service_type': 'placement', 'region_name': None,
              'interface': 'public'}
-
-
-@pytest.fixture
-def mock():
-    with requests_mock.Mocker(case_sensitive=True) as mocker:
-        yield mocker
-
-
-def make_session():
-    auth = loading.get_plugin_loader('admin_token').load_from_options(
-        endpoint=ENDPOINT, token='the-token')
-    return ks_session.Session(auth=auth)
+ROOT = {'versions': [{'id': 'v1.0', 'min_version': '1.0',
+                      'max_version': '1.39', 'status': 'CURRENT'}]}
 
 
 def client(api_version='1.14'):
-    return http.SessionClient(make_session(), KS_FILTER,
+    auth = loading.get_plugin_loader('admin_token').load_from_options(
+        endpoint=ENDPOINT, token='the-token')
+    return http.SessionClient(ks_session.Session(auth=auth), KS_FILTER,
                               api_version=api_version)
-
-
-def sent(mock):
-    return [(r.method, r.url, r.headers.get('OpenStack-API-Version'))
-            for r in mock.request_history]
 
 
 def fake_response(status, body=b'', content_type=None, reason=None):
@@ -70,269 +60,347 @@ def fake_response(status, body=b'', content_type=None, reason=None):
     return response
 
 
+class HTTPTestCase(base.TestCase):
+
+    def sent_versions(self):
+        return [(r.method, r.url, r.headers.get('OpenStack-API-Version'))
+                for r in self.requests_mock.request_history]
+
+
 # Negotiation.
 
-ROOT = {'versions': [{'id': 'v1.0', 'min_version': '1.0',
-                      'max_version': '1.39', 'status': 'CURRENT'}]}
+class TestNegotiationAccepted(HTTPTestCase):
+
+    scenarios = [('1', {'requested': '1', 'ceiling': '1.29'}),
+                 ('latest', {'requested': version.LATEST_OPTION_VALUE,
+                             'ceiling': '1.39'})]
+
+    def test_negotiation_accepted(self):
+        self.requests_mock.get(ENDPOINT + '/', json=ROOT)
+        self.assertEqual(self.ceiling, client(self.requested).api_version)
+        self.assertEqual(
+            [('GET', ENDPOINT + '/', 'placement ' + self.ceiling)],
+            self.sent_versions())
+        self.assertEqual('application/json',
+                         self.requests_mock.last_request.headers['Accept'])
 
 
-@pytest.mark.parametrize('requested,ceiling', [
-    ('1', '1.29'), (version.LATEST_OPTION_VALUE, '1.39')])
-def test_negotiation_accepted(mock, requested, ceiling):
-    mock.get(ENDPOINT + '/', json=ROOT)
-    assert client(requested).api_version == ceiling
-    assert sent(mock) == [('GET', ENDPOINT + '/', 'placement ' + ceiling)]
-    assert mock.last_request.headers['Accept'] == 'application/json'
+class TestNegotiationFallback(HTTPTestCase):
+    """An older server refuses the ceiling and names its maximum.
+
+    The client never goes above its own ceiling.
+    """
+
+    scenarios = [
+        ('%s-server-%s' % (requested, server_max),
+         {'requested': requested, 'server_max': server_max,
+          'result': result})
+        for requested, server_max, result in [
+            ('1', '1.17', '1.17'),
+            ('1', '1.0', '1.0'),
+            ('1', '1.39', '1.29'),
+            (version.LATEST_OPTION_VALUE, '1.36', '1.36'),
+            (version.LATEST_OPTION_VALUE, '1.45', '1.39')]]
+
+    def test_negotiation_406_falls_back_to_max_version(self):
+        self.requests_mock.get(
+            ENDPOINT + '/', status_code=406, json={'errors': [{
+                'status': 406, 'title': 'Not Acceptable',
+                'detail': 'Unacceptable version header', 'min_version': '1.0',
+                'max_version': self.server_max}]})
+        self.assertEqual(self.result, client(self.requested).api_version)
+        # One request; the fallback costs nothing more.
+        self.assertEqual(1, len(self.requests_mock.request_history))
 
 
-@pytest.mark.parametrize('requested,server_max,result', [
-    ('1', '1.17', '1.17'),
-    ('1', '1.0', '1.0'),
-    ('1', '1.39', '1.29'),
-    (version.LATEST_OPTION_VALUE, '1.36', '1.36'),
-    (version.LATEST_OPTION_VALUE, '1.45', '1.39'),
-])
-def test_negotiation_406_falls_back_to_max_version(
-        mock, requested, server_max, result):
-    """An older server refuses the ceiling and names its maximum; the
-    client never goes above its own ceiling."""
-    mock.get(ENDPOINT + '/', status_code=406, json={'errors': [{
-        'status': 406, 'title': 'Not Acceptable',
-        'detail': 'Unacceptable version header', 'min_version': '1.0',
-        'max_version': server_max}]})
-    placement = client(requested)
-    assert placement.api_version == result
-    # One request; the fallback costs nothing more.
-    assert len(mock.request_history) == 1
+class TestNegotiationRefused(HTTPTestCase):
+
+    scenarios = [
+        ('no-max-version', {
+            'kwargs': {'json': {'errors': [{
+                'status': 406, 'title': 'Not Acceptable',
+                'detail': 'Unacceptable version header'}]}},
+            'message': 'Unacceptable version header'}),
+        ('bad-max-version', {
+            'kwargs': {'json': {'errors': [{'title': 'Not Acceptable',
+                                            'max_version': '1.x'}]}},
+            'message': 'Not Acceptable'}),
+        ('null-max-version', {
+            'kwargs': {'json': {'errors': [{'title': 'Not Acceptable',
+                                            'max_version': None}]}},
+            'message': 'Not Acceptable'}),
+        ('empty-errors', {'kwargs': {'json': {'errors': []}},
+                          'message': '{"errors": []}'}),
+        ('html', {'kwargs': {'text': '<html><body><h1>No</h1></body></html>',
+                             'headers': {'Content-Type': 'text/html'}},
+                  'message': 'No'}),
+        ('empty', {'kwargs': {'text': ''}, 'message': 'Not Acceptable'}),
+        ('empty-custom-reason', {'kwargs': {'text': '', 'reason': 'Nope'},
+                                 'message': 'Nope'}),
+    ]
+
+    def test_negotiation_406_without_max_version(self):
+        self.requests_mock.get(ENDPOINT + '/', status_code=406, **self.kwargs)
+        raised = self.assertRaises(exceptions.CommandError, client, '1')
+        self.assertEqual(
+            'Placement API version negotiation failed: the server refused '
+            'version 1.29 (HTTP 406) without saying which versions it '
+            'supports (%s). Pass an explicit --os-placement-api-version.'
+            % self.message, str(raised))
+        self.assertEqual(1, len(self.requests_mock.request_history))
 
 
-@pytest.mark.parametrize('kwargs,message', [
-    ({'json': {'errors': [{'status': 406, 'title': 'Not Acceptable',
-                           'detail': 'Unacceptable version header'}]}},
-     'Unacceptable version header'),
-    ({'json': {'errors': [{'title': 'Not Acceptable',
-                           'max_version': '1.x'}]}}, 'Not Acceptable'),
-    ({'json': {'errors': [{'title': 'Not Acceptable',
-                           'max_version': None}]}}, 'Not Acceptable'),
-    ({'json': {'errors': []}}, '{"errors": []}'),
-    ({'text': '<html><body><h1>No</h1></body></html>',
-      'headers': {'Content-Type': 'text/html'}}, 'No'),
-    ({'text': ''}, 'Not Acceptable'),
-    ({'text': '', 'reason': 'Nope'}, 'Nope'),
-], ids=['no-max-version', 'bad-max-version', 'null-max-version',
-        'empty-errors', 'html', 'empty', 'empty-custom-reason'])
-def test_negotiation_406_without_max_version(mock, kwargs, message):
-    mock.get(ENDPOINT + '/', status_code=406, **kwargs)
-    with pytest.raises(exceptions.CommandError) as raised:
-        client('1')
-    assert str(raised.value) == (
-        'Placement API version negotiation failed: the server refused '
-        'version 1.29 (HTTP 406) without saying which versions it supports '
-        '(%s). Pass an explicit --os-placement-api-version.' % message)
-    assert len(mock.request_history) == 1
+class TestNegotiationOtherAnswers(HTTPTestCase):
+    """Only a 406 changes the version.
+
+    Anything else is left for the command's own request to meet.
+    """
+
+    scenarios = [(str(status), {'status': status})
+                 for status in (200, 300, 404, 500, 503)]
+
+    def test_negotiation_other_answers_keep_the_ceiling(self):
+        self.requests_mock.get(ENDPOINT + '/', status_code=self.status,
+                               text='whatever')
+        self.assertEqual('1.29', client('1').api_version)
 
 
-@pytest.mark.parametrize('status', [200, 300, 404, 500, 503])
-def test_negotiation_other_answers_keep_the_ceiling(mock, status):
-    """Only a 406 changes the version; anything else is left for the
-    command's own request to meet."""
-    mock.get(ENDPOINT + '/', status_code=status, text='whatever')
-    assert client('1').api_version == '1.29'
+class TestExplicitVersion(HTTPTestCase):
+
+    scenarios = [(v, {'requested': v})
+                 for v in version.SUPPORTED_MICROVERSIONS]
+
+    def test_explicit_version_sends_no_request(self):
+        self.assertEqual(self.requested, client(self.requested).api_version)
+        self.assertEqual([], self.requests_mock.request_history)
 
 
-@pytest.mark.parametrize('requested', version.SUPPORTED_MICROVERSIONS)
-def test_explicit_version_sends_no_request(mock, requested):
-    placement = client(requested)
-    assert placement.api_version == requested
-    assert mock.request_history == []
+class TestUnsupportedVersion(HTTPTestCase):
 
+    scenarios = [(repr(v), {'requested': v})
+                 for v in ('1.40', '2.0', 'abc', '', '1.05', 'latest', '1.')]
 
-@pytest.mark.parametrize('requested', ['1.40', '2.0', 'abc', '', '1.05',
-                                       'latest', '1.'])
-def test_unsupported_version_sends_no_request(mock, requested):
-    with pytest.raises(version.UnsupportedVersion) as raised:
-        client(requested)
-    assert str(raised.value) == (
-        "Placement API version '%s' is not supported; accepted values: 1.0 "
-        "to 1.39, '1' (negotiate up to 1.29) or 'latest'." % requested)
-    assert mock.request_history == []
+    def test_unsupported_version_sends_no_request(self):
+        raised = self.assertRaises(version.UnsupportedVersion, client,
+                                   self.requested)
+        self.assertEqual(
+            "Placement API version '%s' is not supported; accepted values: "
+            "1.0 to 1.39, '1' (negotiate up to 1.29) or 'latest'."
+            % self.requested, str(raised))
+        self.assertEqual([], self.requests_mock.request_history)
 
 
 # Requests.
 
-def test_headers_on_every_request(mock):
-    mock.get(ENDPOINT + '/', json=ROOT)
-    mock.get(ENDPOINT + '/resource_providers', json={})
-    mock.put(ENDPOINT + '/resource_providers/x', json={})
-    mock.delete(ENDPOINT + '/resource_providers/x', status_code=204)
-    placement = client('1')
-    placement.request('GET', '/resource_providers')
-    placement.request('PUT', '/resource_providers/x', json={'name': 'n'})
-    placement.request('DELETE', '/resource_providers/x')
-    for request in mock.request_history:
-        assert request.headers['OpenStack-API-Version'] == 'placement 1.29'
-        assert request.headers['Accept'] == 'application/json'
-        assert request.headers['X-Auth-Token'] == 'the-token'
-    put = mock.request_history[2]
-    assert put.headers['Content-Type'] == 'application/json'
-    assert put.json() == {'name': 'n'}
-    assert [r.method for r in mock.request_history] == [
-        'GET', 'GET', 'PUT', 'DELETE']
+class TestRequests(HTTPTestCase):
+
+    def test_headers_on_every_request(self):
+        self.requests_mock.get(ENDPOINT + '/', json=ROOT)
+        self.requests_mock.get(ENDPOINT + '/resource_providers', json={})
+        self.requests_mock.put(ENDPOINT + '/resource_providers/x', json={})
+        self.requests_mock.delete(ENDPOINT + '/resource_providers/x',
+                                  status_code=204)
+        placement = client('1')
+        placement.request('GET', '/resource_providers')
+        placement.request('PUT', '/resource_providers/x', json={'name': 'n'})
+        placement.request('DELETE', '/resource_providers/x')
+        history = self.requests_mock.request_history
+        for request in history:
+            self.assertEqual('placement 1.29',
+                             request.headers['OpenStack-API-Version'])
+            self.assertEqual('application/json', request.headers['Accept'])
+            self.assertEqual('the-token', request.headers['X-Auth-Token'])
+        put = history[2]
+        self.assertEqual('application/json', put.headers['Content-Type'])
+        self.assertEqual({'name': 'n'}, put.json())
+        self.assertEqual(['GET', 'GET', 'PUT', 'DELETE'],
+                         [r.method for r in history])
+
+    def test_version_override_and_caller_headers(self):
+        self.requests_mock.get(ENDPOINT + '/traits', json={})
+        placement = client('1.14')
+        placement.request('GET', '/traits', version='1.6')
+        placement.request('GET', '/traits', headers={
+            'OpenStack-API-Version': 'placement 1.2', 'Accept': 'text/plain',
+            'X-Extra': 'yes'})
+        first, second = self.requests_mock.request_history
+        self.assertEqual('placement 1.6',
+                         first.headers['OpenStack-API-Version'])
+        self.assertEqual('placement 1.2',
+                         second.headers['OpenStack-API-Version'])
+        self.assertEqual('text/plain', second.headers['Accept'])
+        self.assertEqual('yes', second.headers['X-Extra'])
+        # The override is for one request only.
+        self.assertEqual('1.14', placement.api_version)
+
+    def test_query_parameters_in_order(self):
+        self.requests_mock.get(ENDPOINT + '/resource_providers', json={})
+        client().request('GET', '/resource_providers', params=[
+            ('resources', 'VCPU:1'), ('member_of', 'in:a,b'),
+            ('member_of', '!c')])
+        self.assertEqual(
+            'resources=VCPU%3A1&member_of=in%3Aa%2Cb&member_of=%21c',
+            self.requests_mock.last_request.url.split('?')[1])
+
+    def test_success_returns_the_response(self):
+        self.requests_mock.get(ENDPOINT + '/traits', json={'traits': ['A']},
+                               headers={'X-Thing': '1'})
+        response = client().request('GET', '/traits')
+        self.assertEqual(200, response.status_code)
+        self.assertEqual({'traits': ['A']}, response.json())
+        self.assertEqual('1', response.headers['X-Thing'])
+
+    def test_raise_exc_false_returns_the_error(self):
+        self.requests_mock.get(ENDPOINT + '/traits/X', status_code=404,
+                               text='')
+        response = client().request('GET', '/traits/X', raise_exc=False)
+        self.assertEqual(404, response.status_code)
+
+    def test_exception_for_keeps_the_response(self):
+        response = fake_response(409, {'errors': [{'detail': 'x\n\n gen'}]})
+        exc = http.exception_for(response)
+        self.assertIsInstance(exc, exceptions.Conflict)
+        self.assertIs(response, exc.response)
+        self.assertEqual('gen (HTTP 409)', str(exc))
+
+    def test_unrecognised_transport_error_in_one_line(self):
+        self.requests_mock.get(
+            ENDPOINT + '/traits', exc=requests.exceptions.ConnectionError(
+                'something odd\nsecond line'))
+        raised = self.assertRaises(http.ConnectionFailed, client().request,
+                                   'GET', '/traits')
+        message = str(raised)
+        self.assertTrue(message.startswith(
+            'Unable to reach the Placement API at %s/traits: ' % ENDPOINT),
+            message)
+        self.assertIn('something odd', message)
+        self.assertOneLine(message)
 
 
-def test_version_override_and_caller_headers(mock):
-    mock.get(ENDPOINT + '/traits', json={})
-    placement = client('1.14')
-    placement.request('GET', '/traits', version='1.6')
-    placement.request('GET', '/traits', headers={
-        'OpenStack-API-Version': 'placement 1.2', 'Accept': 'text/plain',
-        'X-Extra': 'yes'})
-    first, second = mock.request_history
-    assert first.headers['OpenStack-API-Version'] == 'placement 1.6'
-    assert second.headers['OpenStack-API-Version'] == 'placement 1.2'
-    assert second.headers['Accept'] == 'text/plain'
-    assert second.headers['X-Extra'] == 'yes'
-    # The override is for one request only.
-    assert placement.api_version == '1.14'
+class TestBodyNotJSON(HTTPTestCase):
 
+    scenarios = [(repr(body), {'body': body})
+                 for body in ('not json', '', '<html>x</html>')]
 
-def test_query_parameters_in_order(mock):
-    mock.get(ENDPOINT + '/resource_providers', json={})
-    client().request('GET', '/resource_providers', params=[
-        ('resources', 'VCPU:1'), ('member_of', 'in:a,b'),
-        ('member_of', '!c')])
-    assert mock.last_request.url.split('?')[1] == (
-        'resources=VCPU%3A1&member_of=in%3Aa%2Cb&member_of=%21c')
-
-
-def test_success_returns_the_response(mock):
-    mock.get(ENDPOINT + '/traits', json={'traits': ['A']},
-             headers={'X-Thing': '1'})
-    response = client().request('GET', '/traits')
-    assert response.status_code == 200
-    assert response.json() == {'traits': ['A']}
-    assert response.headers['X-Thing'] == '1'
-
-
-@pytest.mark.parametrize('body', ['not json', '', '<html>x</html>'])
-def test_json_of_a_body_that_is_not_json(mock, body):
-    mock.get(ENDPOINT + '/traits', text=body)
-    response = client().request('GET', '/traits')
-    with pytest.raises(http.InvalidResponse) as raised:
-        response.json()
-    assert isinstance(raised.value, exceptions.CommandError)
-    assert str(raised.value) == (
-        'Invalid response from the Placement API: GET %s/traits answered '
-        'HTTP 200 with a body that is not JSON: %r'
-        % (ENDPOINT, http._text_of(body)))
-
-
-def test_raise_exc_false_returns_the_error(mock):
-    mock.get(ENDPOINT + '/traits/X', status_code=404, text='')
-    response = client().request('GET', '/traits/X', raise_exc=False)
-    assert response.status_code == 404
+    def test_json_of_a_body_that_is_not_json(self):
+        self.requests_mock.get(ENDPOINT + '/traits', text=self.body)
+        response = client().request('GET', '/traits')
+        raised = self.assertRaises(http.InvalidResponse, response.json)
+        self.assertIsInstance(raised, exceptions.CommandError)
+        self.assertEqual(
+            'Invalid response from the Placement API: GET %s/traits answered '
+            'HTTP 200 with a body that is not JSON: %r'
+            % (ENDPOINT, http._text_of(self.body)), str(raised))
 
 
 # Error mapping.
 
-@pytest.mark.parametrize('status,exc_class', [
-    (400, exceptions.BadRequest),
-    (401, exceptions.Unauthorized),
-    (403, exceptions.Forbidden),
-    (404, exceptions.NotFound),
-    (409, exceptions.Conflict),
-    (413, exceptions.OverLimit),
-    (501, exceptions.HTTPNotImplemented),
-    (405, exceptions.ClientException),
-    (500, exceptions.ClientException),
-    (502, exceptions.ClientException),
-    (503, exceptions.ClientException),
-])
-def test_error_status_to_exception(mock, status, exc_class):
-    mock.get(ENDPOINT + '/traits', status_code=status, json={'errors': [{
-        'status': status, 'title': 'T',
-        'detail': 'Headline.\n\n The useful sentence.  '}]})
-    with pytest.raises(exceptions.ClientException) as raised:
-        client().request('GET', '/traits')
-    exc = raised.value
-    assert type(exc) is exc_class
-    assert exc.code == status
-    assert str(exc) == 'The useful sentence. (HTTP %d)' % status
-    assert exc.response.status_code == status
+class TestErrorStatus(HTTPTestCase):
+
+    scenarios = [(str(status), {'status': status, 'exc_class': exc_class})
+                 for status, exc_class in [
+                     (400, exceptions.BadRequest),
+                     (401, exceptions.Unauthorized),
+                     (403, exceptions.Forbidden),
+                     (404, exceptions.NotFound),
+                     (409, exceptions.Conflict),
+                     (413, exceptions.OverLimit),
+                     (501, exceptions.HTTPNotImplemented),
+                     (405, exceptions.ClientException),
+                     (500, exceptions.ClientException),
+                     (502, exceptions.ClientException),
+                     (503, exceptions.ClientException)]]
+
+    def test_error_status_to_exception(self):
+        self.requests_mock.get(
+            ENDPOINT + '/traits', status_code=self.status,
+            json=base.placement_error(self.status, base.webob_detail(
+                'The useful sentence.'), title='T'))
+        exc = self.assertRaises(exceptions.ClientException,
+                                client().request, 'GET', '/traits')
+        self.assertIs(self.exc_class, type(exc))
+        self.assertEqual(self.status, exc.code)
+        self.assertEqual('The useful sentence. (HTTP %d)' % self.status,
+                         str(exc))
+        self.assertEqual(self.status, exc.response.status_code)
 
 
-@pytest.mark.parametrize('body,expected', [
-    # Placement's JSON: the last line of the detail.
-    ({'errors': [{'detail': 'A\n\n B '}]}, 'B'),
-    ({'errors': [{'detail': 'One line'}]}, 'One line'),
-    ({'errors': [{'detail': 'A\n\n B\n\n'}]}, 'B'),
-    ({'errors': [{'title': 'Only a title'}]}, 'Only a title'),
-    ({'errors': [{'detail': 'first'}, {'detail': 'second'}]}, 'first'),
-    # Anything else: the body as text.
-    ({'errors': [{'detail': ['x']}]}, '{"errors": [{"detail": ["x"]}]}'),
-    ({'errors': ['x']}, '{"errors": ["x"]}'),
-    ({'errors': {}}, '{"errors": {}}'),
-    ({'message': 'm'}, '{"message": "m"}'),
-    ('<p>A &amp; <b>B</b></p>', 'A & B'),
-    ('<script>var x = "<p>";</script><style>p{}</style>text', 'text'),
-    ('  several\n\n lines\t here ', 'several lines here'),
-    ('y' * 400, 'y' * 297 + '...'),
-    # No body: the reason phrase, or the standard one.
-    ('', 'Reason Given'),
-])
-def test_error_message(body, expected):
-    response = fake_response(418, body, reason='Reason Given')
-    assert http.error_message(response) == expected
+class TestErrorMessage(base.TestCase):
+
+    scenarios = [(name, {'body': body, 'expected': expected})
+                 for name, body, expected in [
+        # Placement's JSON: the last line of the detail.
+        ('detail-last-line', {'errors': [{'detail': 'A\n\n B '}]}, 'B'),
+        ('detail-one-line', {'errors': [{'detail': 'One line'}]},
+         'One line'),
+        ('detail-trailing-lines', {'errors': [{'detail': 'A\n\n B\n\n'}]},
+         'B'),
+        ('title-only', {'errors': [{'title': 'Only a title'}]},
+         'Only a title'),
+        ('first-error', {'errors': [{'detail': 'first'},
+                                    {'detail': 'second'}]}, 'first'),
+        # Anything else: the body as text.
+        ('detail-not-text', {'errors': [{'detail': ['x']}]},
+         '{"errors": [{"detail": ["x"]}]}'),
+        ('error-not-object', {'errors': ['x']}, '{"errors": ["x"]}'),
+        ('errors-not-list', {'errors': {}}, '{"errors": {}}'),
+        ('other-json', {'message': 'm'}, '{"message": "m"}'),
+        ('html', '<p>A &amp; <b>B</b></p>', 'A & B'),
+        ('script-and-style',
+         '<script>var x = "<p>";</script><style>p{}</style>text', 'text'),
+        ('spaces', '  several\n\n lines\t here ', 'several lines here'),
+        ('long', 'y' * 400, 'y' * 297 + '...'),
+        # No body: the reason phrase, or the standard one.
+        ('empty', '', 'Reason Given'),
+    ]]
+
+    def test_error_message(self):
+        response = fake_response(418, self.body, reason='Reason Given')
+        self.assertEqual(self.expected, http.error_message(response))
 
 
-@pytest.mark.parametrize('status,reason,expected', [
-    (503, None, 'Service Unavailable'),
-    (404, '', 'Not Found'),
-    (599, None, 'Error'),
-])
-def test_error_message_without_body_or_reason(status, reason, expected):
-    assert http.error_message(fake_response(status, reason=reason)) == \
-        expected
+class TestErrorMessageWithoutBody(base.TestCase):
 
+    scenarios = [
+        ('503', {'status': 503, 'reason': None,
+                 'expected': 'Service Unavailable'}),
+        ('404-empty-reason', {'status': 404, 'reason': '',
+                              'expected': 'Not Found'}),
+        ('599', {'status': 599, 'reason': None, 'expected': 'Error'}),
+    ]
 
-def test_exception_for_keeps_the_response():
-    response = fake_response(409, {'errors': [{'detail': 'x\n\n gen'}]})
-    exc = http.exception_for(response)
-    assert isinstance(exc, exceptions.Conflict)
-    assert exc.response is response
-    assert str(exc) == 'gen (HTTP 409)'
+    def test_error_message_without_body_or_reason(self):
+        self.assertEqual(self.expected, http.error_message(
+            fake_response(self.status, reason=self.reason)))
 
 
 # Failures below HTTP.
 
-@pytest.mark.parametrize('exc,reason', [
-    (requests.exceptions.ConnectTimeout('slow'), 'no answer before the '
-                                                 'timeout'),
-    (requests.exceptions.ReadTimeout('slow'), 'no answer before the '
-                                              'timeout'),
-    (requests.exceptions.SSLError('bad cert'), 'TLS handshake failed'),
-    (requests.exceptions.ConnectionError(ConnectionResetError(
-        104, 'reset')), 'the connection was closed by the server'),
-    (requests.exceptions.ConnectionError(ConnectionRefusedError(
-        111, 'refused')), 'connection refused'),
-])
-def test_transport_errors(mock, exc, reason):
-    mock.get(ENDPOINT + '/traits', exc=exc)
-    with pytest.raises(http.ConnectionFailed) as raised:
-        client().request('GET', '/traits')
-    assert isinstance(raised.value, exceptions.CommandError)
-    assert str(raised.value) == (
-        'Unable to reach the Placement API at %s/traits: %s.'
-        % (ENDPOINT, reason))
+class TestTransportErrors(HTTPTestCase):
 
+    scenarios = [
+        ('connect-timeout', {
+            'exc': requests.exceptions.ConnectTimeout('slow'),
+            'reason': 'no answer before the timeout'}),
+        ('read-timeout', {
+            'exc': requests.exceptions.ReadTimeout('slow'),
+            'reason': 'no answer before the timeout'}),
+        ('ssl', {'exc': requests.exceptions.SSLError('bad cert'),
+                 'reason': 'TLS handshake failed'}),
+        ('reset', {
+            'exc': requests.exceptions.ConnectionError(
+                ConnectionResetError(104, 'reset')),
+            'reason': 'the connection was closed by the server'}),
+        ('refused', {
+            'exc': requests.exceptions.ConnectionError(
+                ConnectionRefusedError(111, 'refused')),
+            'reason': 'connection refused'}),
+    ]
 
-def test_unrecognised_transport_error_in_one_line(mock):
-    mock.get(ENDPOINT + '/traits', exc=requests.exceptions.ConnectionError(
-        'something odd\nsecond line'))
-    with pytest.raises(http.ConnectionFailed) as raised:
-        client().request('GET', '/traits')
-    message = str(raised.value)
-    assert message.startswith(
-        'Unable to reach the Placement API at %s/traits: ' % ENDPOINT)
-    assert 'something odd' in message
-    assert '\n' not in message
+    def test_transport_errors(self):
+        self.requests_mock.get(ENDPOINT + '/traits', exc=self.exc)
+        raised = self.assertRaises(http.ConnectionFailed, client().request,
+                                   'GET', '/traits')
+        self.assertIsInstance(raised, exceptions.CommandError)
+        self.assertEqual('Unable to reach the Placement API at %s/traits: %s.'
+                         % (ENDPOINT, self.reason), str(raised))

@@ -10,7 +10,7 @@
 # License for the specific language governing permissions and limitations
 # under the License.
 
-"""Property tests of the value parsers (issue 6, "Bad input").
+"""Property tests of the value parsers.
 
 Each parser gets arbitrary text, and text built around its separators
 (``=``, ``,``, ``:``, ``!``). The property is always the same: the parser
@@ -21,9 +21,8 @@ another exception, and its message is one line.
 
 "One line" means no line feed and no carriage return, what a terminal
 breaks on. A few messages repeat the user's value as typed: a value that
-itself holds a line break is left out of those properties, and the
-resulting two-line messages are listed as known defects in
-``test_bad_input.py`` (and below for the server's error detail).
+itself holds a line break is left out of those properties (the line-break
+cases of ``test_bad_input.py`` show what the user sees then).
 
 ``allocation.parse_allocations`` and ``allocation_candidate.
 parse_resource`` have their properties in ``test_allocation.py`` and
@@ -46,6 +45,7 @@ from osc_placement import plugin
 from osc_placement.resources import allocation_candidate
 from osc_placement.resources import common
 from osc_placement.resources import inventory
+from osc_placement.tests.unit import base
 from osc_placement import text
 from osc_placement import version
 
@@ -66,10 +66,6 @@ CLASSES = ['VCPU', 'MEMORY_MB', 'CUSTOM_X', 'custom_x', '', ' ']
 NUMBERS = ['0', '1', '16', '-1', ' 4 ', '1.5', '1e3', 'abc', '', 'nan',
            'inf', '-inf', '1_000', '0x10', '9' * 30, '٣']
 SEPARATORS = ['=', ':', ',', '!']
-
-
-def assert_one_line(message):
-    assert '\n' not in message and '\r' not in message, repr(message)
 
 
 def outcome(function, *args, errors=(exceptions.CommandError,)):
@@ -101,117 +97,14 @@ INVENTORY_VALUES = st.one_of(
 )
 
 
-@SETTINGS
-@hypothesis.given(INVENTORY_VALUES)
-def test_inventory_resource_is_a_typed_field_or_a_command_error(argument):
-    parsed, error = outcome(inventory.parse_resource, argument)
-    if error is not None:
-        if '\n' not in argument and '\r' not in argument:
-            assert_one_line(str(error))
-        return
-    resource_class, field, number = parsed
-    name, value = argument.split('=')
-    assert resource_class and resource_class == name.split(':')[0]
-    assert field in inventory.FIELDS
-    if field == 'allocation_ratio':
-        assert isinstance(number, float) and math.isfinite(number)
-        assert number == float(value)
-    else:
-        assert type(number) is int and number == int(value)
-
-
-@SETTINGS
-@hypothesis.given(st.one_of(TEXT, st.sampled_from(NUMBERS)))
-def test_inventory_ratio_type_is_a_finite_float_or_a_value_error(text):
-    # argparse turns the ValueError into "invalid float value: '<text>'".
-    number, error = outcome(inventory.finite_float, text, errors=ValueError)
-    if error is None:
-        assert isinstance(number, float) and math.isfinite(number)
-        assert number == float(text)
-    else:
-        assert inventory.finite_float.__name__ == 'float'
-
-
-# common: numbers, names, query values
-
-@SETTINGS
-@hypothesis.given(st.one_of(TEXT, st.sampled_from(NUMBERS), st.none()),
-                  st.sampled_from([None, 0, 1]))
-def test_parse_int_gives_an_int_or_names_the_option_and_value(value,
-                                                              minimum):
-    number, error = outcome(common.parse_int, value, '--amount', minimum)
-    if error is None:
-        assert type(number) is int and number == int(value)
-        assert minimum is None or number >= minimum
-        return
-    message = str(error)
-    assert_one_line(message)
-    assert message.startswith('--amount: %r ' % (value,))
-    assert 'integer' in message
-
-
-@SETTINGS
-@hypothesis.given(st.one_of(TEXT, st.sampled_from(NUMBERS), st.none()))
-def test_parse_float_gives_a_finite_float_or_names_the_value(value):
-    number, error = outcome(common.parse_float, value, '--ratio')
-    if error is None:
-        assert isinstance(number, float) and math.isfinite(number)
-        assert number == float(value)
-        return
-    message = str(error)
-    assert_one_line(message)
-    assert message == '--ratio: %r is not a number.' % (value,)
-
-
-@SETTINGS
-@hypothesis.given(TEXT)
-def test_non_empty_keeps_the_value_or_is_an_argparse_error(value):
-    kept, error = outcome(common.non_empty, value,
-                          errors=argparse.ArgumentTypeError)
-    if error is None:
-        assert kept == value and value.strip()
-    else:
-        assert not value.strip()
-        assert_one_line(str(error))
-
-
 AGGREGATE_VALUES = st.one_of(
     TEXT, built_from(['!', ',', 'in:', 'agg1', 'agg2', ' ', '']))
-
-
-@SETTINGS
-@hypothesis.given(AGGREGATE_VALUES)
-def test_member_of_param_is_in_or_forbidden_of_the_same_aggregates(value):
-    param = common.member_of_param(value)
-    assert isinstance(param, str)
-    if not value.startswith('!'):
-        assert param == 'in:' + value
-        return
-    aggregates = value[1:]
-    if ',' in aggregates:
-        assert param == '!in:' + aggregates
-    else:
-        assert param == '!' + aggregates
 
 
 TRAITS = st.lists(st.one_of(
     TEXT, built_from(['CUSTOM_A', 'HW_CPU_X86_AVX', ',', '!', ''])),
     max_size=4)
 
-
-@SETTINGS
-@hypothesis.given(TRAITS, TRAITS)
-def test_required_traits_params_keep_every_trait_in_order(required,
-                                                          forbidden):
-    params = common.required_traits_params(required, forbidden)
-    assert all(isinstance(p, str) for p in params)
-    any_of = ['in:' + t for t in required if ',' in t]
-    all_of = [t for t in required if ',' not in t] + \
-        ['!' + t for t in forbidden]
-    assert params == any_of + ([','.join(all_of)] if all_of else [])
-
-
-# allocation candidate list: request groups, name lists
 
 def _candidates_command(api_version):
     client_manager = types.SimpleNamespace(
@@ -228,8 +121,6 @@ def mostly(good, bad, percent=85):
         lambda draw: good if draw < percent else bad)
 
 
-# Mostly good names and resources, so that a whole command line is often
-# valid; single bad values are common enough.
 GROUP_NAMES = mostly(
     st.one_of(st.integers(1, 999).map(str),
               st.from_regex(allocation_candidate._NAMED_GROUP,
@@ -245,71 +136,6 @@ RESOURCES = mostly(
               st.builds('{}={}'.format, GOOD_CLASSES, AMOUNTS)))
 
 
-@SETTINGS
-@hypothesis.given(
-    st.sampled_from(['1.25', '1.32', '1.33', '1.39']),
-    st.lists(RESOURCES, max_size=2),
-    st.lists(st.tuples(GROUP_NAMES, st.lists(RESOURCES, min_size=1,
-                                             max_size=2)),
-             max_size=3))
-def test_candidate_groups_are_a_query_or_a_command_error(
-        api_version, unnamed, groups):
-    argv = ['--resource=' + value for value in unnamed]
-    for name, resources in groups:
-        argv.append('--group=' + name)
-        argv += ['--resource=' + value for value in resources]
-    command = _candidates_command(api_version)
-    try:
-        parsed_args = command.get_parser(
-            'allocation candidate list').parse_args(argv)
-    except SystemExit as usage_error:
-        # argparse refused it (e.g. ``--group=--``): a usage error.
-        assert usage_error.code == 2
-        return
-    request_groups = allocation_candidate.request_groups(parsed_args)
-
-    def query():
-        command._check_group_names(request_groups)
-        resources = command._check_resources(request_groups, [])
-        return command._query(None, parsed_args, request_groups,
-                              resources, [], '', None)
-
-    params, error = outcome(query)
-    if error is not None:
-        if '\n' not in ''.join(argv) and '\r' not in ''.join(argv):
-            assert_one_line(str(error))
-        return
-    named = version.parse(api_version) >= (1, 33)
-    pattern = allocation_candidate._NAMED_GROUP if named \
-        else allocation_candidate._INTEGER_GROUP
-    assert all(re.match(pattern, name) for name, _ in groups)
-    keys = [key for key, value in params]
-    # One resources<suffix> per group, in the order the groups came.
-    expected = ['resources' + name for name in request_groups]
-    assert [k for k in keys if k.startswith('resources')] == expected
-    for key, value in params:
-        if key.startswith('resources'):
-            for pair in value.split(','):
-                resource_class, amount = pair.rsplit(':', 1)
-                assert resource_class.strip() == resource_class
-                assert resource_class and int(amount) == int(amount.strip())
-
-
-@SETTINGS
-@hypothesis.given(st.one_of(TEXT, built_from(['a', 'b', ',', ' ', '!'])))
-def test_name_lists_have_no_empty_name_or_are_refused(value):
-    names, error = outcome(allocation_candidate._split_names, value,
-                           '--same-subtree')
-    if error is None:
-        assert names == [n.strip() for n in value.split(',')]
-        assert all(names)
-    else:
-        assert_one_line(str(error))
-        assert str(error).startswith('--same-subtree %r' % value)
-
-
-# --os-placement-api-version
-
 VERSION_VALUES = st.one_of(
     TEXT,
     st.sampled_from(version.SUPPORTED_MICROVERSIONS + [
@@ -317,45 +143,6 @@ VERSION_VALUES = st.one_of(
         '', '0.9', '1.030', ' 1.5 ']),
     built_from(['1', '.', '2', '9', ' ', 'latest', 'x']))
 
-
-@SETTINGS
-@hypothesis.given(VERSION_VALUES)
-def test_api_version_is_supported_or_refused_in_one_line(value):
-    option = version.normalize_option(value)
-    # Always major 1: OpenStackClient then runs the placement command,
-    # which names the bad value.
-    assert option == '1' or option.startswith('1.')
-    accepted, error = outcome(version.validate, option)
-    stripped = value.strip()
-    if error is None:
-        assert accepted in version.SUPPORTED_VERSIONS
-        assert stripped in version.SUPPORTED_MICROVERSIONS + ['1'] \
-            or stripped.lower() == 'latest'
-        return
-    assert isinstance(error, version.UnsupportedVersion)
-    assert stripped not in version.SUPPORTED_MICROVERSIONS + ['1']
-    message = str(error)
-    assert repr(stripped) in message
-    assert '1.0 to %s' % version.MAX_VERSION in message
-    if '\n' not in value and '\r' not in value:
-        assert_one_line(message)
-
-
-# --os-placement-timeout
-
-@SETTINGS
-@hypothesis.given(st.one_of(LINE, st.sampled_from(NUMBERS)))
-def test_timeout_is_positive_seconds_or_an_argparse_error(value):
-    seconds, error = outcome(plugin._positive_seconds, value,
-                             errors=argparse.ArgumentTypeError)
-    if error is None:
-        assert isinstance(seconds, float) and 0 < seconds < math.inf
-    else:
-        assert_one_line(str(error))
-        assert repr(value) in str(error)
-
-
-# The error line of a failed response, whatever its body
 
 def _response(status, body, content_type=None, reason='Bad Request'):
     response = http.Response()
@@ -369,7 +156,6 @@ def _response(status, body, content_type=None, reason='Bad Request'):
     return response
 
 
-# Strings inside JSON bodies: no carriage return (see the xfail below).
 JSON_TEXT = st.text(max_size=60).map(lambda s: s.replace('\r', ' '))
 JSON_VALUES = st.recursive(
     st.none() | st.booleans() | st.integers() | JSON_TEXT,
@@ -397,46 +183,268 @@ BODIES = st.one_of(
 )
 
 
-@SETTINGS
-@hypothesis.given(st.integers(400, 599), BODIES,
-                  st.sampled_from([None, 'application/json', 'text/html',
-                                   'text/plain; charset=latin-1']),
-                  st.sampled_from(['Bad Request', '', None]))
-def test_error_line_of_any_body_is_one_clean_line(status, body,
-                                                  content_type, reason):
-    response = _response(status, body, content_type, reason)
-    message = http.error_message(response)
-    assert isinstance(message, str) and message.strip() == message
-    assert message
-    assert_one_line(message)
-    assert not re.search(text._CONTROL_RE, message), repr(message)
-    error = http.exception_for(response)
-    assert isinstance(error, exceptions.ClientException)
-    assert str(error) == '%s (HTTP %d)' % (message, status)
+class TestParsers(base.TestCase):
 
+    @SETTINGS
+    @hypothesis.given(INVENTORY_VALUES)
+    def test_inventory_resource_is_a_typed_field_or_a_command_error(
+            self, argument):
+        parsed, error = outcome(inventory.parse_resource, argument)
+        if error is not None:
+            if '\n' not in argument and '\r' not in argument:
+                self.assertOneLine(str(error))
+            return
+        resource_class, field, number = parsed
+        name, value = argument.split('=')
+        self.assertTrue(
+            resource_class and resource_class == name.split(':')[0])
+        self.assertIn(field, inventory.FIELDS)
+        if field == 'allocation_ratio':
+            self.assertTrue(
+                isinstance(number, float) and math.isfinite(number))
+            self.assertEqual(float(value), number)
+        else:
+            self.assertIs(int, type(number))
+            self.assertEqual(int(value), number)
 
-@SETTINGS
-@hypothesis.given(BODIES)
-def test_json_of_any_body_is_data_or_an_invalid_response(body):
-    response = _response(200, body)
-    data, error = outcome(response.json, errors=http.InvalidResponse)
-    try:
-        expected = json.loads(body.decode('utf-8'))
-    except ValueError:
-        # Not UTF-8 JSON; requests may still read it in the encoding it
-        # guesses (a lone b'\xf0' is '0' in EBCDIC).
-        expected = json.loads(response.text) if error is None else None
-    if error is None:
-        assert data == expected
-    else:
-        assert expected is None
-        assert_one_line(str(error))
-        assert str(error).startswith('Invalid response from the Placement '
-                                     'API: GET http://placement.test/')
+    @SETTINGS
+    @hypothesis.given(st.one_of(TEXT, st.sampled_from(NUMBERS)))
+    def test_inventory_ratio_type_is_a_finite_float_or_a_value_error(
+            self, text):
+        # argparse turns the ValueError into "invalid float value: '<text>'".
+        number, error = outcome(inventory.finite_float, text,
+                                errors=ValueError)
+        if error is None:
+            self.assertTrue(
+                isinstance(number, float) and math.isfinite(number))
+            self.assertEqual(float(text), number)
+        else:
+            self.assertEqual('float', inventory.finite_float.__name__)
 
+    # common: numbers, names, query values
 
-def test_carriage_return_in_a_json_detail_is_not_printed():
-    body = json.dumps({'errors': [{'status': 400,
-                                   'detail': 'Refused.\rAll good'}]})
-    message = http.error_message(_response(400, body.encode()))
-    assert_one_line(message)
+    @SETTINGS
+    @hypothesis.given(st.one_of(TEXT, st.sampled_from(NUMBERS), st.none()),
+                      st.sampled_from([None, 0, 1]))
+    def test_parse_int_gives_an_int_or_names_the_option_and_value(
+            self, value, minimum):
+        number, error = outcome(common.parse_int, value, '--amount', minimum)
+        if error is None:
+            self.assertIs(int, type(number))
+            self.assertEqual(int(value), number)
+            self.assertTrue(minimum is None or number >= minimum)
+            return
+        message = str(error)
+        self.assertOneLine(message)
+        self.assertTrue(message.startswith('--amount: %r ' % (value,)))
+        self.assertIn('integer', message)
+
+    @SETTINGS
+    @hypothesis.given(st.one_of(TEXT, st.sampled_from(NUMBERS), st.none()))
+    def test_parse_float_gives_a_finite_float_or_names_the_value(self, value):
+        number, error = outcome(common.parse_float, value, '--ratio')
+        if error is None:
+            self.assertTrue(
+                isinstance(number, float) and math.isfinite(number))
+            self.assertEqual(float(value), number)
+            return
+        message = str(error)
+        self.assertOneLine(message)
+        self.assertEqual('--ratio: %r is not a number.' % (value,), message)
+
+    @SETTINGS
+    @hypothesis.given(TEXT)
+    def test_non_empty_keeps_the_value_or_is_an_argparse_error(self, value):
+        kept, error = outcome(common.non_empty, value,
+                              errors=argparse.ArgumentTypeError)
+        if error is None:
+            self.assertEqual(value, kept)
+            self.assertTrue(value.strip())
+        else:
+            self.assertFalse(value.strip())
+            self.assertOneLine(str(error))
+
+    @SETTINGS
+    @hypothesis.given(AGGREGATE_VALUES)
+    def test_member_of_param_is_in_or_forbidden_of_the_same_aggregates(
+            self, value):
+        param = common.member_of_param(value)
+        self.assertIsInstance(param, str)
+        if not value.startswith('!'):
+            self.assertEqual('in:' + value, param)
+            return
+        aggregates = value[1:]
+        if ',' in aggregates:
+            self.assertEqual('!in:' + aggregates, param)
+        else:
+            self.assertEqual('!' + aggregates, param)
+
+    @SETTINGS
+    @hypothesis.given(TRAITS, TRAITS)
+    def test_required_traits_params_keep_every_trait_in_order(
+            self, required, forbidden):
+        params = common.required_traits_params(required, forbidden)
+        self.assertTrue(all(isinstance(p, str) for p in params))
+        any_of = ['in:' + t for t in required if ',' in t]
+        all_of = [t for t in required if ',' not in t] + \
+            ['!' + t for t in forbidden]
+        self.assertEqual(
+            any_of + ([','.join(all_of)] if all_of else []),
+            params)
+
+    # allocation candidate list: request groups, name lists
+
+    # Mostly good names and resources, so that a whole command line is often
+
+    # valid; single bad values are common enough.
+
+    @SETTINGS
+    @hypothesis.given(
+        st.sampled_from(['1.25', '1.32', '1.33', '1.39']),
+        st.lists(RESOURCES, max_size=2),
+        st.lists(st.tuples(GROUP_NAMES, st.lists(RESOURCES, min_size=1,
+                                                 max_size=2)),
+                 max_size=3))
+    def test_candidate_groups_are_a_query_or_a_command_error(
+            self, api_version, unnamed, groups):
+        argv = ['--resource=' + value for value in unnamed]
+        for name, resources in groups:
+            argv.append('--group=' + name)
+            argv += ['--resource=' + value for value in resources]
+        command = _candidates_command(api_version)
+        try:
+            parsed_args = command.get_parser(
+                'allocation candidate list').parse_args(argv)
+        except SystemExit as usage_error:
+            # argparse refused it (e.g. ``--group=--``): a usage error.
+            self.assertEqual(2, usage_error.code)
+            return
+        request_groups = allocation_candidate.request_groups(parsed_args)
+
+        def query():
+            command._check_group_names(request_groups)
+            resources = command._check_resources(request_groups, [])
+            return command._query(None, parsed_args, request_groups,
+                                  resources, [], '', None)
+
+        params, error = outcome(query)
+        if error is not None:
+            if '\n' not in ''.join(argv) and '\r' not in ''.join(argv):
+                self.assertOneLine(str(error))
+            return
+        named = version.parse(api_version) >= (1, 33)
+        pattern = allocation_candidate._NAMED_GROUP if named \
+            else allocation_candidate._INTEGER_GROUP
+        self.assertTrue(all(re.match(pattern, name) for name, _ in groups))
+        keys = [key for key, value in params]
+        # One resources<suffix> per group, in the order the groups came.
+        expected = ['resources' + name for name in request_groups]
+        self.assertEqual(
+            expected,
+            [k for k in keys if k.startswith('resources')])
+        for key, value in params:
+            if key.startswith('resources'):
+                for pair in value.split(','):
+                    resource_class, amount = pair.rsplit(':', 1)
+                    self.assertEqual(resource_class, resource_class.strip())
+                    self.assertTrue(
+                        resource_class and int(amount) == int(amount.strip()))
+
+    @SETTINGS
+    @hypothesis.given(st.one_of(TEXT, built_from(['a', 'b', ',', ' ', '!'])))
+    def test_name_lists_have_no_empty_name_or_are_refused(self, value):
+        names, error = outcome(allocation_candidate._split_names, value,
+                               '--same-subtree')
+        if error is None:
+            self.assertEqual([n.strip() for n in value.split(',')], names)
+            self.assertTrue(all(names))
+        else:
+            self.assertOneLine(str(error))
+            self.assertTrue(str(error).startswith('--same-subtree %r' % value))
+
+    # --os-placement-api-version
+
+    @SETTINGS
+    @hypothesis.given(VERSION_VALUES)
+    def test_api_version_is_supported_or_refused_in_one_line(self, value):
+        option = version.normalize_option(value)
+        # Always major 1: OpenStackClient then runs the placement command,
+        # which names the bad value.
+        self.assertTrue(option == '1' or option.startswith('1.'))
+        accepted, error = outcome(version.validate, option)
+        stripped = value.strip()
+        if error is None:
+            self.assertIn(accepted, version.SUPPORTED_VERSIONS)
+            self.assertTrue(
+                stripped in version.SUPPORTED_MICROVERSIONS + ['1']
+                or stripped.lower() == 'latest', stripped)
+            return
+        self.assertIsInstance(error, version.UnsupportedVersion)
+        self.assertNotIn(stripped, version.SUPPORTED_MICROVERSIONS + ['1'])
+        message = str(error)
+        self.assertIn(repr(stripped), message)
+        self.assertIn('1.0 to %s' % version.MAX_VERSION, message)
+        if '\n' not in value and '\r' not in value:
+            self.assertOneLine(message)
+
+    # --os-placement-timeout
+
+    @SETTINGS
+    @hypothesis.given(st.one_of(LINE, st.sampled_from(NUMBERS)))
+    def test_timeout_is_positive_seconds_or_an_argparse_error(self, value):
+        seconds, error = outcome(plugin._positive_seconds, value,
+                                 errors=argparse.ArgumentTypeError)
+        if error is None:
+            self.assertTrue(
+                isinstance(seconds, float) and 0 < seconds < math.inf)
+        else:
+            self.assertOneLine(str(error))
+            self.assertIn(repr(value), str(error))
+
+    # The error line of a failed response, whatever its body
+
+    # Strings inside JSON bodies: no carriage return (a test below has one).
+
+    @SETTINGS
+    @hypothesis.given(st.integers(400, 599), BODIES,
+                      st.sampled_from([None, 'application/json', 'text/html',
+                                       'text/plain; charset=latin-1']),
+                      st.sampled_from(['Bad Request', '', None]))
+    def test_error_line_of_any_body_is_one_clean_line(
+            self, status, body, content_type, reason):
+        response = _response(status, body, content_type, reason)
+        message = http.error_message(response)
+        self.assertTrue(
+            isinstance(message, str) and message.strip() == message)
+        self.assertTrue(message)
+        self.assertOneLine(message)
+        self.assertFalse(re.search(text._CONTROL_RE, message), repr(message))
+        error = http.exception_for(response)
+        self.assertIsInstance(error, exceptions.ClientException)
+        self.assertEqual('%s (HTTP %d)' % (message, status), str(error))
+
+    @SETTINGS
+    @hypothesis.given(BODIES)
+    def test_json_of_any_body_is_data_or_an_invalid_response(self, body):
+        response = _response(200, body)
+        data, error = outcome(response.json, errors=http.InvalidResponse)
+        try:
+            expected = json.loads(body.decode('utf-8'))
+        except ValueError:
+            # Not UTF-8 JSON; requests may still read it in the encoding it
+            # guesses (a lone b'\xf0' is '0' in EBCDIC).
+            expected = json.loads(response.text) if error is None else None
+        if error is None:
+            self.assertEqual(expected, data)
+        else:
+            self.assertIsNone(expected)
+            self.assertOneLine(str(error))
+            self.assertTrue(
+                str(error).startswith('Invalid response from the Placement '
+                                      'API: GET http://placement.test/'))
+
+    def test_carriage_return_in_a_json_detail_is_not_printed(self):
+        body = json.dumps({'errors': [{'status': 400,
+                                       'detail': 'Refused.\rAll good'}]})
+        message = http.error_message(_response(400, body.encode()))
+        self.assertOneLine(message)

@@ -10,47 +10,30 @@
 # License for the specific language governing permissions and limitations
 # under the License.
 
-"""The OpenStackClient plugin hooks (osc_placement/plugin.py)."""
+
+"""The OpenStackClient plugin hooks (osc_placement/plugin.py).
+
+What importing the plugin loads is checked in a fresh interpreter, in
+``osc_placement/tests/functional/test_plugin_import.py``.
+"""
 
 import argparse
 import importlib.metadata
-import json
-import os
-import subprocess
-import sys
+import io
 from unittest import mock as umock
 
+import fixtures
 from keystoneauth1 import loading
 from keystoneauth1 import session as ks_session
-import pytest
-import requests_mock
+import testscenarios
 
 from osc_placement import http
 from osc_placement import plugin
 from osc_placement.tests import cli
+from osc_placement.tests.unit import base
 from osc_placement import version
 
-
-def test_entry_point():
-    entry_points = importlib.metadata.entry_points(
-        group='openstack.cli.extension')
-    assert [ep.value for ep in entry_points if ep.name == 'placement'] == [
-        'osc_placement.plugin']
-
-
-def test_constants():
-    assert plugin.API_NAME == 'placement'
-    assert plugin.API_VERSION_OPTION == 'os_placement_api_version'
-    assert set(plugin.API_VERSIONS) == set(
-        version.SUPPORTED_MICROVERSIONS + ['1', '1.latest'])
-    assert set(plugin.API_VERSIONS.values()) == {
-        'osc_placement.http.SessionClient'}
-
-
-@pytest.mark.parametrize('value', ['1', '1.14', '1.latest', '1.40', 'abc'])
-def test_check_api_version_leaves_the_check_to_make_client(value):
-    """True: OpenStackClient skips its own warning, whatever the value."""
-    assert plugin.check_api_version(value) is True
+load_tests = testscenarios.load_tests_apply_scenarios
 
 
 def _instance(requested, session=None):
@@ -63,220 +46,182 @@ def _instance(requested, session=None):
     return instance
 
 
-def test_make_client_with_an_explicit_version():
-    instance = _instance('1.14')
-    client = plugin.make_client(instance)
-    assert isinstance(client, http.SessionClient)
-    assert client.api_version == '1.14'
-    assert client.session is instance.session
-    assert client.ks_filter == {'service_type': 'placement',
-                                'region_name': 'RegionTwo',
-                                'interface': 'internal'}
-    # No negotiation for an explicit version.
-    instance.session.request.assert_not_called()
-
-
-def test_make_client_negotiates():
+def _session():
     auth = loading.get_plugin_loader('admin_token').load_from_options(
         endpoint=cli.ENDPOINT, token='t')
-    with requests_mock.Mocker() as mocker:
-        mocker.get(cli.ENDPOINT + '/', json={'versions': []})
-        client = plugin.make_client(_instance(
-            '1.latest', ks_session.Session(auth=auth)))
-        assert [(r.url, r.headers['OpenStack-API-Version'])
-                for r in mocker.request_history] == [
-            (cli.ENDPOINT + '/', 'placement 1.39')]
-    assert client.api_version == '1.39'
+    return ks_session.Session(auth=auth)
 
 
-def test_make_client_refuses_an_unsupported_version():
-    instance = _instance('1.40')
-    with pytest.raises(version.UnsupportedVersion) as raised:
-        plugin.make_client(instance)
-    assert "'1.40' is not supported" in str(raised.value)
-    instance.session.request.assert_not_called()
+class PluginTestCase(base.TestCase):
 
-
-def _parse(argv, env=None):
-    saved = dict(os.environ)
-    os.environ.pop('OS_PLACEMENT_API_VERSION', None)
-    os.environ.update(env or {})
-    try:
+    def parse(self, argv, env=None):
+        """The plugin's options parsed; the environment as given."""
+        for name in ('OS_PLACEMENT_API_VERSION', 'OS_PLACEMENT_TIMEOUT'):
+            self.useFixture(fixtures.EnvironmentVariable(
+                name, (env or {}).get(name)))
         parser = plugin.build_option_parser(argparse.ArgumentParser())
-    finally:
-        os.environ.clear()
-        os.environ.update(saved)
-    return parser, parser.parse_args(argv)
+        return parser, parser.parse_args(argv)
 
 
-@pytest.mark.parametrize('argv,env,value', [
-    ([], None, '1'),
-    ([], {'OS_PLACEMENT_API_VERSION': '1.20'}, '1.20'),
-    ([], {'OS_PLACEMENT_API_VERSION': 'latest'}, '1.latest'),
-    (['--os-placement-api-version', '1.5'],
-     {'OS_PLACEMENT_API_VERSION': '1.20'}, '1.5'),
-    (['--os-placement-api-version', ' LATEST '], None, '1.latest'),
-    # Refused later, by placement commands only.
-    (['--os-placement-api-version', '1.40'], None, '1.40'),
-])
-def test_build_option_parser(argv, env, value):
-    parser, args = _parse(argv, env)
-    assert args.os_placement_api_version == value
+class TestHooks(PluginTestCase):
 
+    def test_entry_point(self):
+        entry_points = importlib.metadata.entry_points(
+            group='openstack.cli.extension')
+        self.assertEqual(['osc_placement.plugin'],
+                         [ep.value for ep in entry_points
+                          if ep.name == 'placement'])
 
-def test_option_help():
-    parser, args = _parse([])
-    text = ' '.join(parser.format_help().split())
-    assert ('--os-placement-api-version <placement-api-version>' in text)
-    assert ('Placement API version, default=1 (Env: '
-            'OS_PLACEMENT_API_VERSION).' in text)
-    assert '1.0 to 1.39' in text
-    assert "'latest' to negotiate up to 1.39" in text
+    def test_constants(self):
+        self.assertEqual('placement', plugin.API_NAME)
+        self.assertEqual('os_placement_api_version',
+                         plugin.API_VERSION_OPTION)
+        self.assertEqual(
+            set(version.SUPPORTED_MICROVERSIONS + ['1', '1.latest']),
+            set(plugin.API_VERSIONS))
+        self.assertEqual({'osc_placement.http.SessionClient'},
+                         set(plugin.API_VERSIONS.values()))
 
+    def test_make_client_with_an_explicit_version(self):
+        instance = _instance('1.14')
+        client = plugin.make_client(instance)
+        self.assertIsInstance(client, http.SessionClient)
+        self.assertEqual('1.14', client.api_version)
+        self.assertIs(instance.session, client.session)
+        self.assertEqual({'service_type': 'placement',
+                          'region_name': 'RegionTwo',
+                          'interface': 'internal'}, client.ks_filter)
+        # No negotiation for an explicit version.
+        instance.session.request.assert_not_called()
 
-def _python(code):
-    """Run ``code`` in a fresh interpreter; return what it printed."""
-    env = {key: value for key, value in os.environ.items()
-           if not key.startswith(('OS_', 'CLIFF_'))}
-    result = subprocess.run(
-        [sys.executable, '-c', code], env=env,
-        capture_output=True, text=True, timeout=120)
-    assert result.returncode == 0, result.stderr
-    return result.stdout
+    def test_make_client_negotiates(self):
+        self.requests_mock.get(cli.ENDPOINT + '/', json={'versions': []})
+        client = plugin.make_client(_instance('1.latest', _session()))
+        self.assertEqual([(cli.ENDPOINT + '/', 'placement 1.39')],
+                         [(r.url, r.headers['OpenStack-API-Version'])
+                          for r in self.requests_mock.request_history])
+        self.assertEqual('1.39', client.api_version)
 
+    def test_make_client_refuses_an_unsupported_version(self):
+        instance = _instance('1.40')
+        raised = self.assertRaises(version.UnsupportedVersion,
+                                   plugin.make_client, instance)
+        self.assertIn("'1.40' is not supported", str(raised))
+        instance.session.request.assert_not_called()
 
-# What the openstack command imports on every run (its plugins but ours),
-# in a fresh interpreter; then SNAPSHOT holds the modules loaded so far.
-_WITHOUT_US = """
-import importlib.abc, importlib.metadata, json, sys
+    def test_option_help(self):
+        parser, args = self.parse([])
+        text = ' '.join(parser.format_help().split())
+        self.assertIn('--os-placement-api-version <placement-api-version>',
+                      text)
+        self.assertIn('Placement API version, default=1 (Env: '
+                      'OS_PLACEMENT_API_VERSION).', text)
+        self.assertIn('1.0 to 1.39', text)
+        self.assertIn("'latest' to negotiate up to 1.39", text)
 
-class Hide(importlib.abc.MetaPathFinder):
-    def find_spec(self, name, path, target=None):
-        if name.partition('.')[0] == 'osc_placement':
-            raise ImportError('hidden for the test')
-
-hide = Hide()
-sys.meta_path.insert(0, hide)
-import openstackclient.shell
-sys.meta_path.remove(hide)
-assert not [m for m in sys.modules if m.startswith('osc_placement')]
-SNAPSHOT = set(sys.modules)
-"""
-
-
-def test_import_adds_no_module_to_what_openstack_imports():
-    """OpenStackClient imports every plugin on every run, for any command:
-    ours must not make that slower by importing anything new."""
-    new = json.loads(_python(_WITHOUT_US + """
-import osc_placement.plugin
-print(json.dumps(sorted(set(sys.modules) - SNAPSHOT)))
-"""))
-    assert new == ['osc_placement', 'osc_placement.plugin',
-                   'osc_placement.version']
-
-
-def test_command_modules_add_only_their_own_modules():
-    """cliff imports every command module of the group on every run (even
-    for other services' commands): they must not import anything new
-    either, in particular not the HTTP layer."""
-    new = json.loads(_python(_WITHOUT_US + """
-import osc_placement.plugin
-for ep in importlib.metadata.entry_points(group='openstack.placement.v1'):
-    ep.load()
-print(json.dumps(sorted(set(sys.modules) - SNAPSHOT)))
-"""))
-    assert 'osc_placement.http' not in new
-    assert [m for m in new if m.partition('.')[0] != 'osc_placement'] == []
-    assert 'osc_placement.resources.resource_provider' in new
-
-
-def test_other_commands_do_not_load_the_http_layer():
-    loaded = json.loads(_python("""
-import io, json, sys, contextlib
-from openstackclient import shell
-with contextlib.redirect_stdout(io.StringIO()):
-    code = shell.main(['module', 'list'])
-assert code == 0, code
-print(json.dumps(sorted(m for m in sys.modules
-                        if m.startswith('osc_placement'))))
-"""))
-    assert 'osc_placement.plugin' in loaded
-    assert 'osc_placement.http' not in loaded
-
-
-# The timeout OpenStackClient does not offer.
-
-@pytest.mark.parametrize('argv,env,seconds', [
-    ([], None, None),
-    (['--timeout', '2.5'], None, 2.5),
-    (['--os-placement-timeout', '3'], None, 3.0),
-    # The environment is read when the client is made (next tests).
-    ([], {'OS_PLACEMENT_TIMEOUT': '4'}, None),
-    (['--timeout', '1'], {'OS_PLACEMENT_TIMEOUT': '4'}, 1.0),
-])
-def test_timeout_option(argv, env, seconds):
-    saved = dict(os.environ)
-    os.environ.pop('OS_PLACEMENT_TIMEOUT', None)
-    try:
-        parser, args = _parse(argv, env)
-    finally:
-        os.environ.clear()
-        os.environ.update(saved)
-    assert args.os_placement_timeout == seconds
-
-
-@pytest.mark.parametrize('value', ['abc', '0', '-1', 'nan', 'inf', ''])
-def test_timeout_option_refuses(value, capsys):
-    with pytest.raises(SystemExit) as raised:
-        _parse(['--timeout', value])
-    assert raised.value.code == 2
-    assert capsys.readouterr().err.splitlines()[-1].endswith(
-        "argument --os-placement-timeout/--timeout: '%s' is not a positive "
-        "number of seconds" % value)
-
-
-def test_make_client_passes_the_timeout_to_each_request():
-    auth = loading.get_plugin_loader('admin_token').load_from_options(
-        endpoint=cli.ENDPOINT, token='t')
-    instance = _instance('1', ks_session.Session(auth=auth))
-    instance._cli_options = umock.Mock(config={'placement_timeout': 2.5})
-    with requests_mock.Mocker() as mocker:
-        mocker.get(cli.ENDPOINT + '/', json={'versions': []})
-        mocker.get(cli.ENDPOINT + '/traits', json={'traits': []})
+    def test_make_client_passes_the_timeout_to_each_request(self):
+        instance = _instance('1', _session())
+        instance._cli_options = umock.Mock(config={'placement_timeout': 2.5})
+        self.requests_mock.get(cli.ENDPOINT + '/', json={'versions': []})
+        self.requests_mock.get(cli.ENDPOINT + '/traits', json={'traits': []})
         client = plugin.make_client(instance)
         client.request('GET', '/traits')
-        assert [r.timeout for r in mocker.request_history] == [2.5, 2.5]
+        self.assertEqual([2.5, 2.5], [r.timeout for r in
+                                      self.requests_mock.request_history])
 
+    def test_make_client_reads_the_timeout_from_the_environment(self):
+        instance = _instance('1.6', _session())
+        instance._cli_options = umock.Mock(config={})
+        self.requests_mock.get(cli.ENDPOINT + '/traits', json={'traits': []})
+        with cli.clean_environment({'OS_PLACEMENT_TIMEOUT': '4'}):
+            plugin.make_client(instance).request('GET', '/traits')
+        self.assertEqual([4.0], [r.timeout for r in
+                                 self.requests_mock.request_history])
 
-def test_make_client_reads_the_timeout_from_the_environment():
-    auth = loading.get_plugin_loader('admin_token').load_from_options(
-        endpoint=cli.ENDPOINT, token='t')
-    instance = _instance('1.6', ks_session.Session(auth=auth))
-    instance._cli_options = umock.Mock(config={})
-    with cli.clean_environment({'OS_PLACEMENT_TIMEOUT': '4'}), \
-            requests_mock.Mocker() as mocker:
-        mocker.get(cli.ENDPOINT + '/traits', json={'traits': []})
-        plugin.make_client(instance).request('GET', '/traits')
-        assert [r.timeout for r in mocker.request_history] == [4.0]
-
-
-@pytest.mark.parametrize('value', ['abc', '0'])
-def test_bad_env_timeout_does_not_break_other_commands(value):
-    out, err, code = cli.run(['module', 'list', '-f', 'json'],
-                             env={'OS_PLACEMENT_TIMEOUT': value})
-    assert (code, err) == (0, '')
-    assert 'openstackclient' in out
-
-
-def test_bad_env_timeout_refused_by_placement_commands_in_one_line():
-    with requests_mock.Mocker() as mocker:
-        out, err, code = cli.run(
-            cli.auth_argv() + ['resource', 'provider', 'list'],
+    def test_bad_env_timeout_refused_by_placement_commands_in_one_line(self):
+        out, err, code = self.openstack(
+            'resource', 'provider', 'list',
             env={'OS_PLACEMENT_TIMEOUT': 'abc'})
-        assert mocker.request_history == []
-    assert (out, code) == ('', 1)
-    assert len(err.splitlines()) == 1
-    # openstacksdk's config loader also reads OS_PLACEMENT_TIMEOUT (as the
-    # session timeout) and fails first, before the plugin runs: its line
-    # names the value but not the variable.
-    assert "'abc'" in err
+        self.assertEqual([], self.requests_mock.request_history)
+        self.assertEqual(('', 1), (out, code))
+        self.assertEqual(1, len(err.splitlines()), err)
+        # openstacksdk's config loader also reads OS_PLACEMENT_TIMEOUT (as
+        # the session timeout) and fails first, before the plugin runs: its
+        # line names the value but not the variable.
+        self.assertIn("'abc'", err)
+
+
+class TestAPIVersionOption(PluginTestCase):
+
+    scenarios = [
+        ('default', {'argv': [], 'env': None, 'value': '1'}),
+        ('env', {'argv': [], 'env': {'OS_PLACEMENT_API_VERSION': '1.20'},
+                 'value': '1.20'}),
+        ('env-latest', {'argv': [],
+                        'env': {'OS_PLACEMENT_API_VERSION': 'latest'},
+                        'value': '1.latest'}),
+        ('option-over-env', {
+            'argv': ['--os-placement-api-version', '1.5'],
+            'env': {'OS_PLACEMENT_API_VERSION': '1.20'}, 'value': '1.5'}),
+        ('option-latest', {
+            'argv': ['--os-placement-api-version', ' LATEST '], 'env': None,
+            'value': '1.latest'}),
+        # Refused later, by placement commands only.
+        ('option-unsupported', {
+            'argv': ['--os-placement-api-version', '1.40'], 'env': None,
+            'value': '1.40'}),
+    ]
+
+    def test_build_option_parser(self):
+        parser, args = self.parse(self.argv, self.env)
+        self.assertEqual(self.value, args.os_placement_api_version)
+
+
+class TestTimeoutOption(PluginTestCase):
+    """The timeout OpenStackClient does not offer."""
+
+    scenarios = [
+        ('none', {'argv': [], 'env': None, 'seconds': None}),
+        ('timeout', {'argv': ['--timeout', '2.5'], 'env': None,
+                     'seconds': 2.5}),
+        ('os-placement-timeout', {
+            'argv': ['--os-placement-timeout', '3'], 'env': None,
+            'seconds': 3.0}),
+        # The environment is read when the client is made.
+        ('env', {'argv': [], 'env': {'OS_PLACEMENT_TIMEOUT': '4'},
+                 'seconds': None}),
+        ('option-over-env', {'argv': ['--timeout', '1'],
+                             'env': {'OS_PLACEMENT_TIMEOUT': '4'},
+                             'seconds': 1.0}),
+    ]
+
+    def test_timeout_option(self):
+        parser, args = self.parse(self.argv, self.env)
+        self.assertEqual(self.seconds, args.os_placement_timeout)
+
+
+class TestTimeoutRefused(PluginTestCase):
+
+    scenarios = [(repr(value), {'value': value})
+                 for value in ('abc', '0', '-1', 'nan', 'inf', '')]
+
+    def test_timeout_option_refuses(self):
+        stderr = io.StringIO()
+        self.useFixture(fixtures.MonkeyPatch('sys.stderr', stderr))
+        raised = self.assertRaises(SystemExit, self.parse,
+                                   ['--timeout', self.value])
+        self.assertEqual(2, raised.code)
+        self.assertTrue(stderr.getvalue().splitlines()[-1].endswith(
+            "argument --os-placement-timeout/--timeout: '%s' is not a "
+            "positive number of seconds" % self.value), stderr.getvalue())
+
+
+class TestBadEnvTimeout(PluginTestCase):
+
+    scenarios = [(value, {'value': value}) for value in ('abc', '0')]
+
+    def test_bad_env_timeout_does_not_break_other_commands(self):
+        out, err, code = cli.run(['module', 'list', '-f', 'json'],
+                                 env={'OS_PLACEMENT_TIMEOUT': self.value})
+        self.assertEqual((0, ''), (code, err))
+        self.assertIn('openstackclient', out)

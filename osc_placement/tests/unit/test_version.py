@@ -10,154 +10,188 @@
 # License for the specific language governing permissions and limitations
 # under the License.
 
+
 """Microversions: the predicates, the gates, and what
-``--os-placement-api-version`` accepts (deviation D10)."""
+``--os-placement-api-version`` accepts (every version from 1.0 to 1.39).
+"""
 
 from unittest import mock as umock
 
 from osc_lib import exceptions
-import pytest
-import requests_mock
+import testscenarios
 
 from osc_placement.tests import cli
+from osc_placement.tests.unit import base
 from osc_placement import version
 
-ENDPOINT = cli.ENDPOINT
+load_tests = testscenarios.load_tests_apply_scenarios
+
+ENDPOINT = base.ENDPOINT
 ACCEPTED = ("accepted values: 1.0 to 1.39, '1' (negotiate up to 1.29) or "
             "'latest'.")
+ROOT = {'versions': [{'id': 'v1.0', 'min_version': '1.0',
+                      'max_version': '1.39', 'status': 'CURRENT'}]}
+LIST = ['resource', 'provider', 'list', '-f', 'value']
+
+
+def _values(values):
+    return [(repr(value), {'value': value}) for value in values]
 
 
 # Predicates and compare.
 
-@pytest.mark.parametrize('predicate,current,result', [
-    (version.ge('1.14'), '1.14', True),
-    (version.ge('1.14'), '1.13', 'requires at least version 1.14'),
-    (version.ge('1.9'), '1.10', True),
-    (version.gt('1.9'), '1.10', True),
-    (version.gt('1.10'), '1.10', 'requires version greater than 1.10'),
-    (version.lt('1.10'), '1.9', True),
-    (version.lt('1.10'), '1.10', 'requires version less than 1.10'),
-    (version.le('1.10'), '1.10', True),
-    (version.le('1.10'), '1.11', 'requires at most version 1.10'),
-    (version.eq('1.5'), '1.5', True),
-    (version.eq('1.5'), '1.50', 'requires version 1.5'),
-    (version.ne('1.5'), '1.6', True),
-    (version.ne('1.5'), '1.5', 'can not use version 1.5'),
-])
-def test_predicates_compare_numbers(predicate, current, result):
+class TestPredicates(base.TestCase):
     """1.10 is above 1.9: versions are compared as numbers."""
-    assert predicate(current) == result
+
+    scenarios = [
+        ('%s-%s-%s' % (name, bound, current),
+         {'predicate': getattr(version, name)(bound), 'current': current,
+          'result': result})
+        for name, bound, current, result in [
+            ('ge', '1.14', '1.14', True),
+            ('ge', '1.14', '1.13', 'requires at least version 1.14'),
+            ('ge', '1.9', '1.10', True),
+            ('gt', '1.9', '1.10', True),
+            ('gt', '1.10', '1.10', 'requires version greater than 1.10'),
+            ('lt', '1.10', '1.9', True),
+            ('lt', '1.10', '1.10', 'requires version less than 1.10'),
+            ('le', '1.10', '1.10', True),
+            ('le', '1.10', '1.11', 'requires at most version 1.10'),
+            ('eq', '1.5', '1.5', True),
+            ('eq', '1.5', '1.50', 'requires version 1.5'),
+            ('ne', '1.5', '1.6', True),
+            ('ne', '1.5', '1.5', 'can not use version 1.5')]]
+
+    def test_predicates_compare_numbers(self):
+        self.assertEqual(self.result, self.predicate(self.current))
 
 
-def test_predicate_keeps_its_bound():
-    assert version.ge('1.14').bound == '1.14'
+class TestCompare(base.TestCase):
+
+    def test_predicate_keeps_its_bound(self):
+        self.assertEqual('1.14', version.ge('1.14').bound)
+
+    def test_predicate_refuses_a_malformed_bound(self):
+        self.assertRaises(ValueError, version.ge, '1.x')
+
+    def test_compare_true(self):
+        self.assertTrue(version.compare('1.20', version.ge('1.14'),
+                                        version.lt('1.30')))
+
+    def test_compare_raises_the_gate_error(self):
+        raised = self.assertRaises(version.VersionGateError, version.compare,
+                                   '1.13', version.ge('1.14'))
+        self.assertEqual('Operation or argument is not supported with '
+                         'version 1.13; requires at least version 1.14',
+                         str(raised))
+        # A CommandError for the CLI, a ValueError for callers of the
+        # reference's API.
+        self.assertIsInstance(raised, exceptions.CommandError)
+        self.assertIsInstance(raised, ValueError)
+
+    def test_compare_names_every_failed_predicate(self):
+        raised = self.assertRaises(
+            version.VersionGateError, version.compare, '1.40',
+            version.ge('1.41'), version.lt('1.30'), version.ge('1.0'))
+        self.assertEqual(
+            'Operation or argument is not supported with version 1.40; '
+            'requires at least version 1.41, and requires version less '
+            'than 1.30', str(raised))
+
+    def test_compare_any(self):
+        self.assertTrue(version.compare('1.5', version.lt('1.3'),
+                                        version.ge('1.5'), op=any))
+        raised = self.assertRaises(
+            version.VersionGateError, version.compare, '1.4',
+            version.lt('1.3'), version.ge('1.5'), op=any)
+        self.assertEqual(
+            'Operation or argument is not supported with version 1.4; '
+            'requires version less than 1.3, or requires at least version '
+            '1.5', str(raised))
+
+    def test_compare_without_exception(self):
+        self.assertIs(False, version.compare('1.1', version.ge('1.2'),
+                                             exc=False))
+        self.assertIs(True, version.compare('1.2', version.ge('1.2'),
+                                            exc=False))
+
+    def test_accepted_range_is_1_0_to_1_39(self):
+        self.assertEqual('1.0', version.SUPPORTED_MICROVERSIONS[0])
+        self.assertEqual('1.39', version.SUPPORTED_MICROVERSIONS[-1])
+        self.assertEqual('1.39', version.MAX_VERSION)
+        self.assertEqual(40, len(version.SUPPORTED_MICROVERSIONS))
 
 
-def test_predicate_refuses_a_malformed_bound():
-    with pytest.raises(ValueError):
-        version.ge('1.x')
+class TestParse(base.TestCase):
+
+    scenarios = [(text, {'text': text, 'parsed': parsed})
+                 for text, parsed in [('1.0', (1, 0)), ('1.14', (1, 14)),
+                                      ('1.39', (1, 39)), ('2.5', (2, 5))]]
+
+    def test_parse(self):
+        self.assertEqual(self.parsed, version.parse(self.text))
 
 
-def test_compare_true():
-    assert version.compare('1.20', version.ge('1.14'), version.lt('1.30'))
+class TestParseRefuses(base.TestCase):
 
+    scenarios = _values(['1', '1.', '.1', '1.x', 'latest', '', '1.2.3',
+                         ' 1.2', '１.２'])
 
-def test_compare_raises_the_gate_error():
-    with pytest.raises(version.VersionGateError) as raised:
-        version.compare('1.13', version.ge('1.14'))
-    assert str(raised.value) == ('Operation or argument is not supported '
-                                 'with version 1.13; requires at least '
-                                 'version 1.14')
-    # A CommandError for the CLI, a ValueError for callers of the
-    # reference's API.
-    assert isinstance(raised.value, exceptions.CommandError)
-    assert isinstance(raised.value, ValueError)
-
-
-def test_compare_names_every_failed_predicate():
-    with pytest.raises(version.VersionGateError) as raised:
-        version.compare('1.40', version.ge('1.41'), version.lt('1.30'),
-                        version.ge('1.0'))
-    assert str(raised.value) == (
-        'Operation or argument is not supported with version 1.40; requires '
-        'at least version 1.41, and requires version less than 1.30')
-
-
-def test_compare_any():
-    assert version.compare('1.5', version.lt('1.3'), version.ge('1.5'),
-                           op=any)
-    with pytest.raises(version.VersionGateError) as raised:
-        version.compare('1.4', version.lt('1.3'), version.ge('1.5'), op=any)
-    assert str(raised.value) == (
-        'Operation or argument is not supported with version 1.4; requires '
-        'version less than 1.3, or requires at least version 1.5')
-
-
-def test_compare_without_exception():
-    assert version.compare('1.1', version.ge('1.2'), exc=False) is False
-    assert version.compare('1.2', version.ge('1.2'), exc=False) is True
-
-
-@pytest.mark.parametrize('text,parsed', [
-    ('1.0', (1, 0)), ('1.14', (1, 14)), ('1.39', (1, 39)), ('2.5', (2, 5))])
-def test_parse(text, parsed):
-    assert version.parse(text) == parsed
-
-
-@pytest.mark.parametrize('text', ['1', '1.', '.1', '1.x', 'latest', '',
-                                  '1.2.3', ' 1.2', '１.２'])
-def test_parse_refuses(text):
-    with pytest.raises(ValueError):
-        version.parse(text)
+    def test_parse_refuses(self):
+        self.assertRaises(ValueError, version.parse, self.value)
 
 
 # What the option accepts.
 
-@pytest.mark.parametrize('value', version.SUPPORTED_MICROVERSIONS)
-def test_validate_accepts_every_microversion(value):
-    assert version.validate(value) == value
+class TestValidateAccepts(base.TestCase):
+
+    scenarios = _values(version.SUPPORTED_MICROVERSIONS
+                        + ['1', version.LATEST_OPTION_VALUE])
+
+    def test_validate_accepts(self):
+        self.assertEqual(self.value, version.validate(self.value))
 
 
-def test_accepted_range_is_1_0_to_1_39():
-    assert version.SUPPORTED_MICROVERSIONS[0] == '1.0'
-    assert version.SUPPORTED_MICROVERSIONS[-1] == version.MAX_VERSION \
-        == '1.39'
-    assert len(version.SUPPORTED_MICROVERSIONS) == 40
+class TestValidateRefuses(base.TestCase):
+
+    scenarios = _values(['1.40', '2.0', 'abc', '', '1.', '1.05', '1.-1',
+                         '0.9', 'latest', '1.3 ', '1,3'])
+
+    def test_validate_refuses(self):
+        raised = self.assertRaises(version.UnsupportedVersion,
+                                   version.validate, self.value)
+        self.assertEqual("Placement API version '%s' is not supported; %s"
+                         % (self.value, ACCEPTED), str(raised))
+        self.assertIsInstance(raised, exceptions.CommandError)
 
 
-@pytest.mark.parametrize('value', ['1', version.LATEST_OPTION_VALUE])
-def test_validate_accepts_negotiation(value):
-    assert version.validate(value) == value
+class TestNormalizeOption(base.TestCase):
+
+    scenarios = [(repr(value), {'value': value, 'normalized': normalized})
+                 for value, normalized in [
+                     ('latest', '1.latest'), ('LATEST', '1.latest'),
+                     (' Latest ', '1.latest'), (' 1.5 ', '1.5'), ('1', '1'),
+                     ('1.39', '1.39')]]
+
+    def test_normalize_option(self):
+        self.assertEqual(self.normalized,
+                         version.normalize_option(self.value))
 
 
-@pytest.mark.parametrize('value', ['1.40', '2.0', 'abc', '', '1.', '1.05',
-                                   '1.-1', '0.9', 'latest', '1.3 ', '1,3'])
-def test_validate_refuses(value):
-    with pytest.raises(version.UnsupportedVersion) as raised:
-        version.validate(value)
-    assert str(raised.value) == (
-        "Placement API version '%s' is not supported; %s"
-        % (value, ACCEPTED))
-    assert isinstance(raised.value, exceptions.CommandError)
+class TestNormalizedRefused(base.TestCase):
 
+    scenarios = _values(['abc', '2.0', '', '1.40', '0.9', '1.x'])
 
-@pytest.mark.parametrize('value,normalized', [
-    ('latest', '1.latest'), ('LATEST', '1.latest'), (' Latest ', '1.latest'),
-    (' 1.5 ', '1.5'), ('1', '1'), ('1.39', '1.39'),
-])
-def test_normalize_option(value, normalized):
-    assert version.normalize_option(value) == normalized
+    def test_normalized_refused_value_is_named_by_validate(self):
+        """The error names the value the user gave.
 
-
-@pytest.mark.parametrize('value', ['abc', '2.0', '', '1.40', '0.9', '1.x'])
-def test_normalized_refused_value_is_named_by_validate(value):
-    """Whatever form the option parser keeps a refused value in, the error
-    names the value the user gave."""
-    with pytest.raises(version.UnsupportedVersion) as raised:
-        version.validate(version.normalize_option(value))
-    assert str(raised.value) == (
-        "Placement API version '%s' is not supported; %s"
-        % (value, ACCEPTED))
+        Whatever form the option parser keeps a refused value in.
+        """
+        raised = self.assertRaises(version.UnsupportedVersion,
+                                   version.validate,
+                                   version.normalize_option(self.value))
+        self.assertEqual("Placement API version '%s' is not supported; %s"
+                         % (self.value, ACCEPTED), str(raised))
 
 
 # The version parsers and commands see.
@@ -172,198 +206,228 @@ class _App(object):
             self.client_manager.placement = client
 
 
-@pytest.mark.parametrize('requested,expected', [
-    ('1', '1.29'), ('1.latest', '1.39'), ('1.7', '1.7'), ('1.40', '1.39'),
-])
-def test_requested_version(requested, expected):
-    assert version.requested_version(_App(requested)) == expected
-
-
-def test_requested_version_without_app():
-    assert version.requested_version(None) == '1.0'
-
-
 class _Command(version.CheckerMixin):
     def __init__(self, app):
         self.app = app
 
 
-def test_checker_uses_the_negotiated_version():
-    client = umock.Mock(api_version='1.20')
-    command = _Command(_App('1', client))
-    assert command.check_version(version.ge('1.20'))
-    assert command.compare_version(version.ge('1.21')) is False
-    with pytest.raises(version.VersionGateError) as raised:
-        command.check_version(version.ge('1.21'))
-    assert 'with version 1.20;' in str(raised.value)
+class TestRequestedVersion(base.TestCase):
+
+    scenarios = [(requested, {'requested': requested, 'expected': expected})
+                 for requested, expected in [
+                     ('1', '1.29'), ('1.latest', '1.39'), ('1.7', '1.7'),
+                     ('1.40', '1.39')]]
+
+    def test_requested_version(self):
+        self.assertEqual(self.expected,
+                         version.requested_version(_App(self.requested)))
 
 
-def test_checker_without_client_uses_the_requested_version():
-    command = _Command(_App('1.5'))
-    assert command.compare_version(version.ge('1.5'))
-    assert command.compare_version(version.ge('1.6')) is False
+class TestChecker(base.TestCase):
 
+    def test_requested_version_without_app(self):
+        self.assertEqual('1.0', version.requested_version(None))
 
-def test_check_decorator():
-    class Thing(_Command):
-        @version.check(version.ge('1.10'))
-        def act(self, value):
-            """Do it."""
-            return value * 2
+    def test_checker_uses_the_negotiated_version(self):
+        client = umock.Mock(api_version='1.20')
+        command = _Command(_App('1', client))
+        self.assertTrue(command.check_version(version.ge('1.20')))
+        self.assertIs(False, command.compare_version(version.ge('1.21')))
+        raised = self.assertRaises(version.VersionGateError,
+                                   command.check_version, version.ge('1.21'))
+        self.assertIn('with version 1.20;', str(raised))
 
-    assert Thing(_App('1', umock.Mock(api_version='1.10'))).act(2) == 4
-    with pytest.raises(version.VersionGateError):
-        Thing(_App('1', umock.Mock(api_version='1.9'))).act(2)
-    assert Thing.act.__doc__ == 'Do it.'
-    assert Thing.act.__name__ == 'act'
+    def test_checker_without_client_uses_the_requested_version(self):
+        command = _Command(_App('1.5'))
+        self.assertTrue(command.compare_version(version.ge('1.5')))
+        self.assertIs(False, command.compare_version(version.ge('1.6')))
+
+    def test_check_decorator(self):
+        class Thing(_Command):
+            @version.check(version.ge('1.10'))
+            def act(self, value):
+                """Do it."""
+                return value * 2
+
+        self.assertEqual(
+            4, Thing(_App('1', umock.Mock(api_version='1.10'))).act(2))
+        self.assertRaises(version.VersionGateError,
+                          Thing(_App('1', umock.Mock(api_version='1.9'))).act,
+                          2)
+        self.assertEqual('Do it.', Thing.act.__doc__)
+        self.assertEqual('act', Thing.act.__name__)
 
 
 # Through the real openstack shell.
 
-ROOT = {'versions': [{'id': 'v1.0', 'min_version': '1.0',
-                      'max_version': '1.39', 'status': 'CURRENT'}]}
+class ShellTestCase(base.TestCase):
+
+    def list_providers(self, argv, env=None, root=None):
+        """openstack <auth> argv against a Placement with no provider.
+
+        Returns (stdout, stderr lines, code, [(method, path, version)]).
+        """
+        self.requests_mock.get(ENDPOINT + '/', **(root or {'json': ROOT}))
+        self.requests_mock.get(ENDPOINT + '/resource_providers',
+                               json={'resource_providers': []})
+        out, err, code = self.openstack(*argv, env=env)
+        sent = [(r.method, r.path, r.version) for r in self.requests_sent()]
+        return out, err.splitlines(), code, sent
 
 
-def run(argv, env=None, root=None):
-    """openstack <auth> argv against requests-mock: (stdout, stderr lines,
-    code, [(method, path, version header)])."""
-    with requests_mock.Mocker(case_sensitive=True) as mocker:
-        mocker.get(ENDPOINT + '/', **(root or {'json': ROOT}))
-        mocker.get(ENDPOINT + '/resource_providers',
-                   json={'resource_providers': []})
-        out, err, code = cli.run(cli.auth_argv() + list(argv), env=env)
-        sent = [(r.method, r.url[len(ENDPOINT):],
-                 r.headers.get('OpenStack-API-Version'))
-                for r in mocker.request_history]
-    lines = err.splitlines()
-    return out, lines, code, sent
+class TestOptionAccepts(ShellTestCase):
+
+    scenarios = _values(version.SUPPORTED_MICROVERSIONS)
+
+    def test_option_accepts_every_microversion(self):
+        """1.0 to 1.39, 1.30 to 1.36 included: used as is, no negotiation."""
+        out, lines, code, sent = self.list_providers(
+            ['--os-placement-api-version', self.value] + LIST)
+        self.assertEqual((0, []), (code, lines))
+        self.assertEqual(
+            [('GET', '/resource_providers', 'placement ' + self.value)],
+            sent)
 
 
-LIST = ['resource', 'provider', 'list', '-f', 'value']
+class TestOptionRefuses(ShellTestCase):
+    """A refused value: one line, no request.
 
-
-@pytest.mark.parametrize('value', version.SUPPORTED_MICROVERSIONS)
-def test_option_accepts_every_microversion(value):
-    """1.0 to 1.39, 1.30 to 1.36 included (D10): used as is, no
-    negotiation."""
-    out, lines, code, sent = run(['--os-placement-api-version', value]
-                                 + LIST)
-    assert (code, lines) == (0, [])
-    assert sent == [('GET', '/resource_providers', 'placement ' + value)]
-
-
-@pytest.mark.parametrize('value', ['1.40', '1.99', '1.', '1.05', '1.-1'])
-def test_option_refuses_in_one_line_without_request(value):
-    out, lines, code, sent = run(['--os-placement-api-version', value]
-                                 + LIST)
-    assert (out, code, sent) == ('', 1, [])
-    assert lines == ["Placement API version '%s' is not supported; %s"
-                     % (value, ACCEPTED)]
-
-
-@pytest.mark.parametrize('value', ['abc', '2.0', '0.9', ''])
-def test_option_refuses_other_majors_in_one_line_without_request(value):
-    """OpenStackClient picks the command group from the text before the
+    OpenStackClient picks the command group from the text before the
     first dot of the value: the plugin keeps a refused value under major 1
-    so that the placement command runs and names it."""
-    out, lines, code, sent = run(['--os-placement-api-version', value]
-                                 + LIST)
-    assert (out, code, sent) == ('', 1, [])
-    assert lines == ["Placement API version '%s' is not supported; %s"
-                     % (value, ACCEPTED)]
+    so that the placement command runs and names it.
+    """
+
+    scenarios = _values(['1.40', '1.99', '1.', '1.05', '1.-1', 'abc', '2.0',
+                         '0.9', ''])
+
+    def test_option_refuses_in_one_line_without_request(self):
+        out, lines, code, sent = self.list_providers(
+            ['--os-placement-api-version', self.value] + LIST)
+        self.assertEqual(('', 1, []), (out, code, sent))
+        self.assertEqual(["Placement API version '%s' is not supported; %s"
+                          % (self.value, ACCEPTED)], lines)
 
 
-def test_default_negotiates_up_to_1_29():
-    out, lines, code, sent = run(LIST)
-    assert (code, lines) == (0, [])
-    assert sent == [('GET', '/', 'placement 1.29'),
-                    ('GET', '/resource_providers', 'placement 1.29')]
+class TestNegotiation(ShellTestCase):
+
+    def test_default_negotiates_up_to_1_29(self):
+        out, lines, code, sent = self.list_providers(LIST)
+        self.assertEqual((0, []), (code, lines))
+        self.assertEqual([('GET', '/', 'placement 1.29'),
+                          ('GET', '/resource_providers', 'placement 1.29')],
+                         sent)
+
+    def test_default_falls_back_to_the_server_maximum(self):
+        out, lines, code, sent = self.list_providers(LIST, root={
+            'status_code': 406, 'json': {'errors': [{
+                'status': 406, 'title': 'Not Acceptable',
+                'min_version': '1.0', 'max_version': '1.17'}]}})
+        self.assertEqual((0, []), (code, lines))
+        self.assertEqual([('GET', '/', 'placement 1.29'),
+                          ('GET', '/resource_providers', 'placement 1.17')],
+                         sent)
+
+    def test_env_version(self):
+        out, lines, code, sent = self.list_providers(
+            LIST, env={'OS_PLACEMENT_API_VERSION': '1.7'})
+        self.assertEqual(
+            (0, [('GET', '/resource_providers', 'placement 1.7')]),
+            (code, sent))
+
+    def test_option_overrides_env_version(self):
+        out, lines, code, sent = self.list_providers(
+            ['--os-placement-api-version', '1.33'] + LIST,
+            env={'OS_PLACEMENT_API_VERSION': '1.7'})
+        self.assertEqual(
+            (0, [('GET', '/resource_providers', 'placement 1.33')]),
+            (code, sent))
+
+    def test_env_version_refused_in_one_line(self):
+        out, lines, code, sent = self.list_providers(
+            LIST, env={'OS_PLACEMENT_API_VERSION': '1.40'})
+        self.assertEqual(('', 1, []), (out, code, sent))
+        self.assertEqual(["Placement API version '1.40' is not supported; %s"
+                          % ACCEPTED], lines)
+
+    def test_gate_checked_against_the_negotiated_version(self):
+        """An old server (max 1.13) makes --in-tree fail.
+
+        After the negotiation, before any other request.
+        """
+        out, lines, code, sent = self.list_providers(
+            LIST + ['--in-tree', base.RP1],
+            root={'status_code': 406, 'json': {'errors': [{
+                'status': 406, 'title': 'Not Acceptable',
+                'max_version': '1.13'}]}})
+        self.assertEqual(('', 1), (out, code))
+        self.assertEqual([('GET', '/', 'placement 1.29')], sent)
+        self.assertEqual(['Operation or argument is not supported with '
+                          'version 1.13; requires at least version 1.14'],
+                         lines)
 
 
-def test_default_falls_back_to_the_server_maximum():
-    out, lines, code, sent = run(LIST, root={
-        'status_code': 406, 'json': {'errors': [{
-            'status': 406, 'title': 'Not Acceptable', 'min_version': '1.0',
-            'max_version': '1.17'}]}})
-    assert (code, lines) == (0, [])
-    assert sent == [('GET', '/', 'placement 1.29'),
-                    ('GET', '/resource_providers', 'placement 1.17')]
+class TestLatest(ShellTestCase):
+
+    scenarios = [
+        ('option', {'argv': ['--os-placement-api-version', 'latest'],
+                    'env': None, 'expected': '1.39'}),
+        ('option-upper-case', {
+            'argv': ['--os-placement-api-version', 'LATEST'], 'env': None,
+            'expected': '1.39'}),
+        ('option-1-over-env', {
+            'argv': ['--os-placement-api-version', '1'],
+            'env': {'OS_PLACEMENT_API_VERSION': 'latest'},
+            'expected': '1.29'}),
+        ('env', {'argv': [], 'env': {'OS_PLACEMENT_API_VERSION': 'latest'},
+                 'expected': '1.39'}),
+        ('env-mixed-case', {
+            'argv': [], 'env': {'OS_PLACEMENT_API_VERSION': 'Latest'},
+            'expected': '1.39'}),
+    ]
+
+    def test_latest_negotiates_up_to_1_39(self):
+        out, lines, code, sent = self.list_providers(self.argv + LIST,
+                                                     env=self.env)
+        self.assertEqual((0, []), (code, lines))
+        self.assertEqual(
+            [('GET', '/', 'placement ' + self.expected),
+             ('GET', '/resource_providers', 'placement ' + self.expected)],
+            sent)
 
 
-@pytest.mark.parametrize('argv,env', [
-    (['--os-placement-api-version', 'latest'], None),
-    (['--os-placement-api-version', 'LATEST'], None),
-    (['--os-placement-api-version', '1'],
-     {'OS_PLACEMENT_API_VERSION': 'latest'}),
-    ([], {'OS_PLACEMENT_API_VERSION': 'latest'}),
-    ([], {'OS_PLACEMENT_API_VERSION': 'Latest'}),
-], ids=['option', 'option-upper-case', 'option-1-over-env', 'env',
-        'env-mixed-case'])
-def test_latest_negotiates_up_to_1_39(argv, env):
-    out, lines, code, sent = run(argv + LIST, env=env)
-    assert (code, lines) == (0, [])
-    expected = '1.29' if argv[1:] == ['1'] else '1.39'
-    assert sent == [('GET', '/', 'placement ' + expected),
-                    ('GET', '/resource_providers', 'placement ' + expected)]
+class TestBadEnvVersion(base.TestCase):
+    """A stray OS_PLACEMENT_API_VERSION is reported by placement commands.
+
+    Other services' commands run without a warning.
+    """
+
+    scenarios = _values(['1.40', 'abc', '9.9'])
+
+    def test_bad_env_version_does_not_break_other_commands(self):
+        out, err, code = cli.run(['module', 'list', '-f', 'json'],
+                                 env={'OS_PLACEMENT_API_VERSION': self.value})
+        self.assertEqual(0, code)
+        self.assertIn('openstackclient', out)
+        self.assertEqual('', err)
 
 
-def test_env_version_and_option_override():
-    out, lines, code, sent = run(LIST, env={'OS_PLACEMENT_API_VERSION':
-                                            '1.7'})
-    assert (code, sent) == (0, [('GET', '/resource_providers',
-                                 'placement 1.7')])
-    out, lines, code, sent = run(['--os-placement-api-version', '1.33']
-                                 + LIST,
-                                 env={'OS_PLACEMENT_API_VERSION': '1.7'})
-    assert (code, sent) == (0, [('GET', '/resource_providers',
-                                 'placement 1.33')])
+class TestGateMessage(ShellTestCase):
 
+    scenarios = [
+        (' '.join(argv), {'version': version_value, 'argv': argv,
+                          'minimum': minimum})
+        for version_value, argv, minimum in [
+            ('1.3', ['--resource', 'VCPU=1'], '1.4'),
+            ('1.13', ['--in-tree', base.RP1], '1.14'),
+            ('1.17', ['--required', 'HW_CPU_X86_AVX'], '1.18'),
+            ('1.21', ['--forbidden', 'HW_CPU_X86_AVX'], '1.22'),
+            ('1.2', ['--member-of', base.AGG1], '1.3'),
+            ('1.38', ['--required', 'A,B'], '1.39')]]
 
-def test_env_version_refused_in_one_line():
-    out, lines, code, sent = run(LIST, env={'OS_PLACEMENT_API_VERSION':
-                                            '1.40'})
-    assert (out, code, sent) == ('', 1, [])
-    assert lines == ["Placement API version '1.40' is not supported; %s"
-                     % ACCEPTED]
-
-
-@pytest.mark.parametrize('value', ['1.40', 'abc', '9.9'])
-def test_bad_env_version_does_not_break_other_commands(value):
-    """A stray OS_PLACEMENT_API_VERSION is reported by placement commands
-    only: other services' commands run without a warning."""
-    out, err, code = cli.run(['module', 'list', '-f', 'json'],
-                             env={'OS_PLACEMENT_API_VERSION': value})
-    assert code == 0
-    assert 'openstackclient' in out
-    assert err == ''
-
-
-@pytest.mark.parametrize('version_value,argv,minimum', [
-    ('1.3', ['--resource', 'VCPU=1'], '1.4'),
-    ('1.13', ['--in-tree', 'aaaaaaaa-aaaa-4aaa-8aaa-000000000001'], '1.14'),
-    ('1.17', ['--required', 'HW_CPU_X86_AVX'], '1.18'),
-    ('1.21', ['--forbidden', 'HW_CPU_X86_AVX'], '1.22'),
-    ('1.2', ['--member-of', 'dddddddd-dddd-4ddd-8ddd-000000000001'], '1.3'),
-    ('1.38', ['--required', 'A,B'], '1.39'),
-])
-def test_gate_message_without_request(version_value, argv, minimum):
-    out, lines, code, sent = run(['--os-placement-api-version',
-                                  version_value] + LIST + argv)
-    assert (out, code, sent) == ('', 1, [])
-    assert lines == ['Operation or argument is not supported with version '
-                     '%s; requires at least version %s'
-                     % (version_value, minimum)]
-
-
-def test_gate_checked_against_the_negotiated_version():
-    """An old server (max 1.13) makes --in-tree fail after the
-    negotiation, before any other request."""
-    out, lines, code, sent = run(
-        LIST + ['--in-tree', 'aaaaaaaa-aaaa-4aaa-8aaa-000000000001'],
-        root={'status_code': 406, 'json': {'errors': [{
-            'status': 406, 'title': 'Not Acceptable',
-            'max_version': '1.13'}]}})
-    assert (out, code) == ('', 1)
-    assert sent == [('GET', '/', 'placement 1.29')]
-    assert lines == ['Operation or argument is not supported with version '
-                     '1.13; requires at least version 1.14']
+    def test_gate_message_without_request(self):
+        out, lines, code, sent = self.list_providers(
+            ['--os-placement-api-version', self.version] + LIST + self.argv)
+        self.assertEqual(('', 1, []), (out, code, sent))
+        self.assertEqual(['Operation or argument is not supported with '
+                          'version %s; requires at least version %s'
+                          % (self.version, self.minimum)], lines)

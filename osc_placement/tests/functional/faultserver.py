@@ -15,26 +15,32 @@
 It listens on a real socket (an ephemeral port), so the client under test
 goes through its whole stack: keystoneauth, requests, urllib3, the socket.
 Each test says how the server answers with :meth:`FaultServer.answer`; the
-server records every request it gets, for assertions on the wire.
+server records every request it gets, for assertions on the wire::
 
-    with FaultServer() as server:
-        server.answer(status=503, body='<h1>Down</h1>',
-                      content_type='text/html')
-        out, err, code = cli.run(cli.auth_argv(server.endpoint) + [...])
-        assert server.requests[-1].path == '/placement/resource_providers'
+    server = self.useFixture(faultserver.FaultServer())
+    server.answer(status=503, body='<h1>Down</h1>', content_type='text/html')
+    out, err, code = cli.run(cli.auth_argv(server.endpoint) + [...])
+    self.assertEqual('/placement/resource_providers',
+                     server.requests[-1].path)
 """
 
 import collections
 import datetime
 import http.server
+import ipaddress
 import json
 import os
 import socket
 import ssl
-import tempfile
 import threading
-import time
 from urllib import parse as urlparse
+
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives import serialization
+from cryptography import x509
+from cryptography.x509.oid import NameOID
+import fixtures
 
 PREFIX = '/placement'
 
@@ -79,10 +85,6 @@ class Reply(object):
         self.reason = reason
 
 
-def root_reply():
-    return Reply(200, ROOT_DOCUMENT)
-
-
 class _Handler(http.server.BaseHTTPRequestHandler):
     protocol_version = 'HTTP/1.1'
 
@@ -125,8 +127,8 @@ class _Server(http.server.ThreadingHTTPServer):
         pass
 
 
-class FaultServer(object):
-    """The server; a context manager that starts and stops it.
+class FaultServer(fixtures.Fixture):
+    """The server, as a fixture: started on set-up, stopped on clean-up.
 
     By default ``GET /placement/`` (the version negotiation) gets the
     version document and every other request gets ``default`` (an empty
@@ -136,16 +138,16 @@ class FaultServer(object):
     """
 
     def __init__(self, tls=False):
+        super().__init__()
         self.tls = tls
         self.requests = []
         self.stopping = threading.Event()
         self._routes = {}
         self._default = Reply(200, {'resource_providers': []})
-        self._negotiation = root_reply()
+        self._negotiation = Reply(200, ROOT_DOCUMENT)
         self._lock = threading.Lock()
         self._httpd = None
         self._thread = None
-        self._tmp = None
         self.cert_path = None
 
     @property
@@ -187,13 +189,14 @@ class FaultServer(object):
         return [r for r in self.requests
                 if r.path not in (PREFIX, PREFIX + '/')]
 
-    def start(self):
+    def _setUp(self):
         self._httpd = _Server(('127.0.0.1', 0), _Handler)
         self._httpd.fault_server = self
+        self.addCleanup(self._httpd.server_close)
         if self.tls:
             context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-            self._tmp = tempfile.TemporaryDirectory()
-            self.cert_path, key = write_self_signed_cert(self._tmp.name)
+            directory = self.useFixture(fixtures.TempDir()).path
+            self.cert_path, key = write_self_signed_cert(directory)
             context.load_cert_chain(self.cert_path, key)
             self._httpd.socket = context.wrap_socket(self._httpd.socket,
                                                      server_side=True)
@@ -201,33 +204,19 @@ class FaultServer(object):
                                         kwargs={'poll_interval': 0.05},
                                         daemon=True)
         self._thread.start()
-        return self
+        self.addCleanup(self._stop)
 
-    def stop(self):
+    def _stop(self):
         self.stopping.set()
         self._httpd.shutdown()
-        self._httpd.server_close()
         self._thread.join(5)
-        if self._tmp is not None:
-            self._tmp.cleanup()
-
-    def __enter__(self):
-        return self.start()
-
-    def __exit__(self, *exc_info):
-        self.stop()
 
 
 def write_self_signed_cert(directory):
-    """A self-signed certificate for 127.0.0.1 and its key, as PEM files."""
-    # cryptography comes with openstacksdk, which OpenStackClient needs.
-    from cryptography import x509
-    from cryptography.hazmat.primitives.asymmetric import ec
-    from cryptography.hazmat.primitives import hashes
-    from cryptography.hazmat.primitives import serialization
-    from cryptography.x509.oid import NameOID
-    import ipaddress
+    """A self-signed certificate for 127.0.0.1 and its key, as PEM files.
 
+    cryptography comes with openstacksdk, which OpenStackClient needs.
+    """
     key = ec.generate_private_key(ec.SECP256R1())
     name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME,
                                          'fault server')])
@@ -261,12 +250,3 @@ def closed_port():
     port = sock.getsockname()[1]
     sock.close()
     return port
-
-
-def wait_until(predicate, timeout=5.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.01)
-    return predicate()

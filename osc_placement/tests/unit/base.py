@@ -1,0 +1,137 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
+
+"""What the unit tests share.
+
+The test case runs the real ``openstack`` shell in-process (see
+``osc_placement.tests.cli``) against requests-mock: no socket is opened.
+The fixed identifiers below are the ones the recorded contract uses.
+"""
+
+import collections
+import json
+from urllib import parse as urlparse
+
+from oslotest import base
+from requests_mock.contrib import fixture as rm_fixture
+
+from osc_placement.tests import cli
+
+ENDPOINT = cli.ENDPOINT
+PREFIX = urlparse.urlsplit(ENDPOINT).path
+
+RP1 = 'aaaaaaaa-aaaa-4aaa-8aaa-000000000001'
+RP2 = 'aaaaaaaa-aaaa-4aaa-8aaa-000000000002'
+RP3 = 'aaaaaaaa-aaaa-4aaa-8aaa-000000000003'
+C1 = 'cccccccc-cccc-4ccc-8ccc-000000000001'
+C2 = 'cccccccc-cccc-4ccc-8ccc-000000000002'
+C3 = 'cccccccc-cccc-4ccc-8ccc-000000000003'
+AGG1 = 'dddddddd-dddd-4ddd-8ddd-000000000001'
+AGG2 = 'dddddddd-dddd-4ddd-8ddd-000000000002'
+OWNER = ['--project-id', 'project-1', '--user-id', 'user-1']
+REQUEST_ID = 'req-00000000-0000-0000-0000-000000000000'
+
+# The version document of a Placement that speaks 1.0 to 1.39.
+VERSIONS = {'versions': [{'id': 'v1.0', 'min_version': '1.0',
+                          'max_version': '1.39', 'status': 'CURRENT',
+                          'links': []}]}
+
+# openstack without --os-placement-api-version: the client negotiates.
+NEGOTIATE = ''
+
+# One request as the fake server got it: the path below the endpoint, the
+# query as (key, value) pairs in order, the JSON body (or None) and the
+# OpenStack-API-Version header.
+Sent = collections.namedtuple('Sent', 'method path query body version')
+
+
+def placement_error(status, detail, title='Error', code=None):
+    """The JSON body of an error from Placement."""
+    error = {'status': status, 'title': title, 'detail': detail,
+             'request_id': REQUEST_ID}
+    if code:
+        error['code'] = code
+    return {'errors': [error]}
+
+
+def webob_detail(message, headline='Headline.'):
+    """A detail as Placement words it: a headline, then the message."""
+    return '%s\n\n %s  ' % (headline, message)
+
+
+def error_reply(status, detail, title='Error', code=None):
+    """requests-mock arguments of a Placement error response."""
+    return {'status_code': status,
+            'json': placement_error(status, detail, title, code)}
+
+
+def provider(uuid, name='compute', generation=0, parent=None):
+    """A resource provider as Placement returns it."""
+    return {'uuid': uuid, 'name': name, 'generation': generation,
+            'parent_provider_uuid': parent,
+            'root_provider_uuid': parent or uuid}
+
+
+def sent_request(request):
+    """A requests-mock request as a :class:`Sent`."""
+    url = urlparse.urlsplit(request.url)
+    return Sent(request.method, url.path[len(PREFIX):] or '/',
+                urlparse.parse_qsl(url.query, keep_blank_values=True),
+                json.loads(request.body) if request.body else None,
+                request.headers.get('OpenStack-API-Version'))
+
+
+class TestCase(base.BaseTestCase):
+    """A test of the shell against a fake Placement (requests-mock).
+
+    ``api_version`` is the ``--os-placement-api-version`` that
+    :meth:`openstack` passes unless told otherwise; None or
+    :data:`NEGOTIATE`: the option is left out. ``command`` holds the words
+    of the command under test, put before the arguments of each run.
+    """
+
+    api_version = None
+    command = ()
+
+    def setUp(self):
+        super().setUp()
+        self.requests_mock = self.useFixture(
+            rm_fixture.Fixture(case_sensitive=True))
+
+    def openstack(self, *argv, version=None, env=None):
+        """Run ``openstack <auth> argv``: (stdout, stderr, exit code)."""
+        if version is None:
+            version = self.api_version
+        options = ['--os-placement-api-version', version] if version else []
+        return cli.run(cli.auth_argv() + options + list(self.command)
+                       + list(argv), env=env)
+
+    def sent(self):
+        """(method, path and query below the endpoint) of each request."""
+        return [(r.method, r.url[len(ENDPOINT):])
+                for r in self.requests_mock.request_history]
+
+    def requests_sent(self):
+        """Each request sent, as a :class:`Sent`."""
+        return [sent_request(r) for r in self.requests_mock.request_history]
+
+    def by_name(self, name, uuid, generation=1):
+        """The name lookup of a provider answers with this one."""
+        self.requests_mock.get(
+            ENDPOINT + '/resource_providers?name=' + name, complete_qs=True,
+            json={'resource_providers': [
+                {'uuid': uuid, 'name': name, 'generation': generation}]})
+
+    def assertOneLine(self, text):
+        """No line feed, no carriage return: what a terminal breaks on."""
+        self.assertNotIn('\n', text)
+        self.assertNotIn('\r', text)
