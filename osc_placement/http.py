@@ -98,7 +98,6 @@ def _detail_from_json(body):
 
 def error_message(response):
     """One line describing a failed response, without the status suffix."""
-    detail = None
     try:
         body = json.loads(response.content) if response.content else None
     except ValueError:
@@ -113,8 +112,10 @@ def error_message(response):
 
 
 def error_code(response):
-    """Placement's machine-readable error code (1.23+), e.g.
-    ``placement.concurrent_update``, or None."""
+    """Placement's machine-readable error code (1.23+), or None.
+
+    For example ``placement.concurrent_update``.
+    """
     try:
         return response.json()['errors'][0].get('code')
     except (exceptions.CommandError, LookupError, TypeError,
@@ -137,30 +138,82 @@ def exception_for(response):
     return exc
 
 
-class Response(requests.Response):
-    """A response whose ``json()`` failure is a clear CommandError."""
+_KINDS = {list: 'a list', dict: 'an object'}
+_UNSET = object()
 
-    def json(self, **kwargs):
-        try:
-            return super().json(**kwargs)
-        except ValueError:
-            raise self.invalid('a body that is not JSON: %r'
-                               % _text_of(self.text or '')[:80])
+
+class Response(object):
+    """The answer to one request: status, headers, and the body as JSON.
+
+    Wraps the ``requests.Response`` without changing it. ``json()``,
+    ``json_object()`` and ``field()`` read the body and raise
+    :class:`InvalidResponse`, one line naming the request and what was
+    wrong, when it is not what Placement sends.
+    """
+
+    def __init__(self, method, response):
+        self.method = method
+        self.status_code = response.status_code
+        self.url = response.url
+        self.reason = response.reason
+        self.headers = response.headers
+        self._response = response
+        self._body = _UNSET
+
+    @property
+    def content(self):
+        return self._response.content
+
+    @property
+    def text(self):
+        return self._response.text
+
+    def json(self):
+        """The body parsed as JSON (once)."""
+        if self._body is _UNSET:
+            try:
+                self._body = self._response.json()
+            except ValueError:
+                raise self.invalid('a body that is not JSON: %r'
+                                   % _text_of(self.text or '')[:80])
+        return self._body
+
+    def json_object(self):
+        """The body, which must be a JSON object: a dict."""
+        body = self.json()
+        if not isinstance(body, dict):
+            raise self.invalid('JSON that is not an object')
+        return body
+
+    def field(self, key, kind=None, default=_UNSET):
+        """``body[key]``, checked to be of type ``kind`` if given.
+
+        Without ``default`` a missing key is an invalid response; with it,
+        only a body that is not an object is.
+        """
+        body = self.json()
+        if not isinstance(body, dict) or key not in body:
+            if default is not _UNSET and isinstance(body, dict):
+                return default
+            raise self.invalid('JSON without the %r key' % key)
+        value = body[key]
+        if kind is not None and not isinstance(value, kind):
+            raise self.invalid('JSON whose %r is not %s'
+                               % (key, _KINDS.get(kind, kind.__name__)))
+        return value
+
+    def header(self, name):
+        """The value of a header that the answer must carry."""
+        value = self.headers.get(name)
+        if not value:
+            raise self.invalid('no %s header' % name)
+        return value
 
     def invalid(self, what):
         """The error for a body this client cannot use."""
-        return invalid_response(
-            (self.request.method, self.url, self.status_code), what)
-
-
-def invalid_response(exchange, what):
-    """The error for a body this client cannot use.
-
-    ``exchange``: (method, url, status) of the response.
-    """
-    return InvalidResponse(
-        'Invalid response from the Placement API: %s %s answered HTTP %s '
-        'with %s' % (exchange + (what,)))
+        return InvalidResponse(
+            'Invalid response from the Placement API: %s %s answered HTTP '
+            '%s with %s' % (self.method, self.url, self.status_code, what))
 
 
 def _walk_causes(exc):
@@ -231,16 +284,14 @@ class SessionClient(object):
         self.session = session
         self.ks_filter = ks_filter
         self.timeout = timeout
-        # (method, url, status) of the last response, for messages about
-        # its content. Not the response itself: its body would stay in
-        # memory while the rows are formatted.
-        self.last_exchange = None
         self.negotiate_api_version(api_version)
 
     def request(self, method, url, **kwargs):
-        """Send one request; return the response or raise a clear error.
+        """Send one request; return its :class:`Response`.
 
-        ``raise_exc=False`` returns error responses instead of raising.
+        An error status raises the osc-lib exception of
+        :func:`exception_for`, unless ``raise_exc=False``; a failure below
+        HTTP raises :class:`ConnectionFailed`.
         """
         version_override = kwargs.pop('version', None)
         raise_exc = kwargs.pop('raise_exc', True)
@@ -262,8 +313,7 @@ class SessionClient(object):
                 'Unable to reach the Placement API%s: %s.'
                 % (self._where(url), _describe_transport_error(exc))
             ) from exc
-        response.__class__ = Response
-        self.last_exchange = (method, response.url, response.status_code)
+        response = Response(method, response)
         if raise_exc and response.status_code >= 400:
             raise exception_for(response)
         return response

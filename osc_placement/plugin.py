@@ -14,13 +14,16 @@
 
 OpenStackClient imports this module on every invocation, even for commands
 of other services: it imports nothing that OpenStackClient has not already
-imported. The HTTP client and the commands are loaded only when a placement
-command runs.
+imported, and changes nothing when imported. The HTTP client and the
+commands are loaded only when a placement command runs.
 """
 
+import argparse
 import logging
+import os
 import re
 
+from osc_lib import exceptions
 from osc_lib import utils
 
 from osc_placement import version
@@ -31,16 +34,17 @@ _TOKEN_RE = r'(--os-token[= ])(\S+)'
 
 
 def _mask_token(record):
-    """osc-lib logs the command line at start (--debug) and its masking
-    misses ``--os-token <token>``: hide the token."""
+    """Hide the value of ``--os-token`` in a log record's arguments.
+
+    osc-lib logs the whole command line at start-up ("START with options",
+    shown with --debug) and its password masking misses that value.
+    """
     if record.args and isinstance(record.args, tuple):
         record.args = tuple(re.sub(_TOKEN_RE, r'\1***', a)
                             if isinstance(a, str) and '--os-token' in a
                             else a for a in record.args)
     return True
 
-
-logging.getLogger('osc_lib.shell').addFilter(_mask_token)
 
 API_NAME = 'placement'
 API_VERSION_OPTION = 'os_placement_api_version'
@@ -70,7 +74,6 @@ def make_client(instance):
     LOG.debug('Instantiating placement client: %s', client_class)
     options = getattr(instance, '_cli_options', None)
     config = getattr(options, 'config', None) or {}
-    import os  # already imported by OpenStackClient: no cost
     timeout = (config.get('placement_timeout')
                or os.environ.get('OS_PLACEMENT_TIMEOUT')
                or config.get('api_timeout'))
@@ -93,7 +96,6 @@ def _timeout_seconds(value):
     except (TypeError, ValueError):
         seconds = 0
     if not 0 < seconds < float('inf'):
-        from osc_lib import exceptions
         raise exceptions.CommandError(
             "--os-placement-timeout (or --timeout, OS_PLACEMENT_TIMEOUT): "
             "%r is not a positive number of seconds." % (value,))
@@ -101,7 +103,13 @@ def _timeout_seconds(value):
 
 
 def build_option_parser(parser):
-    """Add ``--os-placement-api-version`` to the global options."""
+    """Add the global options of placement commands.
+
+    Called while OpenStackClient builds its parser, before osc-lib logs the
+    command line: the token filter is installed here, for this run, rather
+    than by importing this module.
+    """
+    logging.getLogger('osc_lib.shell').addFilter(_mask_token)
     default = version.NEGOTIATE_VERSION
     parser.add_argument(
         '--os-placement-api-version',
@@ -133,7 +141,6 @@ def _positive_seconds(value):
     OS_PLACEMENT_TIMEOUT is read by make_client instead: a bad value in the
     environment must not break the commands of other services.
     """
-    import argparse  # already imported by OpenStackClient: no cost
     try:
         return _timeout_seconds(value)
     except Exception:

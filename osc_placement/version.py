@@ -13,7 +13,8 @@
 """Placement microversions: what we accept, how we compare them.
 
 This module is imported by ``osc_placement.plugin`` on every ``openstack``
-invocation, so it must stay cheap: standard library only.
+invocation, so it must stay cheap: it imports the standard library and
+``osc_lib.exceptions``, which OpenStackClient has loaded already.
 """
 
 import operator

@@ -12,8 +12,6 @@
 
 """Resource provider aggregate commands."""
 
-from osc_lib import exceptions
-
 from osc_placement.resources import common
 from osc_placement.resources import resource_provider
 from osc_placement import version
@@ -42,8 +40,9 @@ class ListAggregate(resource_provider.ProviderCommand, common.Lister):
 
     def take_action(self, parsed_args):
         http, rp_uuid = self.prepare_provider(parsed_args)
-        body = http.request('GET', _aggregates_path(rp_uuid)).json()
-        return FIELDS, _rows(body['aggregates'])
+        aggregates = http.request('GET', _aggregates_path(rp_uuid)).field(
+            'aggregates', list)
+        return FIELDS, _rows(aggregates)
 
 
 class SetAggregate(resource_provider.ProviderCommand, common.Lister):
@@ -69,23 +68,19 @@ class SetAggregate(resource_provider.ProviderCommand, common.Lister):
         self.add_option(
             parser, '--generation',
             metavar='<resource_provider_generation>', type=int,
-            since=GENERATION_SINCE,
+            since=GENERATION_SINCE, required_since=GENERATION_SINCE,
+            missing_error='A generation must be specified.',
             help='The generation of the resource provider, as last read. '
-                 'The change is refused if it does not match the server\'s. '
-                 'Required from that version on.')
+                 'The change is refused if it does not match the server\'s.')
         return parser
 
     def take_action(self, parsed_args):
-        http = self.prepare(parsed_args)
-        with_generation = self.compare_version(version.ge(GENERATION_SINCE))
-        if with_generation and parsed_args.generation is None:
-            raise exceptions.CommandError('A generation must be specified.')
-        rp_uuid = resource_provider.find_provider(http, parsed_args.uuid)
-        if with_generation:
+        http, rp_uuid = self.prepare_provider(parsed_args)
+        if self.compare_version(version.ge(GENERATION_SINCE)):
             body = {'aggregates': parsed_args.aggregate,
                     'resource_provider_generation': parsed_args.generation}
         else:
             body = parsed_args.aggregate
-        result = http.request('PUT', _aggregates_path(rp_uuid),
-                              json=body).json()
-        return FIELDS, _rows(result['aggregates'])
+        aggregates = http.request('PUT', _aggregates_path(rp_uuid),
+                                  json=body).field('aggregates', list)
+        return FIELDS, _rows(aggregates)

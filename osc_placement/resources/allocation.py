@@ -18,7 +18,8 @@
 
 The wire details of a consumer's allocations live in three functions:
 ``parse_allocations`` (the ``--allocation`` values), ``allocations_body``
-(the PUT body per microversion) and ``consumer_rows`` (the output).
+(the PUT body per microversion) and ``consumer_rows`` (the output, whose
+columns per microversion are declared in ``CONSUMER_FIELDS``).
 """
 
 from osc_lib import exceptions
@@ -35,6 +36,22 @@ DICT_BODY = '1.12'              # PUT body keyed by provider; GET shows
 #                                 project_id and user_id
 CONSUMER_GENERATION = '1.28'    # read-modify-write on consumer_generation
 CONSUMER_TYPE = '1.38'          # consumer_type required and shown
+
+# The consumer's owner columns, each with the microversion that shows it.
+OWNER_FIELDS = (
+    ('project_id', DICT_BODY),
+    ('user_id', DICT_BODY),
+    ('consumer_type', CONSUMER_TYPE),
+)
+# The columns of a consumer's allocations, one row per provider.
+CONSUMER_FIELDS = (
+    ('resource_provider', None),
+    ('generation', None),
+    ('resources', None),
+) + OWNER_FIELDS
+
+# The positional of the commands about one consumer.
+CONSUMER = ('uuid', '<uuid>', 'UUID of the consumer')
 
 ALLOCATION_METAVAR = ('<rp=resource-provider-id,'
                       'resource-class-name=amount-of-resource-used>')
@@ -130,36 +147,20 @@ def allocations_body(cmd, allocations):
             for rp, resources in allocations.items()]
 
 
-def consumer_fields(cmd, with_owner=False):
-    """The output columns of a consumer's allocations at the live version."""
-    fields = ('resource_provider', 'generation', 'resources')
-    if with_owner or cmd.compare_version(version.ge(DICT_BODY)):
-        fields += ('project_id', 'user_id')
-    if cmd.compare_version(version.ge(CONSUMER_TYPE)):
-        fields += ('consumer_type',)
-    return fields
-
-
-def consumer_rows(cmd, payload, with_owner=False):
+def consumer_rows(cmd, response):
     """(columns, rows): one row per provider of a GET /allocations/<c>."""
-    fields = consumer_fields(cmd, with_owner)
-    shared = {name: payload.get(name)
-              for name in ('project_id', 'user_id', 'consumer_type')}
+    fields = common.columns(cmd, CONSUMER_FIELDS)
+    payload = response.json_object()
+    shared = {name: payload.get(name) for name, _since in OWNER_FIELDS}
     rows = []
-    for rp, held in payload['allocations'].items():
+    for rp, held in response.field('allocations', dict).items():
         row = dict(shared, resource_provider=rp)
         row.update(held)
         rows.append(utils.get_dict_properties(row, fields))
     return fields, rows
 
 
-def add_consumer_argument(parser, metavar='<uuid>',
-                          help='UUID of the consumer'):
-    return parser.add_argument('uuid', metavar=metavar,
-                               type=common.non_empty, help=help)
-
-
-class SetAllocation(common.Lister):
+class SetAllocation(common.NamedCommand, common.Lister):
     """Replace all allocations of a consumer
 
     This is a full replacement: allocations of the consumer that are not
@@ -176,9 +177,10 @@ class SetAllocation(common.Lister):
     the output.
     """
 
+    positional = CONSUMER
+
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
-        add_consumer_argument(parser)
         parser.add_argument(
             '--allocation', metavar=ALLOCATION_METAVAR, action='append',
             default=[],
@@ -212,8 +214,8 @@ class SetAllocation(common.Lister):
         body = {}
         if self.compare_version(version.ge(CONSUMER_GENERATION)):
             # None for a consumer that does not exist yet.
-            body['consumer_generation'] = http.request(
-                'GET', url).json().get('consumer_generation')
+            body['consumer_generation'] = http.request('GET', url).field(
+                'consumer_generation', default=None)
         body['allocations'] = allocations_body(self, allocations)
         if self.compare_version(version.ge(PROJECT_USER_REQUIRED)):
             body['project_id'] = parsed_args.project_id
@@ -230,10 +232,10 @@ class SetAllocation(common.Lister):
                 '--consumer-type option does not affect allocation for '
                 '--os-placement-api-version less than %s' % CONSUMER_TYPE)
         http.request('PUT', url, json=body)
-        return consumer_rows(self, http.request('GET', url).json())
+        return consumer_rows(self, http.request('GET', url))
 
 
-class UnsetAllocation(common.Lister):
+class UnsetAllocation(common.NamedCommand, common.Lister):
     """Remove allocations of a consumer
 
     Without ``--provider`` and ``--resource-class`` every allocation of the
@@ -250,15 +252,14 @@ class UnsetAllocation(common.Lister):
     """
 
     min_version = DICT_BODY
+    positional = (
+        'uuid', '<consumer_uuid>',
+        'UUID of the consumer. Prefer ``--os-placement-api-version %s`` or '
+        'later, which protects the allocations the command keeps against '
+        'concurrent changes.' % CONSUMER_GENERATION)
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
-        add_consumer_argument(
-            parser, metavar='<consumer_uuid>',
-            help='UUID of the consumer. Prefer '
-                 '``--os-placement-api-version 1.28`` or later, which '
-                 'protects the allocations the command keeps against '
-                 'concurrent changes.')
         parser.add_argument(
             '--provider', metavar='provider_uuid', action='append',
             default=[], type=common.non_empty,
@@ -300,10 +301,11 @@ class UnsetAllocation(common.Lister):
         providers = set(resource_provider.find_provider(http, p)
                         for p in parsed_args.provider)
         url = consumer_url(parsed_args.uuid)
-        payload = http.request('GET', url).json()
+        response = http.request('GET', url)
+        payload = response.json_object()
         with_generation = self.compare_version(
             version.ge(CONSUMER_GENERATION))
-        if with_generation and not payload['allocations']:
+        if with_generation and not response.field('allocations', dict):
             # Nothing to remove; the write would only fail on the missing
             # project and user.
             raise exceptions.CommandError(
@@ -316,11 +318,10 @@ class UnsetAllocation(common.Lister):
         else:
             # Before 1.28 a PUT cannot empty the allocations.
             http.request('DELETE', url)
-        return consumer_rows(self, http.request('GET', url).json(),
-                             with_owner=True)
+        return consumer_rows(self, http.request('GET', url))
 
 
-class ShowAllocation(common.Lister):
+class ShowAllocation(common.NamedCommand, common.Lister):
     """Show the allocations of a consumer
 
     One row per resource provider the consumer holds resources on. From
@@ -328,37 +329,28 @@ class ShowAllocation(common.Lister):
     project and user, and from 1.38 its type.
     """
 
-    def get_parser(self, prog_name):
-        parser = super().get_parser(prog_name)
-        add_consumer_argument(parser)
-        return parser
+    positional = CONSUMER
 
     def take_action(self, parsed_args):
         http = self.prepare(parsed_args)
-        payload = http.request('GET', consumer_url(parsed_args.uuid)).json()
-        return consumer_rows(self, payload)
+        return consumer_rows(self, http.request(
+            'GET', consumer_url(parsed_args.uuid)))
 
 
-class DeleteAllocation(common.Command):
+class DeleteAllocation(common.NamedCommand, common.Command):
     """Delete all allocations of consumers
 
     Several consumers can be given: each one's allocations are deleted in
     turn, and the failures are reported at the end.
     """
 
-    def get_parser(self, prog_name):
-        parser = super().get_parser(prog_name)
-        add_consumer_argument(parser)
-        self.add_option(
-            parser, 'more', metavar='<uuid>', nargs='*', default=[],
-            type=common.non_empty, extended=True,
-            help='More consumers whose allocations to delete.')
-        return parser
+    positional = CONSUMER
+    more_help = 'More consumers whose allocations to delete.'
 
     def take_action(self, parsed_args):
         http = self.prepare(parsed_args)
         common.delete_each(
-            self, [parsed_args.uuid] + parsed_args.more,
+            self, self.named(parsed_args),
             lambda consumer: http.request('DELETE', consumer_url(consumer)),
             'allocations of consumer', 'allocations')
 
@@ -385,19 +377,16 @@ class ListProviderAllocation(resource_provider.ProviderCommand, common.Lister):
         http, rp_uuid = self.prepare_provider(parsed_args)
         held = http.request('GET', common.url(
             'resource_providers', rp_uuid,
-            'allocations')).json()['allocations']
+            'allocations')).field('allocations', dict)
         fields = ('consumer_uuid', 'resources')
-        owner = ()
-        if parsed_args.long:
-            owner = ('project_id', 'user_id')
-            if self.compare_version(version.ge(CONSUMER_TYPE)):
-                owner += ('consumer_type',)
+        owner = common.columns(self, OWNER_FIELDS) if parsed_args.long else ()
         rows = []
         for consumer, allocation in held.items():
             row = {'consumer_uuid': consumer,
                    'resources': allocation['resources']}
             if owner:
-                payload = http.request('GET', consumer_url(consumer)).json()
+                payload = http.request(
+                    'GET', consumer_url(consumer)).json_object()
                 row.update((name, payload.get(name)) for name in owner)
             rows.append(utils.get_dict_properties(row, fields + owner))
         return fields + owner, rows

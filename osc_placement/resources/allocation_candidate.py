@@ -31,11 +31,19 @@ from osc_placement import version
 
 BASE_URL = '/allocation_candidates'
 
+# Microversions at which the allocation candidates API changed.
+CANDIDATES = '1.10'        # GET /allocation_candidates
 DICT_REQUESTS = '1.12'     # allocation requests keyed by provider
-TRAITS_SHOWN = '1.17'      # provider summaries carry traits
+LIMIT = '1.16'             # --limit
+TRAITS_SHOWN = '1.17'      # provider summaries carry traits; --required
+AGGREGATES = '1.21'        # --member-of
+FORBIDDEN = '1.22'         # --forbidden
+GROUPS = '1.25'            # --group
 TREE_SHOWN = '1.29'        # provider summaries carry root and parent
-MAPPINGS_SHOWN = '1.34'    # allocation requests carry group mappings
+IN_TREE = '1.31'           # --in-tree
 NAMED_GROUPS = '1.33'      # group names beyond positive integers
+MAPPINGS_SHOWN = '1.34'    # allocation requests carry group mappings
+ROOT_REQUIRED = '1.35'     # --root-required
 RESOURCELESS_GROUPS = '1.36'  # groups in --same-subtree need no resource
 
 _INTEGER_GROUP = r'^[1-9][0-9]*$'
@@ -49,11 +57,20 @@ UNNAMED_GROUP = '(unsuffixed)'
 GROUPED = ('resource', 'required', 'forbidden', 'member_of',
            'aggregate_uuid', 'in_tree')
 
-# The order in which the version gates are checked (the reference checks
-# --limit, then --group, then the options of each group).
-GATE_ORDER = ('limit', 'group', 'required', 'forbidden', 'aggregate_uuid',
-              'member_of', 'in_tree', 'root_required', 'same_subtree',
-              'long')
+# The output columns, each with the microversion that shows it; the
+# LONG_FIELDS follow with --long.
+CANDIDATE_FIELDS = (
+    ('#', None),
+    ('allocation', None),
+    ('resource provider', None),
+    ('inventory used/capacity', None),
+    ('traits', TRAITS_SHOWN),
+)
+LONG_FIELDS = (
+    ('root provider', None),
+    ('parent provider', None),
+    ('mappings', MAPPINGS_SHOWN),
+)
 
 GROUPS_ATTR = '_request_groups'
 CURRENT_ATTR = '_current_group'
@@ -145,7 +162,10 @@ class ListAllocationCandidate(common.Lister):
     one compute node, each with 2 VCPU.
     """
 
-    min_version = '1.10'
+    min_version = CANDIDATES
+    # The reference checks --limit, then --group, then the options of the
+    # groups.
+    gates_first = ('limit', 'group')
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
@@ -157,26 +177,26 @@ class ListAllocationCandidate(common.Lister):
                  'be able to serve, e.g. ``--resource VCPU=4 --resource '
                  'MEMORY_MB=2048``. May be repeated.')
         self.add_option(
-            parser, '--limit', metavar='<limit>', since='1.16',
+            parser, '--limit', metavar='<limit>', since=LIMIT,
             help='Return at most this many candidates (a positive '
                  'integer).')
         self.add_option(
             parser, '--required', metavar='<required>', dest='required',
-            type=common.name_list, action=AddToGroup, since='1.17',
+            type=common.name_list, action=AddToGroup, since=TRAITS_SHOWN,
             value_gates=common.REQUIRED_TRAIT_GATES,
             help='A trait the candidate (or the provider of the current '
                  '--group) must have. May be repeated: all are required.')
         self.add_option(
             parser, '--forbidden', metavar='<forbidden>', dest='forbidden',
             type=common.name_list,
-            action=AddToGroup, since='1.22',
+            action=AddToGroup, since=FORBIDDEN,
             help='A trait the candidate (or the provider of the current '
                  '--group) must not have. May be repeated.')
         aggregates = parser.add_mutually_exclusive_group()
         self.add_option(
             aggregates, '--member-of', metavar='<member_of>',
             type=common.name_list,
-            dest='member_of', action=AddToGroup, since='1.21',
+            dest='member_of', action=AddToGroup, since=AGGREGATES,
             value_gates=common.MEMBER_OF_GATES,
             help='Comma-separated aggregate UUIDs: the candidate (or the '
                  'provider of the current --group) must be in at least one '
@@ -185,12 +205,11 @@ class ListAllocationCandidate(common.Lister):
         self.add_option(
             aggregates, '--aggregate-uuid', metavar='<aggregate_uuid>',
             type=common.name_list,
-            dest='aggregate_uuid', action=AddToGroup, since='1.21',
+            dest='aggregate_uuid', action=AddToGroup, since=AGGREGATES,
             help=argparse.SUPPRESS)
         self.add_option(
             parser, '--group', metavar='<group>', action=StartGroup,
-            type=common.non_empty,
-            since='1.25',
+            type=common.non_empty, since=GROUPS,
             help='Start a request group: the --resource, --required, '
                  '--forbidden, --member-of and --in-tree options that '
                  'follow must be satisfied by a single provider. A name '
@@ -209,13 +228,14 @@ class ListAllocationCandidate(common.Lister):
         self.add_option(
             parser, '--in-tree', metavar='<in_tree>', dest='in_tree',
             type=common.non_empty,
-            action=AddToGroup, since='1.31', extended=True,
+            action=AddToGroup, since=IN_TREE, extended=True,
             help='Only providers in the tree of this resource provider '
                  '(UUID or name), for the candidate or the current '
                  '--group.')
         self.add_option(
             parser, '--root-required', metavar='<trait>[,!<trait>...]',
-            action='append', default=[], since='1.35', extended=True,
+            action='append', default=[], since=ROOT_REQUIRED,
+            extended=True,
             help='Traits the root provider of the candidate\'s tree must '
                  'have, or, with a leading ``!``, must not have. Applies '
                  'to the whole request, not to a --group. May be repeated.')
@@ -233,17 +253,14 @@ class ListAllocationCandidate(common.Lister):
                  'and, from ``--os-placement-api-version %s``, the request '
                  'groups it satisfies in the candidate (mappings).'
                  % MAPPINGS_SHOWN)
-        self._option_gates.sort(key=lambda gate: GATE_ORDER.index(gate[0]))
         return parser
 
-    def check_option_gates(self, parsed_args, values=None):
+    def check_option_gates(self, parsed_args):
         """Gate the grouped options on their values across all groups."""
-        if values is None:
-            values = dict(vars(parsed_args))
-            for group in request_groups(parsed_args).values():
-                for dest in GROUPED:
-                    values[dest] = (values.get(dest) or []) + \
-                        group.get(dest, [])
+        values = dict(vars(parsed_args))
+        for group in request_groups(parsed_args).values():
+            for dest in GROUPED:
+                values[dest] = (values.get(dest) or []) + group.get(dest, [])
         super().check_option_gates(parsed_args, values)
 
     # Validation: everything the user typed, before any request.
@@ -268,7 +285,7 @@ class ListAllocationCandidate(common.Lister):
         for value in parsed_args.same_subtree:
             names = _split_names(value, '--same-subtree')
             for name in names:
-                if not name or name not in groups:
+                if name not in groups:
                     raise exceptions.CommandError(
                         '--same-subtree %r: %r is not the name of a --group '
                         'of this request.' % (value, name))
@@ -365,24 +382,26 @@ class ListAllocationCandidate(common.Lister):
         resources = self._check_resources(groups, subtrees)
         params = self._query(http, parsed_args, groups, resources, subtrees,
                              root_required, limit)
-        resp = http.request('GET', BASE_URL, params=params).json()
-        return self._table(resp, parsed_args.long)
+        response = http.request('GET', BASE_URL, params=params)
+        return self._table({
+            'provider_summaries': response.field('provider_summaries', dict),
+            'allocation_requests': response.field('allocation_requests',
+                                                  list),
+        }, parsed_args.long)
 
     # The output.
 
     def _table(self, resp, long):
-        """Columns and rows, linear in the (candidate, provider) pairs."""
-        with_traits = self.compare_version(version.ge(TRAITS_SHOWN))
-        with_mappings = long and self.compare_version(
-            version.ge(MAPPINGS_SHOWN))
-        fields = ('#', 'allocation', 'resource provider',
-                  'inventory used/capacity')
-        if with_traits:
-            fields += ('traits',)
+        """Columns and rows, linear in the (candidate, provider) pairs.
+
+        ``resp``: the ``provider_summaries`` and ``allocation_requests`` of
+        the answer.
+        """
+        fields = common.columns(self, CANDIDATE_FIELDS)
         if long:
-            fields += ('root provider', 'parent provider')
-        if with_mappings:
-            fields += ('mappings',)
+            fields += common.columns(self, LONG_FIELDS)
+        with_traits = 'traits' in fields
+        with_mappings = 'mappings' in fields
 
         summaries = resp['provider_summaries']
         inventory = {

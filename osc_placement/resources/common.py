@@ -41,6 +41,16 @@ def url(*segments):
     return '/' + '/'.join(urlparse.quote(str(s), safe='') for s in segments)
 
 
+def columns(cmd, declared):
+    """The columns shown at the command's live microversion.
+
+    ``declared``: (name, microversion that added it or None) pairs, in the
+    order of the output.
+    """
+    return tuple(name for name, since in declared
+                 if since is None or cmd.compare_version(version.ge(since)))
+
+
 def non_empty(value):
     """argparse type of positionals: an empty string is a usage error."""
     if not value.strip():
@@ -50,8 +60,10 @@ def non_empty(value):
 
 
 def name_list(value):
-    """argparse type of comma-separated names (traits, aggregates, group
-    names), optionally led by ``!``: no name may be empty."""
+    """argparse type of comma-separated names, optionally led by ``!``.
+
+    Traits, aggregates, group names: no name in the list may be empty.
+    """
     names = value[1:] if value.startswith('!') else value
     if not all(name.strip() for name in names.split(',')):
         raise argparse.ArgumentTypeError(
@@ -128,29 +140,52 @@ class PlacementCommand(version.CheckerMixin):
         parser.formatter_class = _ReferenceUsageFormatter
         self._option_gates = []
         self._required_since = []
+        self._required_before = []
+        self._missing_errors = {}
         return parser
 
     def parser_version(self):
         """The version to build the parser for, known without a request."""
         return version.requested_version(getattr(self, 'app', None))
 
-    def add_option(self, parser, *flags, since=None, value_gates=(),
-                   required_since=None, extended=False, help='', **kwargs):
-        """Add an argument; ``since`` and ``value_gates`` gate it.
+    def _parser_at_least(self, min_version):
+        return version.compare(self.parser_version(),
+                               version.ge(min_version), exc=False)
 
-        ``required_since``: the option is required from that version (an
-        argparse requirement at the version the parser is built for, checked
-        again against the live version by ``prepare()``).
-        ``parser`` may be an argument group. Returns the argparse action.
+    def add_option(self, parser, *flags, since=None, value_gates=(),
+                   required_since=None, missing_error=None,
+                   required_before=None, extended=False, help='', **kwargs):
+        """Add an argument together with the microversions it depends on.
+
+        ``since``: the option needs at least that version. ``value_gates``
+        (:class:`ValueGate`): some of its values need a later one.
+        ``required_since``: the option is required from that version; that
+        is an argparse requirement at the version the parser is built for,
+        checked again at the live version by ``prepare()``. With
+        ``missing_error``, only ``prepare()`` checks, and raises that
+        message.
+        ``required_before``: the option is required below that version
+        (argparse at the parser's version; at the live version
+        ``prepare()`` raises the version-gate error).
+
+        Each declaration adds its sentence to the help. ``parser`` may be
+        an argument group. Returns the argparse action.
         """
         sentences = [help] if help else []
         if since:
             sentences.append(since_sentence(since))
         if required_since:
-            kwargs['required'] = version.compare(
-                self.parser_version(), version.ge(required_since), exc=False)
-            sentences.append('Required from ``--os-placement-api-version '
-                             '%s``.' % required_since)
+            if missing_error is None:
+                kwargs['required'] = self._parser_at_least(required_since)
+            sentences.append(
+                'It is required from that version on.'
+                if required_since == since else
+                'Required from ``--os-placement-api-version %s``.'
+                % required_since)
+        if required_before:
+            kwargs['required'] = not self._parser_at_least(required_before)
+            sentences.append('Required before ``--os-placement-api-version '
+                             '%s``.' % required_before)
         for gate in value_gates:
             sentences.append('From ``--os-placement-api-version %s``, %s.'
                              % (gate.min_version, gate.meaning))
@@ -164,16 +199,33 @@ class PlacementCommand(version.CheckerMixin):
         if required_since:
             self._required_since.append((flags[0], action.dest,
                                          required_since))
+            if missing_error is not None:
+                self._missing_errors[flags[0]] = missing_error
+        if required_before:
+            self._required_before.append((action.dest, required_before))
         return action
 
-    def check_option_gates(self, parsed_args, values=None):
-        """Raise the version-gate error for the first option given too early.
+    # The dests of the options whose gates are checked first, in this
+    # order; the gates of the others follow in the order of declaration.
+    gates_first = ()
 
-        ``values`` (dest -> value) replaces ``parsed_args`` for options that
-        are collected elsewhere (the request groups of allocation
-        candidates).
+    def _gate_rank(self, gate):
+        dest = gate[0]
+        if dest in self.gates_first:
+            return self.gates_first.index(dest)
+        return len(self.gates_first)
+
+    def check_option_gates(self, parsed_args, values=None):
+        """Raise the error of the first option given at the wrong version.
+
+        Given too early (``since``, ``value_gates``), or missing where it
+        is required (``required_since``, ``required_before``). ``values``
+        (dest -> value) replaces ``parsed_args`` for the ``since`` and
+        ``value_gates`` of options that are collected elsewhere (the
+        request groups of allocation candidates).
         """
-        for dest, since, value_gates in self._option_gates:
+        for dest, since, value_gates in sorted(self._option_gates,
+                                               key=self._gate_rank):
             if values is not None:
                 value = values.get(dest)
             else:
@@ -185,39 +237,22 @@ class PlacementCommand(version.CheckerMixin):
             for gate in value_gates:
                 if gate.applies(value):
                     self.check_version(version.ge(gate.min_version))
-        # The live (negotiated) version may be above the parser's.
+        # The live (negotiated) version may differ from the parser's.
         missing = [(since, flag) for flag, dest, since in self._required_since
                    if not _given(getattr(parsed_args, dest, None))
                    and self.compare_version(version.ge(since))]
         if missing:
-            since = missing[0][0]
+            since, flag = missing[0]
+            if flag in self._missing_errors:
+                raise exceptions.CommandError(self._missing_errors[flag])
             flags = [flag for s, flag in missing if s == since]
             raise exceptions.CommandError(
                 '%s %s required from --os-placement-api-version %s.' % (
                     ' and '.join(flags), 'are' if len(flags) > 1 else 'is',
                     since))
-
-    def run(self, parsed_args):
-        """cliff's run, with a server answer of the wrong shape reported.
-
-        A 200 whose JSON lacks what Placement always sends (a proxy or a
-        wrong endpoint answering) would otherwise surface as Python's own
-        KeyError or TypeError text, here or while formatting the rows.
-        """
-        try:
-            return super().run(parsed_args)
-        except (KeyError, TypeError, IndexError, AttributeError) as exc:
-            exchange = getattr(getattr(self, '_http', None),
-                               'last_exchange', None)
-            if exchange is None:
-                raise
-            if isinstance(exc, KeyError):
-                what = 'JSON without the expected %s field' % exc
-            else:
-                what = 'JSON of an unexpected shape (%s)' % exc
-            # Loaded already: the client that made the exchange is there.
-            from osc_placement import http
-            raise http.invalid_response(exchange, what) from exc
+        for dest, before in self._required_before:
+            if not _given(getattr(parsed_args, dest, None)):
+                self.check_version(version.ge(before))
 
     def prepare(self, parsed_args):
         """First step of ``take_action``: the client, then the gates.
@@ -226,7 +261,7 @@ class PlacementCommand(version.CheckerMixin):
         command's and its options' gates are then checked against it
         before any other request is sent.
         """
-        http = self._http = self.app.client_manager.placement
+        http = self.app.client_manager.placement
         if self.min_version:
             self.check_version(version.ge(self.min_version))
         self.check_option_gates(parsed_args)
@@ -243,6 +278,32 @@ class Lister(PlacementCommand, command.Lister):
 
 class ShowOne(PlacementCommand, command.ShowOne):
     """A placement command that prints one record."""
+
+
+class NamedCommand(object):
+    """Mixin of the commands about one named thing: its positional first.
+
+    ``positional``: (dest, metavar, help) of that positional; an empty value
+    is a usage error. ``more_help``: if set, more values of the same kind
+    may follow (an extended option), and ``named()`` returns them all.
+    """
+
+    positional = None
+    more_help = None
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        dest, metavar, help = self.positional
+        parser.add_argument(dest, metavar=metavar, type=non_empty, help=help)
+        if self.more_help:
+            self.add_option(
+                parser, 'more', metavar=metavar, nargs='*', default=[],
+                type=non_empty, extended=True, help=self.more_help)
+        return parser
+
+    def named(self, parsed_args):
+        """The positional's value, then the others given after it."""
+        return [getattr(parsed_args, self.positional[0])] + parsed_args.more
 
 
 def required_traits_params(required, forbidden):

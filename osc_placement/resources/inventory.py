@@ -27,7 +27,6 @@ from osc_lib import utils
 from osc_placement.resources import common
 from osc_placement.resources import resource_provider
 from osc_placement.text import printable
-from osc_placement import version
 
 
 def finite_float(text):
@@ -84,6 +83,8 @@ FIELDS_SPEC = (
 FIELDS_BY_NAME = {field.name: field for field in FIELDS_SPEC}
 FIELDS = tuple(field.name for field in FIELDS_SPEC)
 
+# Microversions at which the inventory commands changed.
+BY_AGGREGATE = '1.3'       # --aggregate: the providers of an aggregate
 # Deleting the whole inventory of a provider at once needs this version;
 # below it, a resource class must be named.
 DELETE_ALL_SINCE = '1.5'
@@ -97,10 +98,6 @@ def _inventories_path(rp_uuid, resource_class=None):
     if resource_class is not None:
         segments.append(resource_class)
     return common.url(*segments)
-
-
-def _usages_path(rp_uuid):
-    return common.url('resource_providers', rp_uuid, 'usages')
 
 
 def parse_resource(argument):
@@ -138,7 +135,7 @@ def _rows(inventories, fields, prefix=()):
         yield prefix + utils.get_dict_properties(record, fields)
 
 
-class SetInventory(common.Lister):
+class SetInventory(common.NamedCommand, common.Lister):
     """Replace the inventory of a resource provider.
 
     By default the whole inventory is replaced: resource classes not given
@@ -162,12 +159,11 @@ class SetInventory(common.Lister):
     and the command then exits with 1.
     """
 
+    positional = ('uuid', '<uuid>', 'UUID or name of the resource provider; '
+                  'with ``--aggregate``, UUID of the aggregate')
+
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
-        parser.add_argument(
-            'uuid', metavar='<uuid>', type=common.non_empty,
-            help='UUID or name of the resource provider; with '
-                 '``--aggregate``, UUID of the aggregate')
         fields_help = '\n'.join('%s: %s' % (f.name, f.meaning)
                                 for f in FIELDS_SPEC)
         parser.add_argument(
@@ -178,7 +174,7 @@ class SetInventory(common.Lister):
                  '<inventory_field> is optional (default: total) and is '
                  'one of:\n' + fields_help + '\nMay be repeated.')
         self.add_option(
-            parser, '--aggregate', action='store_true', since='1.3',
+            parser, '--aggregate', action='store_true', since=BY_AGGREGATE,
             help='The positional argument is an aggregate UUID: set the '
                  'inventory of every resource provider in that aggregate.')
         parser.add_argument(
@@ -209,20 +205,20 @@ class SetInventory(common.Lister):
     def take_action(self, parsed_args):
         changes = [parse_resource(r) for r in parsed_args.resource]
         http = self.prepare(parsed_args)
-        self._failures = []
         if parsed_args.aggregate:
             providers = http.request(
                 'GET', resource_provider.BASE_URL,
                 params={'member_of': parsed_args.uuid},
-            ).json()['resource_providers']
+            ).field('resource_providers', list)
             if not providers:
                 raise exceptions.CommandError(
                     'No resource providers found in aggregate with uuid '
                     '%s.' % parsed_args.uuid)
         else:
             rp_uuid = resource_provider.find_provider(http, parsed_args.uuid)
-            providers = [http.request('GET', common.url(
-                'resource_providers', rp_uuid)).json()]
+            providers = [{'uuid': rp_uuid, 'generation': http.request(
+                'GET', common.url('resource_providers', rp_uuid)).field(
+                    'generation')}]
         self._total = len(providers)
 
         updated = []
@@ -254,8 +250,9 @@ class SetInventory(common.Lister):
         path = _inventories_path(provider['uuid'])
         if parsed_args.amend:
             # Read-modify-write: the generation comes with the inventory.
-            payload = http.request('GET', path).json()
-            inventories = dict(payload['inventories'])
+            response = http.request('GET', path)
+            payload = response.json_object()
+            inventories = dict(response.field('inventories', dict))
             payload['inventories'] = inventories
         else:
             inventories = {}
@@ -268,7 +265,8 @@ class SetInventory(common.Lister):
             inventories[resource_class] = record
         if parsed_args.dry_run:
             return inventories
-        return http.request('PUT', path, json=payload).json()['inventories']
+        return http.request('PUT', path, json=payload).field(
+            'inventories', dict)
 
 
 class SetClassInventory(resource_provider.ProviderCommand, common.ShowOne):
@@ -301,16 +299,16 @@ class SetClassInventory(resource_provider.ProviderCommand, common.ShowOne):
     def take_action(self, parsed_args):
         http, rp_uuid = self.prepare_provider(parsed_args)
         # Read-modify-write: the PUT carries the generation just read.
-        provider = http.request('GET', common.url(
-            'resource_providers', rp_uuid)).json()
-        payload = {'resource_provider_generation': provider['generation']}
+        generation = http.request('GET', common.url(
+            'resource_providers', rp_uuid)).field('generation')
+        payload = {'resource_provider_generation': generation}
         for field in FIELDS:
             value = getattr(parsed_args, field)
             if value is not None:
                 payload[field] = value
         record = http.request(
             'PUT', _inventories_path(rp_uuid, parsed_args.resource_class),
-            json=payload).json()
+            json=payload).json_object()
         return FIELDS, utils.get_dict_properties(record, FIELDS)
 
 
@@ -324,22 +322,16 @@ class DeleteInventory(resource_provider.ProviderCommand, common.Command):
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
-        class_needed = version.compare(
-            self.parser_version(), version.lt(DELETE_ALL_SINCE), exc=False)
-        parser.add_argument(
-            '--resource-class', metavar='<resource_class>',
-            type=common.non_empty, required=class_needed,
+        self.add_option(
+            parser, '--resource-class', metavar='<resource_class>',
+            type=common.non_empty, required_before=DELETE_ALL_SINCE,
             help=(CLASS_HELP + ' Only the inventory of this class is '
-                  'deleted. Required before ``--os-placement-api-version '
-                  '%s``; from that version, omitting it deletes all the '
-                  'inventory of the provider.' % DELETE_ALL_SINCE))
+                  'deleted; without this option, all the inventory of the '
+                  'provider is.'))
         return parser
 
     def take_action(self, parsed_args):
-        http = self.prepare(parsed_args)
-        if parsed_args.resource_class is None:
-            self.check_version(version.ge(DELETE_ALL_SINCE))
-        rp_uuid = resource_provider.find_provider(http, parsed_args.uuid)
+        http, rp_uuid = self.prepare_provider(parsed_args)
         http.request('DELETE', _inventories_path(
             rp_uuid, parsed_args.resource_class))
 
@@ -374,8 +366,8 @@ class ShowInventory(resource_provider.ProviderCommand, common.ShowOne):
     def take_action(self, parsed_args):
         http, rp_uuid = self.prepare_provider(parsed_args)
         record = http.request('GET', _inventories_path(
-            rp_uuid, parsed_args.resource_class)).json()
-        usages = http.request('GET', _usages_path(rp_uuid)).json()['usages']
+            rp_uuid, parsed_args.resource_class)).json_object()
+        usages = resource_provider.provider_usages(http, rp_uuid)
         record = _with_usage(
             record, usages.get(parsed_args.resource_class, 0), long=False)
         fields = FIELDS + ('used',)
@@ -394,9 +386,9 @@ class ListInventory(resource_provider.ProviderCommand, common.Lister):
 
     def take_action(self, parsed_args):
         http, rp_uuid = self.prepare_provider(parsed_args)
-        inventories = http.request(
-            'GET', _inventories_path(rp_uuid)).json()['inventories']
-        usages = http.request('GET', _usages_path(rp_uuid)).json()['usages']
+        inventories = http.request('GET', _inventories_path(rp_uuid)).field(
+            'inventories', dict)
+        usages = resource_provider.provider_usages(http, rp_uuid)
         fields = ('resource_class',) + FIELDS + ('used',)
         if parsed_args.long:
             fields += LONG_FIELDS

@@ -23,31 +23,33 @@ from osc_placement.resources import common
 COLLECTION = 'resource_classes'
 FIELDS = ('name',)
 
+# Microversions of the resource class API.
+CLASSES = '1.2'            # resource classes
+PUT_CLASS = '1.7'          # PUT creates a class or leaves it as it is
+
+# The positional of the commands about one class.
+NAME = ('name', '<name>', 'Name of the resource class')
+
 
 def class_url(name):
     """Path of one resource class, the name percent-encoded."""
     return common.url(COLLECTION, name)
 
 
-def add_name_argument(parser, help='Name of the resource class'):
-    return parser.add_argument('name', metavar='<name>',
-                               type=common.non_empty, help=help)
-
-
 class ListResourceClass(common.Lister):
     """List all resource classes, standard and custom"""
 
-    min_version = '1.2'
+    min_version = CLASSES
 
     def take_action(self, parsed_args):
         http = self.prepare(parsed_args)
-        classes = http.request(
-            'GET', common.url(COLLECTION)).json()['resource_classes']
+        classes = http.request('GET', common.url(COLLECTION)).field(
+            'resource_classes', list)
         return FIELDS, (utils.get_dict_properties(c, FIELDS)
                         for c in classes)
 
 
-class CreateResourceClass(common.Command):
+class CreateResourceClass(common.NamedCommand, common.Command):
     """Create a custom resource class
 
     The name must start with ``CUSTOM_`` and use only the characters A to Z,
@@ -55,12 +57,8 @@ class CreateResourceClass(common.Command):
     error; see ``resource class set`` for the idempotent variant.
     """
 
-    min_version = '1.2'
-
-    def get_parser(self, prog_name):
-        parser = super().get_parser(prog_name)
-        add_name_argument(parser)
-        return parser
+    min_version = CLASSES
+    positional = NAME
 
     def take_action(self, parsed_args):
         http = self.prepare(parsed_args)
@@ -68,42 +66,35 @@ class CreateResourceClass(common.Command):
                      json={'name': parsed_args.name})
 
 
-class SetResourceClass(common.Command):
+class SetResourceClass(common.NamedCommand, common.Command):
     """Make sure a custom resource class exists
 
     Creates the class when it is missing and succeeds without change when it
     is already there, so it can be run any number of times.
     """
 
-    min_version = '1.7'
-
-    def get_parser(self, prog_name):
-        parser = super().get_parser(prog_name)
-        add_name_argument(parser)
-        return parser
+    min_version = PUT_CLASS
+    positional = NAME
 
     def take_action(self, parsed_args):
         http = self.prepare(parsed_args)
         http.request('PUT', class_url(parsed_args.name))
 
 
-class ShowResourceClass(common.ShowOne):
+class ShowResourceClass(common.NamedCommand, common.ShowOne):
     """Show one resource class"""
 
-    min_version = '1.2'
-
-    def get_parser(self, prog_name):
-        parser = super().get_parser(prog_name)
-        add_name_argument(parser)
-        return parser
+    min_version = CLASSES
+    positional = NAME
 
     def take_action(self, parsed_args):
         http = self.prepare(parsed_args)
-        resource = http.request('GET', class_url(parsed_args.name)).json()
+        resource = http.request(
+            'GET', class_url(parsed_args.name)).json_object()
         return FIELDS, utils.get_dict_properties(resource, FIELDS)
 
 
-class DeleteResourceClass(common.Command):
+class DeleteResourceClass(common.NamedCommand, common.Command):
     """Delete custom resource classes
 
     Standard classes cannot be deleted, nor a class still used by an
@@ -111,20 +102,13 @@ class DeleteResourceClass(common.Command):
     failures are reported at the end.
     """
 
-    min_version = '1.2'
-
-    def get_parser(self, prog_name):
-        parser = super().get_parser(prog_name)
-        add_name_argument(parser)
-        self.add_option(
-            parser, 'more', metavar='<name>', nargs='*', default=[],
-            type=common.non_empty, extended=True,
-            help='More resource classes to delete.')
-        return parser
+    min_version = CLASSES
+    positional = NAME
+    more_help = 'More resource classes to delete.'
 
     def take_action(self, parsed_args):
         http = self.prepare(parsed_args)
         common.delete_each(
-            self, [parsed_args.name] + parsed_args.more,
+            self, self.named(parsed_args),
             lambda name: http.request('DELETE', class_url(name)),
             'resource class', 'resource classes')

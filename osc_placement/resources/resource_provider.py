@@ -19,24 +19,25 @@ from osc_lib import exceptions
 from osc_lib import utils
 
 from osc_placement.resources import common
-from osc_placement import version
 
 BASE_URL = '/resource_providers'
+
+# Microversions at which the provider API changed.
+AGGREGATES_FILTER = '1.3'   # --member-of
+RESOURCES_FILTER = '1.4'    # --resource
+NESTED = '1.14'             # provider trees: parents, roots, --in-tree
+REQUIRED_FILTER = '1.18'    # --required
+FORBIDDEN_FILTER = '1.22'   # --forbidden
+REPARENT = '1.37'           # a parent can be changed or removed
 
 # The provider columns, each with the microversion that added it.
 PROVIDER_FIELDS = (
     ('uuid', None),
     ('name', None),
     ('generation', None),
-    ('root_provider_uuid', '1.14'),
-    ('parent_provider_uuid', '1.14'),
+    ('root_provider_uuid', NESTED),
+    ('parent_provider_uuid', NESTED),
 )
-
-
-def provider_fields(cmd):
-    """The provider columns shown at the command's live microversion."""
-    return tuple(name for name, since in PROVIDER_FIELDS
-                 if since is None or cmd.compare_version(version.ge(since)))
 
 
 def is_uuid_like(value):
@@ -55,9 +56,8 @@ def find_provider(http, name_or_uuid):
     """
     if is_uuid_like(name_or_uuid):
         return name_or_uuid
-    found = http.request('GET', BASE_URL,
-                         params={'name': name_or_uuid}).json()
-    providers = found['resource_providers']
+    providers = http.request('GET', BASE_URL, params={
+        'name': name_or_uuid}).field('resource_providers', list)
     if not providers:
         raise exceptions.CommandError(
             "No resource provider with name or UUID '%s' found."
@@ -66,26 +66,14 @@ def find_provider(http, name_or_uuid):
     return providers[0]['uuid']
 
 
-def add_provider_argument(cmd, parser, help='UUID or name of the resource '
-                          'provider', dest='uuid', metavar='<uuid>'):
-    """The positional naming a provider (UUID or name)."""
-    return parser.add_argument(dest, metavar=metavar, type=common.non_empty,
-                               help=help)
-
-
-class ProviderCommand(object):
+class ProviderCommand(common.NamedCommand):
     """Mixin of the commands about one resource provider.
 
     Adds the ``<uuid>`` positional (a UUID or a name) first, and
     ``prepare_provider()``: ``prepare()`` then the provider's UUID.
     """
 
-    provider_help = 'UUID or name of the resource provider'
-
-    def get_parser(self, prog_name):
-        parser = super().get_parser(prog_name)
-        add_provider_argument(self, parser, help=self.provider_help)
-        return parser
+    positional = ('uuid', '<uuid>', 'UUID or name of the resource provider')
 
     def prepare_provider(self, parsed_args):
         http = self.prepare(parsed_args)
@@ -99,8 +87,7 @@ class CreateResourceProvider(common.ShowOne):
         parser = super().get_parser(prog_name)
         self.add_option(
             parser, '--parent-provider', metavar='<parent_provider>',
-            type=common.non_empty,
-            since='1.14',
+            type=common.non_empty, since=NESTED,
             help='UUID or name of the parent provider. Omit for no parent.')
         parser.add_argument(
             '--uuid', metavar='<uuid>', type=common.non_empty,
@@ -120,8 +107,8 @@ class CreateResourceProvider(common.ShowOne):
             data['parent_provider_uuid'] = find_provider(
                 http, parsed_args.parent_provider)
         resp = http.request('POST', BASE_URL, json=data)
-        resource = http.request('GET', resp.headers['Location']).json()
-        fields = provider_fields(self)
+        resource = http.request('GET', resp.header('Location')).json_object()
+        fields = common.columns(self, PROVIDER_FIELDS)
         return fields, utils.get_dict_properties(resource, fields)
 
 
@@ -138,32 +125,32 @@ class ListResourceProvider(common.Lister):
             help='Only the resource provider with this name')
         self.add_option(
             parser, '--resource', metavar='<resource_class>=<value>',
-            default=[], action='append', since='1.4',
+            default=[], action='append', since=RESOURCES_FILTER,
             help='A resource class and an amount, e.g. ``VCPU=4``: only '
                  'providers with the capacity to serve it. May be repeated.')
         self.add_option(
-            parser, '--in-tree', metavar='<in_tree>', since='1.14',
+            parser, '--in-tree', metavar='<in_tree>', since=NESTED,
             type=common.non_empty,
             help='Only providers in the same provider tree as this provider '
                  '(UUID or name).')
         self.add_option(
             parser, '--required', metavar='<required>', action='append',
             type=common.name_list,
-            default=[], since='1.18',
+            default=[], since=REQUIRED_FILTER,
             value_gates=common.REQUIRED_TRAIT_GATES,
             help='A required trait. May be repeated: providers must have '
                  'all of the required traits.')
         self.add_option(
             parser, '--forbidden', metavar='<forbidden>', action='append',
             type=common.name_list,
-            default=[], since='1.22',
+            default=[], since=FORBIDDEN_FILTER,
             help='A forbidden trait. May be repeated: providers must have '
                  'none of the forbidden traits.')
         aggregates = parser.add_mutually_exclusive_group()
         self.add_option(
             aggregates, '--member-of', metavar='<member_of>',
             type=common.name_list,
-            action='append', default=[], since='1.3',
+            action='append', default=[], since=AGGREGATES_FILTER,
             value_gates=common.MEMBER_OF_GATES,
             help='Comma-separated aggregate UUIDs: only providers in at '
                  'least one of them. For example, to get providers in agg1 '
@@ -172,7 +159,7 @@ class ListResourceProvider(common.Lister):
         self.add_option(
             aggregates, '--aggregate-uuid', metavar='<aggregate_uuid>',
             type=common.name_list,
-            action='append', default=[], since='1.3',
+            action='append', default=[], since=AGGREGATES_FILTER,
             help=argparse.SUPPRESS)
         return parser
 
@@ -199,9 +186,9 @@ class ListResourceProvider(common.Lister):
         if parsed_args.member_of:
             filters['member_of'] = [common.member_of_param(v)
                                     for v in parsed_args.member_of]
-        providers = http.request(
-            'GET', BASE_URL, params=filters).json()['resource_providers']
-        fields = provider_fields(self)
+        providers = http.request('GET', BASE_URL, params=filters).field(
+            'resource_providers', list)
+        fields = common.columns(self, PROVIDER_FIELDS)
         return fields, (utils.get_dict_properties(p, fields)
                         for p in providers)
 
@@ -220,12 +207,12 @@ class ShowResourceProvider(ProviderCommand, common.ShowOne):
     def take_action(self, parsed_args):
         http, rp_uuid = self.prepare_provider(parsed_args)
         resource = http.request('GET', common.url(
-            'resource_providers', rp_uuid)).json()
-        fields = provider_fields(self)
+            'resource_providers', rp_uuid)).json_object()
+        fields = common.columns(self, PROVIDER_FIELDS)
         if parsed_args.allocations:
             resource['allocations'] = http.request('GET', common.url(
                 'resource_providers', rp_uuid,
-                'allocations')).json()['allocations']
+                'allocations')).field('allocations', dict)
             fields += ('allocations',)
         return fields, utils.get_dict_properties(resource, fields)
 
@@ -241,13 +228,13 @@ class SetResourceProvider(ProviderCommand, common.ShowOne):
         parents = parser.add_mutually_exclusive_group()
         self.add_option(
             parents, '--parent-provider', metavar='<parent_provider>',
-            type=common.non_empty,
-            since='1.14',
-            help='UUID or name of the parent provider. Before 1.37 it can '
-                 'only be set on a provider without a parent; from 1.37 it '
-                 'also moves the provider to another parent.')
+            type=common.non_empty, since=NESTED,
+            help='UUID or name of the parent provider. Before %s it can '
+                 'only be set on a provider without a parent; from %s it '
+                 'also moves the provider to another parent.'
+                 % (REPARENT, REPARENT))
         self.add_option(
-            parents, '--no-parent', action='store_true', since='1.37',
+            parents, '--no-parent', action='store_true', since=REPARENT,
             extended=True,
             help='Make the provider a root provider (detach it from its '
                  'parent).')
@@ -262,8 +249,8 @@ class SetResourceProvider(ProviderCommand, common.ShowOne):
         elif parsed_args.no_parent:
             data['parent_provider_uuid'] = None
         resource = http.request('PUT', common.url(
-            'resource_providers', rp_uuid), json=data).json()
-        fields = provider_fields(self)
+            'resource_providers', rp_uuid), json=data).json_object()
+        fields = common.columns(self, PROVIDER_FIELDS)
         return fields, utils.get_dict_properties(resource, fields)
 
 
@@ -274,18 +261,12 @@ class DeleteResourceProvider(ProviderCommand, common.Command):
     failures are reported at the end.
     """
 
-    def get_parser(self, prog_name):
-        parser = super().get_parser(prog_name)
-        self.add_option(
-            parser, 'more', metavar='<uuid>', nargs='*', default=[],
-            type=common.non_empty, extended=True,
-            help='More resource providers (UUID or name) to delete.')
-        return parser
+    more_help = 'More resource providers (UUID or name) to delete.'
 
     def take_action(self, parsed_args):
         http = self.prepare(parsed_args)
         common.delete_each(
-            self, [parsed_args.uuid] + parsed_args.more,
+            self, self.named(parsed_args),
             lambda value: http.request('DELETE', common.url(
                 'resource_providers', find_provider(http, value))),
             'resource provider', 'resource providers')
@@ -318,12 +299,18 @@ def _tree_order(providers):
     return ordered
 
 
+def provider_usages(http, rp_uuid):
+    """{resource class: amount used} of a provider."""
+    return http.request('GET', common.url(
+        'resource_providers', rp_uuid, 'usages')).field('usages', dict)
+
+
 def _inventory_summary(http, rp_uuid):
     """'VCPU=2/16,MEMORY_MB=512/2048': used/capacity per resource class."""
     inventories = http.request('GET', common.url(
-        'resource_providers', rp_uuid, 'inventories')).json()['inventories']
-    usages = http.request('GET', common.url(
-        'resource_providers', rp_uuid, 'usages')).json()['usages']
+        'resource_providers', rp_uuid, 'inventories')).field(
+            'inventories', dict)
+    usages = provider_usages(http, rp_uuid)
     return ','.join(
         '%s=%s/%s' % (rc, usages.get(rc, 0), int(
             (inv['total'] - inv['reserved']) * inv['allocation_ratio']))
@@ -339,7 +326,7 @@ class ShowResourceProviderTree(ProviderCommand, common.Lister):
     field instead.
     """
 
-    min_version = '1.14'
+    min_version = NESTED
     TREE_FIELDS = ('name', 'uuid', 'generation', 'parent_provider_uuid')
     INDENTED_FORMATS = ('table', 'value')
 
@@ -354,9 +341,8 @@ class ShowResourceProviderTree(ProviderCommand, common.Lister):
 
     def take_action(self, parsed_args):
         http, rp_uuid = self.prepare_provider(parsed_args)
-        providers = http.request(
-            'GET', BASE_URL,
-            params={'in_tree': rp_uuid}).json()['resource_providers']
+        providers = http.request('GET', BASE_URL, params={
+            'in_tree': rp_uuid}).field('resource_providers', list)
         if not providers:
             raise exceptions.CommandError(
                 "No resource provider with UUID '%s' found." % rp_uuid)
@@ -376,6 +362,6 @@ class ShowResourceProviderTree(ProviderCommand, common.Lister):
                     http, provider['uuid'])
                 row['traits'] = ','.join(http.request('GET', common.url(
                     'resource_providers', provider['uuid'],
-                    'traits')).json()['traits'])
+                    'traits')).field('traits', list))
             rows.append(tuple(row.get(field) for field in fields))
         return fields, rows

@@ -32,6 +32,9 @@ from osc_placement.resources import resource_provider
 MIN_VERSION = '1.6'
 FIELDS = ('name',)
 
+# The positional of the commands about one trait.
+NAME = ('name', '<name>', 'Name of the trait')
+
 # ``trait add|remove``: attempts in all, the first one included.
 MAX_ATTEMPTS = 3
 CONCURRENT_UPDATE = 'placement.concurrent_update'
@@ -58,12 +61,6 @@ def is_generation_conflict(exc):
     # Set by the HTTP layer from the error body (http.exception_for).
     code = getattr(exc, 'error_code', None)
     return code is None or code == CONCURRENT_UPDATE
-
-
-def add_trait_name_argument(parser):
-    return parser.add_argument('name', metavar='<name>',
-                               type=common.non_empty,
-                               help='Name of the trait')
 
 
 class ListTrait(common.Lister):
@@ -95,22 +92,18 @@ class ListTrait(common.Lister):
             # boolean string.
             params['associated'] = 'True'
         traits = http.request('GET', common.url('traits'),
-                              params=params).json()['traits']
+                              params=params).field('traits', list)
         return FIELDS, trait_rows(traits)
 
 
-class ShowTrait(common.ShowOne):
+class ShowTrait(common.NamedCommand, common.ShowOne):
     """Check that a trait exists
 
     Prints the name when the trait exists; fails when it does not.
     """
 
     min_version = MIN_VERSION
-
-    def get_parser(self, prog_name):
-        parser = super().get_parser(prog_name)
-        add_trait_name_argument(parser)
-        return parser
+    positional = NAME
 
     def take_action(self, parsed_args):
         http = self.prepare(parsed_args)
@@ -119,7 +112,7 @@ class ShowTrait(common.ShowOne):
         return FIELDS, [parsed_args.name]
 
 
-class CreateTrait(common.Command):
+class CreateTrait(common.NamedCommand, common.Command):
     """Create a custom trait
 
     The name must start with ``CUSTOM_`` and use only the characters A to Z,
@@ -128,18 +121,14 @@ class CreateTrait(common.Command):
     """
 
     min_version = MIN_VERSION
-
-    def get_parser(self, prog_name):
-        parser = super().get_parser(prog_name)
-        add_trait_name_argument(parser)
-        return parser
+    positional = NAME
 
     def take_action(self, parsed_args):
         http = self.prepare(parsed_args)
         http.request('PUT', common.url('traits', parsed_args.name))
 
 
-class DeleteTrait(common.Command):
+class DeleteTrait(common.NamedCommand, common.Command):
     """Delete custom traits
 
     Standard traits cannot be deleted, nor a trait that a resource provider
@@ -148,20 +137,13 @@ class DeleteTrait(common.Command):
     """
 
     min_version = MIN_VERSION
-
-    def get_parser(self, prog_name):
-        parser = super().get_parser(prog_name)
-        add_trait_name_argument(parser)
-        self.add_option(
-            parser, 'more', metavar='<name>', nargs='*', default=[],
-            type=common.non_empty, extended=True,
-            help='More traits to delete.')
-        return parser
+    positional = NAME
+    more_help = 'More traits to delete.'
 
     def take_action(self, parsed_args):
         http = self.prepare(parsed_args)
         common.delete_each(
-            self, [parsed_args.name] + parsed_args.more,
+            self, self.named(parsed_args),
             lambda name: http.request('DELETE', common.url('traits', name)),
             'trait', 'traits')
 
@@ -174,8 +156,8 @@ class ListResourceProviderTrait(resource_provider.ProviderCommand,
 
     def take_action(self, parsed_args):
         http, rp_uuid = self.prepare_provider(parsed_args)
-        traits = http.request(
-            'GET', provider_traits_url(rp_uuid)).json()['traits']
+        traits = http.request('GET', provider_traits_url(rp_uuid)).field(
+            'traits', list)
         return FIELDS, trait_rows(traits)
 
 
@@ -202,11 +184,11 @@ class SetResourceProviderTrait(resource_provider.ProviderCommand,
     def take_action(self, parsed_args):
         http, rp_uuid = self.prepare_provider(parsed_args)
         generation = http.request('GET', common.url(
-            'resource_providers', rp_uuid)).json()['generation']
+            'resource_providers', rp_uuid)).field('generation')
         traits = http.request(
             'PUT', provider_traits_url(rp_uuid),
             json={'resource_provider_generation': generation,
-                  'traits': parsed_args.trait}).json()['traits']
+                  'traits': parsed_args.trait}).field('traits', list)
         return FIELDS, trait_rows(traits)
 
 
@@ -247,16 +229,17 @@ class _ChangeResourceProviderTrait(resource_provider.ProviderCommand,
         http, rp_uuid = self.prepare_provider(parsed_args)
         url = provider_traits_url(rp_uuid)
         for attempt in range(1, MAX_ATTEMPTS + 1):
-            current = http.request('GET', url).json()
-            traits = self.change(current['traits'], parsed_args.trait)
-            if set(traits) == set(current['traits']):
+            response = http.request('GET', url)
+            current = response.field('traits', list)
+            traits = self.change(current, parsed_args.trait)
+            if set(traits) == set(current):
                 # Nothing to change: no write, no generation bump.
-                return FIELDS, trait_rows(current['traits'])
+                return FIELDS, trait_rows(current)
             try:
                 written = http.request('PUT', url, json={
                     'resource_provider_generation':
-                        current['resource_provider_generation'],
-                    'traits': traits}).json()
+                        response.field('resource_provider_generation'),
+                    'traits': traits}).field('traits', list)
             except exceptions.ClientException as exc:
                 if attempt == MAX_ATTEMPTS or \
                         not is_generation_conflict(exc):
@@ -266,7 +249,7 @@ class _ChangeResourceProviderTrait(resource_provider.ProviderCommand,
                                'traits again.', rp_uuid, attempt,
                                MAX_ATTEMPTS)
                 continue
-            return FIELDS, trait_rows(written['traits'])
+            return FIELDS, trait_rows(written)
 
 
 class AddResourceProviderTrait(_ChangeResourceProviderTrait):

@@ -14,15 +14,21 @@
 
 from osc_placement.resources import common
 from osc_placement.resources import resource_provider
-from osc_placement import version
 
-FIELDS = ('resource_class', 'usage')
-
+# Microversions of the usage API.
+PROJECT_USAGES = '1.9'     # GET /usages: the usages of a project
 # From this microversion GET /usages groups the usages by consumer type,
 # each group with its number of consumers.
 BY_CONSUMER_TYPE_SINCE = '1.38'
-BY_CONSUMER_TYPE_FIELDS = ('consumer_type', 'resource_class', 'usage',
-                           'consumer_count')
+
+FIELDS = ('resource_class', 'usage')
+# The columns of GET /usages, each with the microversion that shows it.
+PROJECT_FIELDS = (
+    ('consumer_type', BY_CONSUMER_TYPE_SINCE),
+    ('resource_class', None),
+    ('usage', None),
+    ('consumer_count', BY_CONSUMER_TYPE_SINCE),
+)
 # The key of a consumer type group that is a count, not a resource class.
 CONSUMER_COUNT = 'consumer_count'
 
@@ -44,7 +50,7 @@ def _per_consumer_type_rows(usages):
     return rows
 
 
-class ResourceShowUsage(common.Lister):
+class ResourceShowUsage(common.NamedCommand, common.Lister):
     """Show the resources used by a project (and a user), per class.
 
     The usages of all the allocations of the project given as
@@ -56,13 +62,11 @@ class ResourceShowUsage(common.Lister):
     the amount used and how many consumers of that type hold allocations.
     """
 
-    min_version = '1.9'
+    min_version = PROJECT_USAGES
+    positional = ('project_id', '<project-uuid>', 'ID of the project')
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
-        parser.add_argument(
-            'project_id', metavar='<project-uuid>', type=common.non_empty,
-            help='ID of the project')
         parser.add_argument(
             '--user-id', metavar='<user-uuid>',
             help='ID of the user: only the allocations of this user')
@@ -81,11 +85,12 @@ class ResourceShowUsage(common.Lister):
             params['user_id'] = parsed_args.user_id
         if parsed_args.consumer_type:
             params['consumer_type'] = parsed_args.consumer_type
-        usages = http.request('GET', '/usages', params=params).json()[
-            'usages']
-        if self.compare_version(version.ge(BY_CONSUMER_TYPE_SINCE)):
-            return BY_CONSUMER_TYPE_FIELDS, _per_consumer_type_rows(usages)
-        return FIELDS, _per_class_rows(usages)
+        usages = http.request('GET', '/usages', params=params).field(
+            'usages', dict)
+        fields = common.columns(self, PROJECT_FIELDS)
+        if 'consumer_count' in fields:
+            return fields, _per_consumer_type_rows(usages)
+        return fields, _per_class_rows(usages)
 
 
 class ShowUsage(resource_provider.ProviderCommand, common.Lister):
@@ -93,6 +98,5 @@ class ShowUsage(resource_provider.ProviderCommand, common.Lister):
 
     def take_action(self, parsed_args):
         http, rp_uuid = self.prepare_provider(parsed_args)
-        usages = http.request('GET', common.url(
-            'resource_providers', rp_uuid, 'usages')).json()['usages']
+        usages = resource_provider.provider_usages(http, rp_uuid)
         return FIELDS, _per_class_rows(usages)
