@@ -145,15 +145,14 @@ VERSION_VALUES = st.one_of(
 
 
 def _response(status, body, content_type=None, reason='Bad Request'):
-    response = http.Response()
+    response = requests.Response()
     response.status_code = status
     response._content = body
     response.reason = reason
     response.url = 'http://placement.test/placement/x'
-    response.request = requests.Request('GET', response.url).prepare()
     if content_type:
         response.headers['Content-Type'] = content_type
-    return response
+    return http.Response('GET', response)
 
 
 JSON_TEXT = st.text(max_size=60).map(lambda s: s.replace('\r', ' '))

@@ -19,94 +19,80 @@ response from the Placement API.
 """
 
 import fixtures
-from oslotest import base
-from requests_mock.contrib import fixture as rm_fixture
+import testscenarios
 
-from osc_placement.tests import cli
+from osc_placement.tests.unit import base
+
+load_tests = testscenarios.load_tests_apply_scenarios
 
 INVALID = 'Invalid response from the Placement API'
-PROVIDER = 'aaaaaaaa-aaaa-4aaa-8aaa-000000000001'
 
 
-def run(*argv):
-    """``openstack <auth> --os-placement-api-version 1.39 <argv>``."""
-    return cli.run(cli.auth_argv() + ['--os-placement-api-version', '1.39']
-                   + list(argv))
-
-
-class TestInvalidBody(base.BaseTestCase):
+class TestInvalidBody(base.TestCase):
     """Each answer lacks what the command reads: one line says so."""
 
-    def setUp(self):
-        super().setUp()
-        self.mock = self.useFixture(rm_fixture.Fixture())
+    api_version = '1.39'
+    method = 'GET'
+    status = 200
+    scenarios = [
+        ('list_without_its_key', {
+            'argv': ['resource', 'provider', 'list'],
+            'path': '/resource_providers', 'body': {'providers': []},
+            'what': "JSON without the 'resource_providers' key"}),
+        ('list_of_the_wrong_type', {
+            'argv': ['resource', 'provider', 'list'],
+            'path': '/resource_providers', 'body': {'resource_providers': 5},
+            'what': "JSON whose 'resource_providers' is not a list"}),
+        ('body_that_is_a_list', {
+            'argv': ['trait', 'list'], 'path': '/traits', 'body': [],
+            'what': "JSON without the 'traits' key"}),
+        ('usages_that_are_not_an_object', {
+            'argv': ['resource', 'provider', 'usage', 'show', base.RP1],
+            'path': '/resource_providers/%s/usages' % base.RP1,
+            'body': {'usages': [1]},
+            'what': "JSON whose 'usages' is not an object"}),
+        ('record_that_is_not_an_object', {
+            'argv': ['resource', 'class', 'show', 'CUSTOM_GOLD'],
+            'path': '/resource_classes/CUSTOM_GOLD', 'body': ['CUSTOM_GOLD'],
+            'what': 'JSON that is not an object'}),
+        ('candidates_without_provider_summaries', {
+            'argv': ['allocation', 'candidate', 'list', '--resource',
+                     'VCPU=1'],
+            'path': '/allocation_candidates',
+            'body': {'allocation_requests': []},
+            'what': "JSON without the 'provider_summaries' key"}),
+        ('created_without_a_location', {
+            'argv': ['resource', 'provider', 'create', 'rp1'],
+            'path': '/resource_providers', 'body': None, 'method': 'POST',
+            'status': 201, 'what': 'no Location header'}),
+    ]
 
-    def assert_invalid(self, argv, path, what, body, method='GET',
-                       status=200):
-        """The command fails with exactly the line naming ``what``."""
-        url = cli.ENDPOINT + path
-        kwargs = {'status_code': status}
-        if body is not None:
-            kwargs['json'] = body
-        self.mock.register_uri(method, url, **kwargs)
-        out, err, code = run(*argv)
+    def test_one_line_names_the_request_and_what_was_wrong(self):
+        url = base.ENDPOINT + self.path
+        kwargs = {'status_code': self.status}
+        if self.body is not None:
+            kwargs['json'] = self.body
+        self.requests_mock.register_uri(self.method, url, **kwargs)
+        out, err, code = self.openstack(*self.argv)
         self.assertEqual(1, code)
         self.assertEqual('', out)
-        query = self.mock.last_request.url[len(url):]
+        query = self.requests_mock.last_request.url[len(url):]
         self.assertEqual(
             '%s: %s %s%s answered HTTP %d with %s\n'
-            % (INVALID, method, url, query, status, what), err)
-
-    def test_list_without_its_key(self):
-        self.assert_invalid(
-            ['resource', 'provider', 'list'], '/resource_providers',
-            "JSON without the 'resource_providers' key",
-            body={'providers': []})
-
-    def test_list_of_the_wrong_type(self):
-        self.assert_invalid(
-            ['resource', 'provider', 'list'], '/resource_providers',
-            "JSON whose 'resource_providers' is not a list",
-            body={'resource_providers': 5})
-
-    def test_body_that_is_a_list(self):
-        self.assert_invalid(['trait', 'list'], '/traits',
-                            "JSON without the 'traits' key", body=[])
-
-    def test_usages_that_are_not_an_object(self):
-        self.assert_invalid(
-            ['resource', 'provider', 'usage', 'show', PROVIDER],
-            '/resource_providers/%s/usages' % PROVIDER,
-            "JSON whose 'usages' is not an object", body={'usages': [1]})
-
-    def test_record_that_is_not_an_object(self):
-        self.assert_invalid(
-            ['resource', 'class', 'show', 'CUSTOM_GOLD'],
-            '/resource_classes/CUSTOM_GOLD', 'JSON that is not an object',
-            body=['CUSTOM_GOLD'])
-
-    def test_candidates_without_provider_summaries(self):
-        self.assert_invalid(
-            ['allocation', 'candidate', 'list', '--resource', 'VCPU=1'],
-            '/allocation_candidates',
-            "JSON without the 'provider_summaries' key",
-            body={'allocation_requests': []})
-
-    def test_created_without_a_location(self):
-        self.assert_invalid(
-            ['resource', 'provider', 'create', 'rp1'], '/resource_providers',
-            'no Location header', body=None, method='POST', status=201)
+            % (INVALID, self.method, url, query, self.status, self.what),
+            err)
 
 
-class TestOwnBugs(base.BaseTestCase):
+class TestOwnBugs(base.TestCase):
     """An exception of the plugin's own code is reported as what it is."""
+
+    api_version = '1.39'
 
     def setUp(self):
         super().setUp()
-        self.mock = self.useFixture(rm_fixture.Fixture())
-        self.mock.get(cli.ENDPOINT + '/traits',
-                      json={'traits': ['CUSTOM_GOLD']})
-        self.mock.get(cli.ENDPOINT + '/resource_providers', json={
+        self.requests_mock.get(base.ENDPOINT + '/traits',
+                               json={'traits': ['CUSTOM_GOLD']})
+        self.requests_mock.get(base.ENDPOINT + '/resource_providers', json={
             'resource_providers': [{'uuid': 'u', 'name': 'n',
                                     'generation': 0}]})
 
@@ -122,17 +108,17 @@ class TestOwnBugs(base.BaseTestCase):
 
     def test_bug_in_take_action(self):
         self._break('osc_placement.resources.trait.trait_rows')
-        self.assert_reported_as_a_bug(*run('trait', 'list'))
-        self.assertEqual(['GET'],
-                         [r.method for r in self.mock.request_history])
+        self.assert_reported_as_a_bug(*self.openstack('trait', 'list'))
+        self.assertEqual([('GET', '/traits')], self.sent())
 
     def test_bug_while_cliff_formats_the_rows(self):
         # The rows of provider list are a generator: this runs in cliff's
         # formatting, after take_action has returned.
         self._break('osc_lib.utils.get_dict_properties')
-        self.assert_reported_as_a_bug(*run('resource', 'provider', 'list'))
+        self.assert_reported_as_a_bug(
+            *self.openstack('resource', 'provider', 'list'))
 
     def test_the_same_command_works_unbroken(self):
         """The control: without the break, the same run succeeds."""
-        out, err, code = run('trait', 'list', '-f', 'value')
+        out, err, code = self.openstack('trait', 'list', '-f', 'value')
         self.assertEqual(('CUSTOM_GOLD\n', '', 0), (out, err, code))
