@@ -110,15 +110,14 @@ class SandboxTestCase(base.BaseTestCase):
     @classmethod
     def setUpClass(cls):
         super().setUpClass()
-        cls.sandbox = sb.Sandbox()
-        cls.addClassCleanup(cls._stop_and_check, cls.sandbox)
-        cls.sandbox.start()
-        cls.workdir = cls.sandbox.workdir
+        cls.sandbox = sb.Sandbox().start()
+        cls.addClassCleanup(cls._stop_and_check, cls.sandbox,
+                            cls.sandbox.workdir)
         sb.seed(cls.sandbox.endpoint)
         cls.cli = Cli(cls.sandbox.endpoint)
 
-    @classmethod
-    def _stop_and_check(cls, sandbox):
+    @staticmethod
+    def _stop_and_check(sandbox, workdir):
         sandbox.stop()
         if not sandbox.server_pids:
             raise AssertionError('the server pids were not recorded')
@@ -126,5 +125,5 @@ class SandboxTestCase(base.BaseTestCase):
         if left:
             raise AssertionError('sandbox server processes left running: '
                                  '%s' % sorted(set(left)))
-        if os.path.exists(cls.workdir):
-            raise AssertionError('the sandbox left %s' % cls.workdir)
+        if os.path.exists(workdir):
+            raise AssertionError('the sandbox left %s' % workdir)
