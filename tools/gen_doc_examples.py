@@ -33,15 +33,11 @@ a failure cannot silently start succeeding, or the reverse.
 import argparse
 from concurrent import futures
 import difflib
-import http.client
-import http.server
 import json
 import os
 import shlex
 import subprocess
 import sys
-import threading
-import urllib.parse
 
 TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), '..'))
 sys.path.insert(0, TOP)
@@ -121,71 +117,6 @@ class Recorder(object):
     def api(self, method, path, body=None, version='1.39'):
         """A direct request to Placement (setup; not shown)."""
         return self.box.api(method, path, body=body, version=version)
-
-
-class Interloper(object):
-    """A proxy in front of Placement that lets another writer in first.
-
-    The client is pointed at ``endpoint``; requests are relayed to the
-    sandbox unchanged. Just before relaying the first request that matches
-    ``(method, path)``, ``action()`` runs: it writes directly to Placement,
-    as a concurrent client would between the command's read and its write.
-    The 409 the command then gets is the server's own answer.
-    """
-
-    def __init__(self, target, method, path, action):
-        self.target = urllib.parse.urlsplit(target)
-        self.method, self.path, self.action = method, path, action
-        self.fired = False
-        proxy = self
-
-        class Handler(http.server.BaseHTTPRequestHandler):
-            def _relay(self):
-                length = int(self.headers.get('Content-Length') or 0)
-                body = self.rfile.read(length) if length else None
-                path = urllib.parse.urlsplit(self.path).path
-                if (not proxy.fired and self.command == proxy.method
-                        and path == proxy.path):
-                    proxy.fired = True
-                    proxy.action()
-                conn = http.client.HTTPConnection(
-                    proxy.target.hostname, proxy.target.port, timeout=60)
-                headers = {k: v for k, v in self.headers.items()
-                           if k.lower() not in ('connection', 'keep-alive')}
-                conn.request(self.command, self.path, body, headers)
-                resp = conn.getresponse()
-                data = resp.read()
-                self.send_response(resp.status, resp.reason)
-                for key, value in resp.getheaders():
-                    if key.lower() not in ('connection', 'keep-alive',
-                                           'transfer-encoding',
-                                           'content-length', 'server',
-                                           'date'):
-                        self.send_header(key, value)
-                self.send_header('Content-Length', str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-                conn.close()
-
-            do_GET = do_PUT = do_POST = do_DELETE = _relay
-
-            def log_message(self, *args):
-                pass
-
-        self.server = http.server.ThreadingHTTPServer(('127.0.0.1', 0),
-                                                      Handler)
-        self.endpoint = 'http://127.0.0.1:%d' % self.server.server_port
-        self.thread = threading.Thread(target=self.server.serve_forever,
-                                       daemon=True)
-
-    def __enter__(self):
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc_info):
-        self.server.shutdown()
-        self.server.server_close()
-        self.thread.join()
 
 
 def table_rows(output):
@@ -303,13 +234,16 @@ def allocations(ex):
     ex.file('allocation-conflict')
     other = _bump_consumer(ex.box, VM4, {'VCPU': 2, 'MEMORY_MB': 2048,
                                          'DISK_GB': 20})
-    with Interloper(ex.box.endpoint, 'PUT', '/allocations/' + VM4,
-                    other) as proxy:
+    # The command reads the consumer, then, just before its write reaches
+    # Placement, the other writer changes the consumer: the 409 the command
+    # gets is the server's own answer.
+    with sandbox.Relay(ex.box.endpoint) as relay:
+        fired = relay.intercept('PUT', '/allocations/' + VM4, other)
         ex.run('resource', 'provider', 'allocation', 'set', VM4,
                '--allocation', 'rp=compute-2,VCPU=4,MEMORY_MB=4096',
                '--project-id', 'project-1', '--user-id', 'user-1',
-               endpoint=proxy.endpoint, expect=1)
-    if not proxy.fired:
+               endpoint=relay.endpoint, expect=1)
+    if not fired.is_set():
         raise ExampleError('the concurrent writer never ran')
 
     ex.file('allocation-conflict-after')

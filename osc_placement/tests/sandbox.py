@@ -43,6 +43,8 @@ longer than the thread that started it: start it from the main thread.
 import argparse
 import collections
 import contextlib
+import http.client
+import http.server
 import importlib.util
 import json
 import os
@@ -52,8 +54,10 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 
 # Environment of the server subprocess (internal).
@@ -114,8 +118,11 @@ def openstack_argv(endpoint):
 
 
 def client_env(endpoint, base=None):
-    """``base`` (default: os.environ) without OS_* and CLIFF_* variables,
-    plus the OS_* variables that point ``openstack`` at ``endpoint``."""
+    """The environment of an ``openstack`` pointed at ``endpoint``.
+
+    ``base`` (default: os.environ) without OS_* and CLIFF_* variables, plus
+    the OS_* variables that point ``openstack`` at ``endpoint``.
+    """
     base = os.environ if base is None else base
     env = {key: value for key, value in base.items()
            if not key.startswith(('OS_', 'CLIFF_'))}
@@ -446,6 +453,133 @@ def _serve(listen_fd, parent_pid):
             # the temporary directory ourselves.
             shutil.rmtree(os.environ['OS_PLACEMENT_CONFIG_DIR'],
                           ignore_errors=True)
+
+
+# -- a relay in front of the server ----------------------------------------
+
+class Relay(object):
+    """An HTTP relay on 127.0.0.1 in front of a server; a context manager.
+
+    Clients pointed at ``endpoint`` reach ``upstream`` with their requests
+    and the answers unchanged, one thread per connection. A test uses it to
+    decide what happens between two requests of a real client process:
+    :meth:`intercept` runs code of its own just before a chosen request goes
+    on, :meth:`hold` parks that request until :meth:`release`.
+
+    :param upstream: the server's endpoint, e.g. ``Sandbox().endpoint``.
+    :param delay: seconds to wait before relaying each request.
+    :param timeout: seconds to wait for the server, and at most for a
+        release.
+    """
+
+    # Headers about one connection, not about the request or answer.
+    HOP_BY_HOP = ('connection', 'keep-alive', 'proxy-connection', 'te',
+                  'trailer', 'transfer-encoding', 'upgrade')
+
+    def __init__(self, upstream, delay=0.0, timeout=120):
+        self.upstream = urllib.parse.urlsplit(upstream)
+        self.delay = delay
+        self.timeout = timeout
+        self._hooks = []
+        self._lock = threading.Lock()
+        self._released = threading.Event()
+        self._server = http.server.ThreadingHTTPServer(('127.0.0.1', 0),
+                                                       self._handler())
+        self._server.daemon_threads = True
+        self.endpoint = 'http://127.0.0.1:%d' % self._server.server_port
+        self._thread = threading.Thread(target=self._server.serve_forever,
+                                        daemon=True)
+        self._thread.start()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc_info):
+        self.close()
+
+    def intercept(self, method, path, action):
+        """Run ``action()`` before relaying the next ``method path`` request.
+
+        Once; ``path`` is compared without the query string. Returns an
+        event that is set when the request has arrived, before ``action``
+        runs.
+        """
+        arrived = threading.Event()
+        with self._lock:
+            self._hooks.append((method, path, arrived, action))
+        return arrived
+
+    def hold(self, method, path):
+        """Park the next ``method path`` request until :meth:`release`.
+
+        Returns the event set when that request has arrived.
+        """
+        return self.intercept(method, path,
+                              lambda: self._released.wait(self.timeout))
+
+    def release(self):
+        self._released.set()
+
+    def close(self):
+        self.release()
+        self._server.shutdown()
+        self._server.server_close()
+        self._thread.join(10)
+
+    def _hook_for(self, method, path):
+        with self._lock:
+            for hook in self._hooks:
+                if hook[:2] == (method, path):
+                    self._hooks.remove(hook)
+                    return hook
+        return None
+
+    def _relay(self, method, target, headers, body):
+        """Send one request upstream.
+
+        Returns (status, reason, headers, body) of the answer.
+        """
+        if self.delay:
+            time.sleep(self.delay)
+        hook = self._hook_for(method, urllib.parse.urlsplit(target).path)
+        if hook:
+            hook[2].set()
+            hook[3]()
+        conn = http.client.HTTPConnection(
+            self.upstream.hostname, self.upstream.port, timeout=self.timeout)
+        try:
+            conn.request(method, target, body=body, headers=headers)
+            resp = conn.getresponse()
+            return resp.status, resp.reason, resp.getheaders(), resp.read()
+        finally:
+            conn.close()
+
+    def _handler(self):
+        relay = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def _forward(self):
+                length = int(self.headers.get('Content-Length') or 0)
+                body = self.rfile.read(length) if length else None
+                headers = {k: v for k, v in self.headers.items()
+                           if k.lower() not in relay.HOP_BY_HOP + ('host',)}
+                status, reason, resp_headers, data = relay._relay(
+                    self.command, self.path, headers, body)
+                self.send_response(status, reason)
+                for key, value in resp_headers:
+                    if key.lower() not in relay.HOP_BY_HOP + (
+                            'content-length', 'date', 'server'):
+                        self.send_header(key, value)
+                self.send_header('Content-Length', str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            do_GET = do_PUT = do_POST = do_PATCH = do_DELETE = _forward
+
+            def log_message(self, *args):
+                pass
+
+        return Handler
 
 
 # -- a small cloud -----------------------------------------------------------

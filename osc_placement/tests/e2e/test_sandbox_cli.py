@@ -10,18 +10,25 @@
 # License for the specific language governing permissions and limitations
 # under the License.
 
-"""``python -m osc_placement.tests.sandbox`` (what ``tox -e sandbox`` runs):
-the exports it prints work, Ctrl-C stops everything, the database file
-survives a restart.
+"""The sandbox itself, from Python and from the command line.
+
+``Sandbox.stop()`` leaves no process and no file behind; ``python -m
+osc_placement.tests.sandbox`` (what ``tox -e sandbox`` runs) prints exports
+that work, stops everything on Ctrl-C and keeps its database file across a
+restart.
 """
 
+import os
 import re
 import signal
 import subprocess
 import sys
 
+import fixtures
+from oslotest import base as oslotest_base
+
+from osc_placement.tests.e2e import base
 from osc_placement.tests import sandbox as sb
-from osc_placement.tests.e2e.conftest import server_processes_of
 
 
 def start_cli(db_path):
@@ -46,12 +53,14 @@ def stop_cli(proc):
     pid = proc.pid
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=60)
-    return proc.returncode, out, err, server_processes_of(pid)
+    return proc.returncode, out, err, base.server_processes_of(pid)
 
 
 def exports(text):
-    """The environment of a shell where the printed exports were pasted
-    (and no other OS_* variable is set)."""
+    """The environment of a shell where the printed exports were pasted.
+
+    No other OS_* variable is set in it.
+    """
     found = dict(re.findall(r'^export (OS_\w+)=(\S+)$', text, re.M))
     env = {key: value
            for key, value in sb.client_env(found['OS_ENDPOINT']).items()
@@ -66,37 +75,59 @@ def openstack(env, *argv):
                           timeout=120)
 
 
-def test_serves_until_interrupted_and_keeps_its_database(tmp_path):
-    db = tmp_path / 'placement.sqlite'
+class TestSandbox(oslotest_base.BaseTestCase):
 
-    proc, banner = start_cli(db)
-    try:
-        assert '(seeded with the sample cloud)' in banner
-        env = exports(banner)
-        assert env['OS_AUTH_TYPE'] == 'admin_token'
-        assert env['OS_TOKEN'] == 'admin'
-        assert re.match(r'^http://127\.0\.0\.1:\d+$', env['OS_ENDPOINT'])
-        res = openstack(env, 'resource', 'provider', 'list', '-f', 'value',
-                        '-c', 'name')
-        assert (res.returncode, res.stderr) == (0, '')
-        assert sorted(res.stdout.split()) == sorted(
-            name for name, _, _, _, _ in sb.PROVIDERS)
-        res = openstack(env, 'resource', 'provider', 'create', 'added')
-        assert res.returncode == 0, res.stderr
-    finally:
-        code, out, err, left = stop_cli(proc)
-    assert (code, err, left) == (0, '', [])
-    assert out.strip() == 'Stopped.'
-    assert db.exists()
+    def test_stop_leaves_no_process_and_no_file(self):
+        box = sb.Sandbox()
+        self.addCleanup(box.stop)
+        box.start()
+        workdir = box.workdir
+        self.assertEqual([], sb.api(box.endpoint, 'GET',
+                                    '/resource_providers')[
+            'resource_providers'])
+        # The gunicorn master and its worker.
+        running = base.server_processes_of(os.getpid())
+        self.assertEqual(2, len(running))
+        self.assertIn(box.server_pids[0], running)
+        box.stop()
+        self.assertEqual(sorted(running), sorted(box.server_pids))
+        self.assertEqual([], box.alive_pids())
+        self.assertEqual([], base.server_processes_of(os.getpid()))
+        self.assertFalse(os.path.exists(workdir))
 
-    # Started again on the same file: nothing lost, nothing seeded twice.
-    proc, banner = start_cli(db)
-    try:
-        assert '(existing data kept)' in banner
-        res = openstack(exports(banner), 'resource', 'provider', 'list',
-                        '-f', 'value', '-c', 'name')
-        assert sorted(res.stdout.split()) == sorted(
-            ['added'] + [name for name, _, _, _, _ in sb.PROVIDERS])
-    finally:
-        code, out, err, left = stop_cli(proc)
-    assert (code, err, left) == (0, '', [])
+    def test_serves_until_interrupted_and_keeps_its_database(self):
+        db = os.path.join(self.useFixture(fixtures.TempDir()).path,
+                          'placement.sqlite')
+
+        proc, banner = start_cli(db)
+        try:
+            self.assertIn('(seeded with the sample cloud)', banner)
+            env = exports(banner)
+            self.assertEqual('admin_token', env['OS_AUTH_TYPE'])
+            self.assertEqual('admin', env['OS_TOKEN'])
+            self.assertRegex(env['OS_ENDPOINT'], r'^http://127\.0\.0\.1:\d+$')
+            res = openstack(env, 'resource', 'provider', 'list', '-f', 'value',
+                            '-c', 'name')
+            self.assertEqual((0, ''), (res.returncode, res.stderr))
+            self.assertEqual(sorted(name for name, _, _, _, _ in sb.PROVIDERS),
+                             sorted(res.stdout.split()))
+            res = openstack(env, 'resource', 'provider', 'create', 'added')
+            self.assertEqual(0, res.returncode, res.stderr)
+        finally:
+            code, out, err, left = stop_cli(proc)
+        self.assertEqual((0, '', []), (code, err, left))
+        self.assertEqual('Stopped.', out.strip())
+        self.assertTrue(os.path.exists(db))
+
+        # Started again on the same file: nothing lost, nothing seeded twice.
+        proc, banner = start_cli(db)
+        try:
+            self.assertIn('(existing data kept)', banner)
+            res = openstack(exports(banner), 'resource', 'provider', 'list',
+                            '-f', 'value', '-c', 'name')
+            self.assertEqual(sorted(
+                ['added'] + [name for name, _, _, _, _ in sb.PROVIDERS]),
+                sorted(res.stdout.split()))
+        finally:
+            code, out, err, left = stop_cli(proc)
+        self.assertEqual((0, '', []), (code, err, left))

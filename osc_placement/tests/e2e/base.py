@@ -1,0 +1,129 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
+
+"""End-to-end: the installed ``openstack`` executable, over real HTTP.
+
+Each :class:`SandboxTestCase` class gets one sandbox server (a real
+Placement under gunicorn, osc_placement/tests/sandbox.py) seeded with the
+sample cloud. Tests run the ``openstack`` script installed beside this
+Python as a subprocess, the way a shell script, Ansible or a CI job does,
+and read the server back with direct API calls. Tests that change data use
+providers and consumers of their own.
+"""
+
+import json
+import os
+import subprocess
+
+from oslotest import base
+
+from osc_placement.tests import sandbox as sb
+
+COMMAND_TIMEOUT = 120
+
+
+class Cli(object):
+    """Runs ``openstack`` against the sandbox (or another endpoint)."""
+
+    def __init__(self, endpoint):
+        self.endpoint = endpoint
+        # OS_* and CLIFF_* of the caller must not leak into the commands.
+        self.env = sb.client_env(endpoint)
+        for key in ('OS_AUTH_TYPE', 'OS_ENDPOINT', 'OS_TOKEN'):
+            del self.env[key]
+        self.env['PYTHONWARNINGS'] = 'ignore'
+
+    def argv(self, argv, version=None, endpoint=None):
+        full = sb.openstack_argv(endpoint or self.endpoint)
+        if version:
+            full += ['--os-placement-api-version', version]
+        return full + list(argv)
+
+    def start(self, *argv, version=None, endpoint=None):
+        """Start a command in the background; returns the Popen."""
+        return subprocess.Popen(
+            self.argv(argv, version, endpoint), env=self.env,
+            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE, text=True)
+
+    def run(self, *argv, version=None, endpoint=None):
+        """Run a command; returns the CompletedProcess."""
+        return subprocess.run(
+            self.argv(argv, version, endpoint), env=self.env,
+            stdin=subprocess.DEVNULL, capture_output=True, text=True,
+            timeout=COMMAND_TIMEOUT)
+
+    def ok(self, *argv, version=None):
+        """Run, require exit 0 and nothing on stderr; returns stdout.
+
+        The output is parsed when the format is JSON.
+        """
+        res = self.run(*argv, version=version)
+        if (res.returncode, res.stderr) != (0, ''):
+            raise AssertionError('openstack %s exited %s: %s' % (
+                ' '.join(argv), res.returncode, res.stderr))
+        if '-f' in argv and argv[argv.index('-f') + 1] == 'json':
+            return json.loads(res.stdout)
+        return res.stdout
+
+
+def server_processes_of(parent_pid):
+    """Live sandbox server processes started by process ``parent_pid``.
+
+    The server's command line names its parent: ``sandbox._serve(fd,
+    parent)``.
+    """
+    found = []
+    marker = ('sandbox._serve(', ', %d)' % parent_pid)
+    for entry in os.listdir('/proc'):
+        if not entry.isdigit():
+            continue
+        try:
+            with open('/proc/%s/cmdline' % entry, 'rb') as f:
+                cmdline = f.read().replace(b'\0', b' ').decode(
+                    'utf-8', 'replace')
+        except OSError:
+            continue
+        if all(m in cmdline for m in marker) and sb._pid_alive(int(entry)):
+            found.append(int(entry))
+    return found
+
+
+class SandboxTestCase(base.BaseTestCase):
+    """One seeded Placement server for all the tests of the class.
+
+    When the class is done the server is stopped, and the clean-up is
+    checked: the server's processes are gone, as is every sandbox server
+    this process started, and so are the temporary files. A failed check
+    is an error of the class, reported by the test runner.
+    """
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.sandbox = sb.Sandbox().start()
+        cls.addClassCleanup(cls._stop_and_check, cls.sandbox,
+                            cls.sandbox.workdir)
+        sb.seed(cls.sandbox.endpoint)
+        cls.cli = Cli(cls.sandbox.endpoint)
+
+    @staticmethod
+    def _stop_and_check(sandbox, workdir):
+        sandbox.stop()
+        if not sandbox.server_pids:
+            raise AssertionError('the server pids were not recorded')
+        left = sandbox.alive_pids() + server_processes_of(os.getpid())
+        if left:
+            raise AssertionError('sandbox server processes left running: '
+                                 '%s' % sorted(set(left)))
+        if os.path.exists(workdir):
+            raise AssertionError('the sandbox left %s' % workdir)
