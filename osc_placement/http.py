@@ -17,6 +17,7 @@ HTTP status, a body that is not what Placement sends, a network failure)
 into one line that names what happened.
 """
 
+from concurrent import futures
 import errno
 import html
 import http.client
@@ -280,11 +281,64 @@ class SessionClient(object):
     server once, here.
     """
 
-    def __init__(self, session, ks_filter, api_version='1.0', timeout=None):
+    def __init__(self, session, ks_filter, api_version='1.0', timeout=None,
+                 parallel=None):
         self.session = session
         self.ks_filter = ks_filter
         self.timeout = timeout
+        # Requests in flight at once for batches (see each()); None: the
+        # command's own default.
+        self.parallel = parallel
         self.negotiate_api_version(api_version)
+
+    def each(self, work, items, default=1):
+        """``work(item)`` for every item, up to N at a time, in item order.
+
+        N is the ``--os-placement-parallel`` value, else ``default``. With
+        N = 1 the items are done one after another, in order. Returns a
+        list with one ``(result, error)`` pair per item, in the order of
+        ``items`` whatever order they finished in: ``error`` is the
+        osc-lib exception an item failed with (an HTTP error, a network
+        failure, an invalid answer), else None. Any other exception is a
+        bug and propagates.
+        """
+        items = list(items)
+
+        def one(item):
+            try:
+                return work(item), None
+            except (exceptions.ClientException,
+                    exceptions.CommandError) as exc:
+                return None, exc
+
+        workers = min(self.parallel or default, len(items))
+        if workers <= 1:
+            return [one(item) for item in items]
+        self._prepare_for(workers)
+        with futures.ThreadPoolExecutor(max_workers=workers) as pool:
+            return list(pool.map(one, items))
+
+    def _prepare_for(self, workers):
+        """Authenticate once, and let the pool keep ``workers`` connections.
+
+        Without this, each thread could ask for its own token, and
+        connections beyond the pool's size would be opened and dropped for
+        every request.
+        """
+        if self.session.auth is not None:
+            try:
+                self.session.get_auth_headers()
+            except ks_exceptions.ClientException:
+                # Each request then meets the same failure and reports it
+                # in one line, as it would have without the batch.
+                pass
+        transport = getattr(self.session, 'session', None)
+        for prefix, adapter in list(getattr(transport, 'adapters',
+                                            {}).items()):
+            if getattr(adapter, '_pool_maxsize', workers) < workers:
+                transport.mount(prefix, type(adapter)(
+                    pool_connections=workers, pool_maxsize=workers,
+                    max_retries=adapter.max_retries))
 
     def request(self, method, url, **kwargs):
         """Send one request; return its :class:`Response`.

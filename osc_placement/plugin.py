@@ -46,6 +46,12 @@ def _mask_token(record):
     return True
 
 
+# --os-placement-parallel: the range, and the default of the commands that
+# the original plugin does not have (its own commands default to 1).
+MIN_PARALLEL = 1
+MAX_PARALLEL = 64
+PARALLEL_NEW_COMMANDS = 8
+
 API_NAME = 'placement'
 API_VERSION_OPTION = 'os_placement_api_version'
 API_VERSIONS = {v: 'osc_placement.http.SessionClient'
@@ -77,10 +83,13 @@ def make_client(instance):
     timeout = (config.get('placement_timeout')
                or os.environ.get('OS_PLACEMENT_TIMEOUT')
                or config.get('api_timeout'))
+    parallel = (config.get('placement_parallel')
+                or os.environ.get('OS_PLACEMENT_PARALLEL'))
     return client_class(session=instance.session,
                         ks_filter=ks_filter,
                         api_version=requested,
-                        timeout=_timeout_seconds(timeout))
+                        timeout=_timeout_seconds(timeout),
+                        parallel=_parallel_requests(parallel))
 
 
 def _timeout_seconds(value):
@@ -100,6 +109,24 @@ def _timeout_seconds(value):
             "--os-placement-timeout (or --timeout, OS_PLACEMENT_TIMEOUT): "
             "%r is not a positive number of seconds." % (value,))
     return seconds
+
+
+def _parallel_requests(value):
+    """The parallel option as a number of requests, or a CommandError.
+
+    Checked here rather than by argparse so that a bad OS_PLACEMENT_PARALLEL
+    fails placement commands only, not every openstack command.
+    """
+    if value is None:
+        return None
+    text = str(value).strip()
+    if not (text.isascii() and text.isdigit()
+            and MIN_PARALLEL <= int(text) <= MAX_PARALLEL):
+        raise exceptions.CommandError(
+            '--os-placement-parallel (or OS_PLACEMENT_PARALLEL): %r is not '
+            'a whole number from %d to %d.'
+            % (value, MIN_PARALLEL, MAX_PARALLEL))
+    return int(text)
 
 
 def build_option_parser(parser):
@@ -132,7 +159,28 @@ def build_option_parser(parser):
         type=_positive_seconds,
         help='Seconds to wait for each answer of the Placement API before '
              'giving up (default: no limit; Env: OS_PLACEMENT_TIMEOUT)')
+    parser.add_argument(
+        '--os-placement-parallel', metavar='<count>',
+        dest='os_placement_parallel', type=_parallel_count,
+        help='How many Placement requests a command that sends one request '
+             'per item (a multiple delete, inventory set --aggregate, the '
+             'cloud-wide lists) may have in flight at once, from %d to %d. '
+             'Default: 1 for the commands of the original plugin, which '
+             'then send their requests in the same order as ever; %d for '
+             'the commands only this plugin has. The output is the same '
+             'whatever the value (Env: OS_PLACEMENT_PARALLEL)'
+             % (MIN_PARALLEL, MAX_PARALLEL, PARALLEL_NEW_COMMANDS))
     return parser
+
+
+def _parallel_count(value):
+    """argparse type of the parallel option typed on the command line."""
+    try:
+        return _parallel_requests(value)
+    except exceptions.CommandError:
+        raise argparse.ArgumentTypeError(
+            '%r is not a whole number from %d to %d'
+            % (value, MIN_PARALLEL, MAX_PARALLEL))
 
 
 def _positive_seconds(value):

@@ -350,7 +350,7 @@ class DeleteAllocation(common.NamedCommand, common.Command):
     def take_action(self, parsed_args):
         http = self.prepare(parsed_args)
         common.delete_each(
-            self, self.named(parsed_args),
+            self, http, self.named(parsed_args),
             lambda consumer: http.request('DELETE', consumer_url(consumer)),
             'allocations of consumer', 'allocations')
 

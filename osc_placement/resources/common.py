@@ -123,9 +123,13 @@ class PlacementCommand(version.CheckerMixin):
     """Mixin of every placement command.
 
     ``min_version``: the microversion the whole command needs (None: any).
+    ``default_parallel``: how many requests of a batch the command has in
+    flight at once when ``--os-placement-parallel`` is not given (1 for the
+    commands of the original plugin, which keep its order of requests).
     """
 
     min_version = None
+    default_parallel = 1
 
     def get_description(self):
         description = super().get_description()
@@ -405,22 +409,22 @@ def parse_float(value, what):
     return number
 
 
-def delete_each(cmd, values, delete, thing, things):
+def delete_each(cmd, http, values, delete, thing, things):
     """Call ``delete(value)`` for each value; report failures at the end.
 
     One value behaves as a single delete: its error is the command's error.
-    With several, each failure is logged on its own line, the others are
-    still tried, and the command fails with ``Failed to delete N of M
-    <things>.``
+    With several, the deletes go through ``http.each`` (in parallel with
+    ``--os-placement-parallel``); each failure is logged on its own line,
+    in the order of the values, and the command fails with ``Failed to
+    delete N of M <things>.``
     """
     if len(values) == 1:
         delete(values[0])
         return
+    outcomes = http.each(delete, values, default=cmd.default_parallel)
     failed = 0
-    for value in values:
-        try:
-            delete(value)
-        except (exceptions.ClientException, exceptions.CommandError) as exc:
+    for value, (_, exc) in zip(values, outcomes):
+        if exc is not None:
             failed += 1
             cmd.log.error('Failed to delete %s %s: %s', thing, value, exc)
     if failed:

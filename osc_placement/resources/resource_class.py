@@ -109,6 +109,6 @@ class DeleteResourceClass(common.NamedCommand, common.Command):
     def take_action(self, parsed_args):
         http = self.prepare(parsed_args)
         common.delete_each(
-            self, self.named(parsed_args),
+            self, http, self.named(parsed_args),
             lambda name: http.request('DELETE', class_url(name)),
             'resource class', 'resource classes')

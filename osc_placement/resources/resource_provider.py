@@ -266,7 +266,7 @@ class DeleteResourceProvider(ProviderCommand, common.Command):
     def take_action(self, parsed_args):
         http = self.prepare(parsed_args)
         common.delete_each(
-            self, self.named(parsed_args),
+            self, http, self.named(parsed_args),
             lambda value: http.request('DELETE', common.url(
                 'resource_providers', find_provider(http, value))),
             'resource provider', 'resource providers')

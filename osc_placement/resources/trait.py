@@ -143,7 +143,7 @@ class DeleteTrait(common.NamedCommand, common.Command):
     def take_action(self, parsed_args):
         http = self.prepare(parsed_args)
         common.delete_each(
-            self, self.named(parsed_args),
+            self, http, self.named(parsed_args),
             lambda name: http.request('DELETE', common.url('traits', name)),
             'trait', 'traits')
 
