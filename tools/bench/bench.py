@@ -70,7 +70,8 @@ Target = collections.namedtuple(
               'speedup restore')
 
 
-def _reference(name, argv, sizes=((10, 300), (10, 2000))):
+def _reference(name, argv, sizes=((10, 10), (300, 2000))):
+    """Targets within noise of the reference, one per (quick, full) size."""
     return [Target(name, lambda n, a=argv: a,
                    (quick, full), lambda n: n, 'default', 0, None,
                    'reference', None, None)
@@ -255,9 +256,12 @@ def run_target(target, n, sb, endpoint, sides, args, out_dir):
     problems = []
     for side, check in checks.items():
         if check['code']:
-            lines = check['err'].strip().splitlines() or ['(no message)']
+            # cliff prints an unknown command or option on stdout.
+            message = (check['err'].strip().splitlines()[-1:]
+                       or check['out'].strip().splitlines()[:1]
+                       or ['(no message)'])[0]
             problems.append('%s exited with %d: %s' % (
-                side, check['code'], lines[-1]))
+                side, check['code'], message))
     if not problems and checks['ours']['out'] != checks['baseline']['out']:
         problems.append('the outputs differ')
     same_order = checks['ours']['requests'] == checks['baseline']['requests']
@@ -287,10 +291,11 @@ def run_target(target, n, sb, endpoint, sides, args, out_dir):
                  for s, b in benches.items()},
         speedup=round(ratio, 3), compare_to=compared)
     if target.speedup is None:
-        noise = 'Not significant' in compared or ratio >= 1.0
-        summary['holds'] = noise and same_order
+        noise = 'not significant' in compared.lower()
+        summary['holds'] = (noise or ratio >= 1.0) and same_order
         summary['detail'] = '%s; %s' % (
-            compared.splitlines()[-1] if compared else '?',
+            'within noise (pyperf compare_to: not significant)' if noise
+            else compared.splitlines()[-1],
             'same requests in the same order' if same_order
             else 'requests in another order')
     else:
@@ -333,6 +338,7 @@ def main(argv=None):
     os.makedirs(out_dir, exist_ok=True)
 
     started = time.monotonic()
+    load_at_start = os.getloadavg()[0]
     ours = client_venv(args.work_dir, 'ours',
                        ['-r', os.path.join(REPO, 'requirements.txt')])
     installed = install_ours(ours)
@@ -374,7 +380,8 @@ def main(argv=None):
         'date': time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime()),
         'pyperf': args.pyperf, 'duration_s': round(time.monotonic()
                                                    - started),
-        'machine': _machine(out_dir), 'results': results}
+        'machine': _machine(out_dir), 'results': results,
+        'load_average': [load_at_start, os.getloadavg()[0]]}
     with open(args.json, 'w') as f:
         json.dump(report, f, indent=1, sort_keys=True)
     print(render(report))
@@ -396,8 +403,7 @@ def _machine(out_dir):
             meta = pyperf.Benchmark.load(
                 os.path.join(out_dir, name)).get_metadata()
             return {key: meta.get(key) for key in (
-                'cpu_count', 'cpu_model_name', 'platform', 'python_version',
-                'load_avg_1min')}
+                'cpu_count', 'cpu_model_name', 'platform', 'python_version')}
     return {}
 
 
@@ -407,11 +413,12 @@ def render(report):
              '%s; Placement %s' % (report['ours'], report['upstream'],
                                    report['python-openstackclient'],
                                    report['openstack-placement']),
-             'machine: %s CPUs, %s, %s, Python %s; load %s; %s; pyperf %s; '
-             'took %d s' % (
+             'machine: %s CPUs, %s, %s, Python %s; load average %.1f at '
+             'start, %.1f at end; %s; pyperf %s; took %d s' % (
                  m.get('cpu_count'), m.get('cpu_model_name'),
                  m.get('platform'), m.get('python_version'),
-                 m.get('load_avg_1min'), report['date'],
+                 report['load_average'][0], report['load_average'][1],
+                 report['date'],
                  ' '.join(report['pyperf']), report['duration_s']),
              '']
     for r in report['results']:
