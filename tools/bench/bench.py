@@ -433,7 +433,9 @@ def render(report):
                              '/'.join(map(str, r['requests'])),
                              r['baseline_rss_kib'] / 1024,
                              r['ours_rss_kib'] / 1024))
-        lines.append('      %s' % r['detail'])
+        detail = r['detail']
+        lines.append('      %s' % (detail if len(detail) <= 150
+                                   else detail[:147] + '...'))
     return '\n'.join(lines)
 
 
