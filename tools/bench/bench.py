@@ -19,61 +19,108 @@ Run with ``tox -e bench`` (``tox -e bench -- --quick`` for a smoke run,
    package index and one with this working tree (built as a wheel), each
    with the python-openstackclient and every shared dependency at the
    versions of this environment: the two sides differ by the plugin only.
-   They are kept under ``--work-dir`` and reused while those versions do
-   not change (this tree is reinstalled on every run).
-2. For each N, starts the real local Placement (``osc_placement.tests.
-   sandbox``) on a copy of a database holding N providers (see
-   ``populate.py``; built once through the API and cached).
-3. Times whole ``openstack`` processes of both sides, alternating (paired
-   runs: ours then upstream, upstream then ours, ...), after one warm-up
-   run each that also checks that both print the same thing. Each run
-   records its wall time, its peak RSS (``wait4``) and the requests the
-   server received.
-4. Measures the import cost of the plugin in each ``openstack`` process
-   (``python -X importtime``, see ``importtrace.py``).
-5. Prints a table and the targets of issue 9, and writes a JSON file.
+2. For each target of the table TARGETS, on the server shape it names
+   (``osc_placement.tests.sandbox``: SQLite and one worker, or PostgreSQL
+   and four workers; with or without a latency proxy) and a cloud laid out
+   by ``populate.py``: runs the command once per side, checking the exit
+   code, the output and the requests the server received, and taking the
+   peak RSS; then times each side with pyperf (``timer.py``) and compares
+   them with ``pyperf compare_to``.
+3. Prints each target and whether it holds, and writes a JSON summary
+   beside the pyperf files.
 """
 
 import argparse
-import datetime
-import filecmp
+import collections
 import importlib.metadata
 import json
 import os
-import platform
-import re
-import resource
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
+
+import pyperf
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 if HERE not in sys.path:
     sys.path.insert(0, HERE)
 
-import populate  # noqa: E402
 from osc_placement.tests import sandbox  # noqa: E402
+import populate  # noqa: E402
 
 UPSTREAM = 'osc-placement==4.9.1'
-# Bump when populate.py lays the cloud out differently (cache key).
-LAYOUT = 1
-DEFAULT_SIZES = (10, 2000, 10000)
-QUICK_SIZES = (10, 300)
-API_VERSION = '1.38'  # of the direct API calls (populate, restore)
+# The option of the parallel batches; unknown to the reference.
+PARALLEL_OPTION = '--os-placement-parallel'
 
-FLOOR = 'openstack --version'
+# A target: the command ``argv(items)`` on a cloud of ``cloud(items)``
+# providers served by ``shape`` ('default': SQLite, one worker;
+# 'production': PostgreSQL, four workers) behind ``latency_ms``;
+# ``items`` is (quick, full). ``parallel``: the value given to ours with
+# PARALLEL_OPTION (None: not given). ``baseline``: 'reference' (the
+# upstream plugin, never given the option) or 'serial' (ours without the
+# option). ``speedup``: the least baseline/ours ratio of the median times
+# that meets the target; None means "within noise of the baseline, same
+# requests in the same order". ``restore``: how populate.restore() puts
+# the cloud back before each run.
+Target = collections.namedtuple(
+    'Target', 'name argv items cloud shape latency_ms parallel baseline '
+              'speedup restore')
 
 
-class Side(object):
-    def __init__(self, name, bindir):
-        self.name = name
-        self.python = os.path.join(bindir, 'python')
-        self.openstack = os.path.join(bindir, 'openstack')
+def _reference(name, argv, sizes=((10, 10), (300, 2000))):
+    """Targets within noise of the reference, one per (quick, full) size."""
+    return [Target(name, lambda n, a=argv: a,
+                   (quick, full), lambda n: n, 'default', 0, None,
+                   'reference', None, None)
+            for quick, full in sizes]
+
+
+def _inventory_set(n):
+    aggregate = populate.AGG_500 if n >= 500 else populate.AGG_100
+    return ['resource', 'provider', 'inventory', 'set', aggregate,
+            '--aggregate', '--amend', '--resource', 'VCPU:reserved=1']
+
+
+def _multi_delete(n):
+    return ['resource', 'provider', 'delete'] + [
+        populate.EXTRA % i for i in range(n)]
+
+
+def _batch(name, argv, latency_ms, speedup, baseline, items, cloud,
+           restore=None):
+    return Target('%s, %d ms latency' % (name, latency_ms), argv, items,
+                  cloud, 'production', latency_ms, 8, baseline, speedup,
+                  restore)
+
+
+def _aggregate_cloud(n):
+    """Providers to populate for AGG_100 or AGG_500 (see populate.py)."""
+    return 250 if n < 500 else 1500
+
+
+TARGETS = (
+    _reference('resource provider list', ['resource', 'provider', 'list'])
+    + _reference('resource provider list -f json',
+                 ['resource', 'provider', 'list', '-f', 'json'])
+    + _reference('resource provider show',
+                 ['resource', 'provider', 'show', populate.rp_uuid(1)],
+                 sizes=((10, 10),))
+    + _reference('trait list', ['trait', 'list'], sizes=((10, 10),))
+    + _reference('allocation candidate list --resource VCPU=1',
+                 ['--os-placement-api-version', '1.29', 'allocation',
+                  'candidate', 'list', '--resource', 'VCPU=1'])
+    + [_batch('inventory set --aggregate --amend: parallelism 8 vs the '
+              'reference', _inventory_set, latency, speedup, 'reference',
+              (100, 500), _aggregate_cloud)
+       for latency, speedup in ((20, 4.0), (0, 1.5))]
+    + [_batch('resource provider delete of many: parallelism 8 vs 1',
+              _multi_delete, latency, speedup, 'serial', (50, 200),
+              lambda n: 10, lambda n: ['extra', n])
+       for latency, speedup in ((20, 4.0), (0, 1.5))]
+)
 
 
 def log(message):
@@ -81,36 +128,7 @@ def log(message):
           file=sys.stderr, flush=True)
 
 
-# -- the machine --------------------------------------------------------------
-
-def machine():
-    cpu = platform.processor() or ''
-    try:
-        with open('/proc/cpuinfo') as f:
-            for line in f:
-                if line.startswith('model name'):
-                    cpu = line.split(':', 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    try:
-        with open('/proc/meminfo') as f:
-            mem_kib = int(f.readline().split()[1])
-    except (OSError, ValueError, IndexError):
-        mem_kib = 0
-    return {
-        'nproc': os.cpu_count(),
-        'cpu': cpu,
-        'memory_gib': round(mem_kib / 2 ** 20, 1),
-        'python': platform.python_version(),
-        'platform': platform.platform(),
-        'load_average_at_start': os.getloadavg(),
-        'python-openstackclient': _version('python-openstackclient'),
-        'openstack-placement': _version('openstack-placement'),
-        'date': datetime.datetime.now(datetime.timezone.utc).isoformat(
-            timespec='seconds'),
-    }
-
+# -- the client virtualenvs ---------------------------------------------------
 
 def _version(dist):
     try:
@@ -119,55 +137,13 @@ def _version(dist):
         return None
 
 
-# -- the client virtualenvs ---------------------------------------------------
-
-def _constraints():
-    """name==version of every distribution of this environment, but ours
-    and the packaging tools: both client virtualenvs get these versions."""
-    skip = {'osc-placement', 'pip', 'setuptools', 'wheel'}
-    pins = {}
-    for dist in importlib.metadata.distributions():
-        name = (dist.metadata['Name'] or '').lower().replace('_', '-')
-        if name and name not in skip:
-            pins[name] = dist.version
-    return ['%s==%s' % item for item in sorted(pins.items())]
-
-
-def client_venv(work_dir, name, requirements):
-    """The bin directory of a virtualenv holding python-openstackclient (the
-    version of this environment) and ``requirements``.
-
-    Every shared dependency gets the version installed here, so that the
-    two sides differ by the plugin only: same distributions, same entry
-    points to scan at start-up. Kept and reused while nothing changes.
-    """
-    venv = os.path.join(work_dir, '%s-venv' % name)
-    osc = _version('python-openstackclient')
-    if not osc:
-        raise SystemExit('python-openstackclient is not installed here')
-    requirements = list(requirements) + [
-        'python-openstackclient==%s' % osc]
-    constraints = _constraints()
-    key = '\n'.join([sys.version] + requirements + constraints) + '\n'
-    stamp = os.path.join(venv, 'bench-stamp')
-    bindir = os.path.join(venv, 'bin')
-    try:
-        with open(stamp) as f:
-            if f.read() == key:
-                return bindir
-    except OSError:
-        pass
-    log('creating the %s virtualenv in %s (%s)'
-        % (name, venv, ', '.join(requirements)))
-    shutil.rmtree(venv, ignore_errors=True)
-    subprocess.check_call([sys.executable, '-m', 'venv', venv])
-    constraints_file = os.path.join(venv, 'constraints.txt')
-    with open(constraints_file, 'w') as f:
-        f.write('\n'.join(constraints) + '\n')
-    _pip(bindir, ['-c', constraints_file] + requirements)
-    with open(stamp, 'w') as f:
-        f.write(key)
-    return bindir
+def _clean_env(base=None):
+    env = dict(os.environ if base is None else base)
+    # Both sides run with their .pyc files, as users do.
+    for name in ('PYTHONDONTWRITEBYTECODE', 'PYTHONPATH', 'PYTHONHOME',
+                 'VIRTUAL_ENV'):
+        env.pop(name, None)
+    return env
 
 
 def _pip(bindir, args):
@@ -176,868 +152,290 @@ def _pip(bindir, args):
          '--disable-pip-version-check'] + args, env=_clean_env())
 
 
-def install_ours(bindir, ref=None):
-    """(Re)install this working tree, or the commit ``ref`` of this
-    repository, as a wheel in a client venv."""
-    constraints_file = os.path.join(os.path.dirname(bindir),
-                                    'constraints.txt')
-    if not ref:
-        log('installing this working tree in %s' % os.path.dirname(bindir))
-        _pip(bindir, ['-c', constraints_file, '--force-reinstall',
-                      '--no-deps', REPO])
-        head = subprocess.run(['git', 'rev-parse', '--short', 'HEAD'],
-                              cwd=REPO, stdout=subprocess.PIPE,
-                              text=True).stdout.strip()
-        dirty = subprocess.run(['git', 'status', '--porcelain',
-                                '--untracked-files=no', '--', 'osc_placement',
-                                'setup.cfg'], cwd=REPO,
-                               stdout=subprocess.PIPE, text=True).stdout
-        return 'working tree at %s%s' % (
-            head, ' with uncommitted changes' if dirty.strip() else '')
-    sha = subprocess.check_output(['git', 'rev-parse', '--short', ref],
-                                  cwd=REPO, text=True).strip()
-    log('installing commit %s in %s' % (sha, os.path.dirname(bindir)))
-    with tempfile.TemporaryDirectory() as tmp:
-        archive = subprocess.run(['git', 'archive', sha], cwd=REPO,
-                                 stdout=subprocess.PIPE, check=True).stdout
-        subprocess.run(['tar', '-x', '-C', tmp], input=archive, check=True)
-        # No .git in an archive: pbr takes the version from here.
-        env = _clean_env()
-        env['PBR_VERSION'] = '0.0.0+g%s' % sha
-        subprocess.check_call(
-            [os.path.join(bindir, 'python'), '-m', 'pip', 'install', '-q',
-             '--disable-pip-version-check', '-c', constraints_file,
-             '--force-reinstall', '--no-deps', tmp], env=env)
-    return 'commit %s' % sha
+def client_venv(work_dir, name, requirements):
+    """The bin directory of a virtualenv with ``requirements``.
+
+    It holds the python-openstackclient of this environment, and every
+    shared dependency at the version installed here, so that the two
+    sides differ by the plugin only. Kept while nothing changes.
+    """
+    venv = os.path.join(work_dir, '%s-venv' % name)
+    requirements = list(requirements) + [
+        'python-openstackclient==%s' % _version('python-openstackclient')]
+    skip = {'osc-placement', 'pip', 'setuptools', 'wheel'}
+    constraints = sorted(
+        '%s==%s' % (dist.metadata['Name'].lower().replace('_', '-'),
+                    dist.version)
+        for dist in importlib.metadata.distributions()
+        if dist.metadata['Name']
+        and dist.metadata['Name'].lower().replace('_', '-') not in skip)
+    key = '\n'.join([sys.version] + requirements + constraints) + '\n'
+    stamp = os.path.join(venv, 'bench-stamp')
+    bindir = os.path.join(venv, 'bin')
+    if os.path.exists(stamp) and open(stamp).read() == key:
+        return bindir
+    log('creating the %s virtualenv (%s)' % (name, ', '.join(requirements)))
+    shutil.rmtree(venv, ignore_errors=True)
+    subprocess.check_call([sys.executable, '-m', 'venv', venv])
+    with open(os.path.join(venv, 'constraints.txt'), 'w') as f:
+        f.write('\n'.join(constraints) + '\n')
+    _pip(bindir, ['-c', os.path.join(venv, 'constraints.txt')]
+         + requirements)
+    with open(stamp, 'w') as f:
+        f.write(key)
+    return bindir
 
 
-def installed_version(side):
-    return subprocess.run(
-        [side.python, '-c', 'import importlib.metadata as m; '
-         'print(m.version("osc-placement"))'], stdout=subprocess.PIPE,
-        text=True, env=_clean_env()).stdout.strip()
+def install_ours(bindir):
+    """(Re)install this working tree; returns what was installed."""
+    _pip(bindir, ['--force-reinstall', '--no-deps', REPO])
+    head = subprocess.run(['git', 'rev-parse', '--short', 'HEAD'], cwd=REPO,
+                          stdout=subprocess.PIPE, text=True).stdout.strip()
+    dirty = subprocess.run(['git', 'status', '--porcelain',
+                            '--untracked-files=no', '--', 'osc_placement',
+                            'setup.cfg'], cwd=REPO, stdout=subprocess.PIPE,
+                           text=True).stdout.strip()
+    return 'commit %s%s' % (head, ' + uncommitted changes' if dirty else '')
 
 
-def _clean_env(base=None):
-    env = dict(os.environ if base is None else base)
-    # Both sides must run with their .pyc files, as users do.
-    env.pop('PYTHONDONTWRITEBYTECODE', None)
-    for name in ('PYTHONPATH', 'PYTHONHOME', 'VIRTUAL_ENV'):
-        env.pop(name, None)
-    return env
+# -- one target ---------------------------------------------------------------
+
+def check_run(argv, env, sb, restore):
+    """Run once: {code, out, err, requests, rss_kib}."""
+    populate.restore(_api(sb), restore)
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        with sb.count_requests() as seen:
+            proc = subprocess.Popen(argv, env=env, stdin=subprocess.DEVNULL,
+                                    stdout=out, stderr=err)
+            _, status, usage = os.wait4(proc.pid, 0)
+        out.seek(0)
+        err.seek(0)
+        return {'code': os.waitstatus_to_exitcode(status),
+                'out': out.read().decode('utf-8', 'replace'),
+                'err': err.read().decode('utf-8', 'replace'),
+                'requests': ['%s %s' % (r.method, r.uri) for r in seen],
+                'rss_kib': usage.ru_maxrss}
 
 
-# -- the databases ------------------------------------------------------------
-
-def _scratch_dir():
-    """A directory on tmpfs when there is one: no disk syncs in SQLite."""
-    base = '/dev/shm' if os.path.isdir('/dev/shm') and os.access(
-        '/dev/shm', os.W_OK) else None
-    return tempfile.mkdtemp(prefix='osc-placement-bench-', dir=base)
+def _api(sb):
+    return lambda method, path, body: sb.api(method, path, body)
 
 
-def _db_prefix():
-    return 'placement-%s-layout%d-n' % (_version('openstack-placement'),
-                                        LAYOUT)
-
-
-def database(work_dir, n, scratch):
-    """Path of a cached database with n providers, built if needed."""
-    cache = os.path.join(work_dir, 'db')
-    os.makedirs(cache, exist_ok=True)
-    prefix = _db_prefix()
-    path = os.path.join(cache, '%s%d.sqlite' % (prefix, n))
+def time_side(name, argv, env, sb, restore, path, pyperf_args):
+    """Time ``argv`` with pyperf into ``path``; returns the Benchmark."""
+    spec = path[:-len('.json')] + '.spec.json'
+    with open(spec, 'w') as f:
+        json.dump({'name': name, 'argv': argv, 'env': env,
+                   'server': sb.server_endpoint, 'restore': restore}, f)
     if os.path.exists(path):
-        return path
-    # Start from the largest cached smaller cloud: the layout of provider p
-    # does not depend on N.
-    base = 0
-    for name in os.listdir(cache):
-        if name.startswith(prefix) and name.endswith('.sqlite'):
-            size = name[len(prefix):-len('.sqlite')]
-            if size.isdigit() and base < int(size) < n \
-                    and int(size) % populate.TREE == 0:
-                base = int(size)
-    building = os.path.join(scratch, 'building.sqlite')
-    if base:
-        shutil.copyfile(os.path.join(cache, '%s%d.sqlite' % (prefix, base)),
-                        building)
-    log('populating %d providers (from %d, through the API; cached '
-        'afterwards in %s)' % (n, base, cache))
-    started = time.monotonic()
-    with sandbox.Sandbox(db_path=building) as sb:
-        populate.populate(
-            lambda method, url, body: sb.api(method, url, body,
-                                             version=API_VERSION),
-            n, start=base, progress=log)
-    log('populated in %.0f s' % (time.monotonic() - started))
-    shutil.copyfile(building, path + '.part')
-    os.rename(path + '.part', path)
-    os.remove(building)
-    return path
+        os.remove(path)
+    subprocess.check_call([sys.executable, os.path.join(HERE, 'timer.py'),
+                           '--spec', spec, '--quiet', '-o', path]
+                          + pyperf_args)
+    return pyperf.Benchmark.load(path)
 
 
-# -- the commands -------------------------------------------------------------
+def run_target(target, n, sb, endpoint, sides, args, out_dir):
+    """Measure one target; returns its summary (a dict)."""
+    ours, upstream = sides
+    restore = target.restore and target.restore(n)
+    parallel = ([PARALLEL_OPTION, str(target.parallel)]
+                if target.parallel else [])
+    measured = [ours] + parallel + target.argv(n)
+    base = [ours if target.baseline == 'serial' else upstream] + \
+        target.argv(n)
+    env = _clean_env(sandbox.client_env(endpoint))
+    summary = {'target': target.name, 'items': n, 'shape': target.shape,
+               'latency_ms': target.latency_ms}
+    checks = {side: check_run(argv, env, sb, restore)
+              for side, argv in (('ours', measured), ('baseline', base))}
+    summary.update(
+        (side + '_' + key, checks[side][key]) for side in checks
+        for key in ('code', 'rss_kib'))
+    summary['requests'] = [len(checks[s]['requests']) for s in checks]
+    problems = []
+    for side, check in checks.items():
+        if check['code']:
+            # cliff prints an unknown command or option on stdout.
+            message = (check['err'].strip().splitlines()[-1:]
+                       or check['out'].strip().splitlines()[:1]
+                       or ['(no message)'])[0]
+            problems.append('%s exited with %d: %s' % (
+                side, check['code'], message))
+    if not problems and checks['ours']['out'] != checks['baseline']['out']:
+        problems.append('the outputs differ')
+    same_order = checks['ours']['requests'] == checks['baseline']['requests']
+    if not problems and not same_order and (
+            target.parallel is None or sorted(checks['ours']['requests'])
+            != sorted(checks['baseline']['requests'])):
+        problems.append('the requests differ')
+    if problems:
+        summary.update(holds=False, detail='; '.join(problems))
+        return summary
 
-def _restore_aggregate(aggregate):
-    """After an ``inventory set --aggregate``: VCPU of its providers back
-    to what populate wrote, so that every run does the same work."""
-    def restore(sb, n):
-        providers = sb.api('GET', '/resource_providers?member_of=%s'
-                           % aggregate, version=API_VERSION)
-        for rp in providers['resource_providers']:
-            sb.api('PUT', '/resource_providers/%s/inventories/VCPU'
-                   % rp['uuid'],
-                   dict(populate.NUMA_VCPU,
-                        resource_provider_generation=rp['generation']),
-                   version=API_VERSION)
-    return restore
-
-
-class Bench(object):
-    def __init__(self, name, argv, min_n=0, restore=None, slow=False,
-                 server_query=None):
-        self.name = name
-        self.argv = argv
-        self.min_n = min_n
-        self.restore = restore
-        self.slow = slow
-        # The request whose server time is measured alone (linearity).
-        self.server_query = server_query
-
-
-BENCHES = (
-    Bench(FLOOR, ['--version']),
-    Bench('resource provider list', ['resource', 'provider', 'list'],
-          server_query=('/resource_providers', '1.29')),
-    Bench('resource provider list -f json',
-          ['resource', 'provider', 'list', '-f', 'json'],
-          server_query=('/resource_providers', '1.29')),
-    Bench('resource provider show',
-          ['resource', 'provider', 'show', populate.rp_uuid(1)]),
-    Bench('resource provider inventory list',
-          ['resource', 'provider', 'inventory', 'list', populate.rp_uuid(1)]),
-    Bench('trait list', ['trait', 'list']),
-    Bench('resource class list', ['resource', 'class', 'list']),
-    Bench('resource provider allocation show',
-          ['resource', 'provider', 'allocation', 'show',
-           populate.consumer_uuid(0)], min_n=populate.TREE),
-    Bench('allocation candidate list --resource VCPU=1 (1.29)',
-          ['--os-placement-api-version', '1.29', 'allocation', 'candidate',
-           'list', '--resource', 'VCPU=1'],
-          server_query=('/allocation_candidates?resources=VCPU:1', '1.29')),
-    Bench('inventory set --aggregate --amend (100 providers)',
-          ['resource', 'provider', 'inventory', 'set', populate.AGG_100,
-           '--aggregate', '--amend', '--resource', 'VCPU:reserved=1'],
-          min_n=50 * populate.TREE,
-          restore=_restore_aggregate(populate.AGG_100), slow=True),
-    Bench('inventory set --aggregate --amend (500 providers)',
-          ['resource', 'provider', 'inventory', 'set', populate.AGG_500,
-           '--aggregate', '--amend', '--resource', 'VCPU:reserved=1'],
-          min_n=300 * populate.TREE,
-          restore=_restore_aggregate(populate.AGG_500), slow=True),
-)
-
-
-def run_process(argv, env, out_path):
-    """Run argv to completion: (wall seconds, CPU seconds, peak RSS in KiB,
-    exit code)."""
-    with open(out_path, 'wb') as out, open(out_path + '.err', 'wb') as err:
-        started = time.perf_counter()
-        proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=out,
-                                stderr=err, env=env)
-        _, status, usage = os.wait4(proc.pid, 0)
-        elapsed = time.perf_counter() - started
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    # Linux reports ru_maxrss in KiB.
-    return (elapsed, usage.ru_utime + usage.ru_stime, usage.ru_maxrss,
-            proc.returncode)
+    slug = '%s-n%d' % (''.join(c if c.isalnum() else '-' for c in
+                               target.name).strip('-')[:60], n)
+    paths = {side: os.path.join(out_dir, '%s-%s.json' % (slug, side))
+             for side in ('ours', 'baseline')}
+    # One name on both sides: compare_to pairs benchmarks by name.
+    benches = {side: time_side('%s (%d items)' % (target.name, n), argv, env,
+                               sb, restore, paths[side], args.pyperf)
+               for side, argv in (('baseline', base), ('ours', measured))}
+    compared = subprocess.run(
+        [sys.executable, '-m', 'pyperf', 'compare_to', paths['baseline'],
+         paths['ours']], stdout=subprocess.PIPE, text=True).stdout.strip()
+    ratio = benches['baseline'].median() / benches['ours'].median()
+    summary.update(
+        median_s={s: round(b.median(), 4) for s, b in benches.items()},
+        stdev_s={s: round(b.stdev(), 4) if b.get_nvalue() > 1 else None
+                 for s, b in benches.items()},
+        speedup=round(ratio, 3), compare_to=compared)
+    if target.speedup is None:
+        noise = 'not significant' in compared.lower()
+        summary['holds'] = (noise or ratio >= 1.0) and same_order
+        summary['detail'] = '%s; %s' % (
+            'within noise (pyperf compare_to: not significant)' if noise
+            else compared.splitlines()[-1],
+            'same requests in the same order' if same_order
+            else 'requests in another order')
+    else:
+        summary['holds'] = ratio >= target.speedup
+        summary['detail'] = '%.2fx faster, target >= %.1fx' % (
+            ratio, target.speedup)
+    return summary
 
 
-def _read(path):
-    with open(path, 'rb') as f:
-        return f.read()
-
-
-def _first_difference(a, b):
-    for number, (x, y) in enumerate(zip(a.splitlines(), b.splitlines()), 1):
-        if x != y:
-            return 'line %d: %r != %r' % (number, x[:120], y[:120])
-    return 'one output has %d lines, the other %d' % (
-        len(a.splitlines()), len(b.splitlines()))
-
-
-def instructions(side, bench, env, sb, n, scratch):
-    """Instructions executed by one run of the command (valgrind).
-
-    Unlike times, this count does not depend on the load of the machine:
-    it tells which side does more work in its own process.
-    """
-    env = dict(env, PYTHONHASHSEED='0')
-    out = os.path.join(scratch, 'callgrind.out')
-    proc = subprocess.run(
-        ['valgrind', '--tool=callgrind', '--callgrind-out-file=' + out,
-         side.openstack] + bench.argv, env=env, stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE, text=True)
-    if bench.restore:
-        bench.restore(sb, n)
-    os.remove(out)
-    match = re.search(r'Collected : (\d+)', proc.stderr)
-    if proc.returncode or not match:
-        raise SystemExit('valgrind failed on the %s side:\n%s'
-                         % (side.name, proc.stderr[-2000:]))
-    return int(match.group(1))
-
-
-def server_time(sb, path, version, times=3):
-    """Median seconds for the server to answer ``path`` alone (a fresh
-    connection, as each ``openstack`` process makes)."""
-    samples = []
-    for _ in range(times):
-        req = urllib.request.Request(
-            sb.endpoint + path,
-            headers={'X-Auth-Token': sandbox.TOKEN,
-                     'Accept': 'application/json',
-                     'OpenStack-API-Version': 'placement %s' % version})
-        started = time.perf_counter()
-        with urllib.request.urlopen(req, timeout=600) as resp:
-            body = resp.read()
-        samples.append(time.perf_counter() - started)
-    return statistics.median(samples), body
-
-
-_COUNT = """
-import json, sys
-data = json.load(sys.stdin.buffer)
-if 'allocation_requests' in data:
-    counts = {'candidates': len(data['allocation_requests']),
-              'candidate_provider_pairs': sum(
-                  len(r['allocations']) for r in data['allocation_requests'])}
-else:
-    counts = {'providers': len(data['resource_providers'])}
-print(json.dumps(counts))
-"""
-
-
-def _count_items(body):
-    """Providers or candidates in a response body, counted in a child.
-
-    Not here: a child starts with the RSS its parent had when it forked
-    (Linux counts the pages of the forked copy in the child's peak RSS),
-    so this process must stay small for the peak RSS of the measured
-    processes to be theirs; decoding 10,000 providers here would make it
-    over 100 MiB.
-    """
-    return json.loads(subprocess.run(
-        [sys.executable, '-c', _COUNT], input=body, stdout=subprocess.PIPE,
-        check=True).stdout)
-
-
-def bench_size(sb, n, sides, args, scratch):
-    env = _clean_env(sandbox.client_env(sb.endpoint))
-    results = []
-    for bench in BENCHES:
-        if n < bench.min_n or (args.only and not any(
-                word in bench.name for word in args.only)
-                and bench.name != FLOOR):
-            continue
-        repeat = args.repeat_slow if bench.slow else args.repeat
-        log('N=%d: %s (%d paired runs)' % (n, bench.name, repeat))
-        record = {'command': bench.name, 'n': n,
-                  'argv': ['openstack'] + bench.argv, 'sides': {}}
-        samples = {side.name: {'seconds': [], 'cpu': [], 'rss_kib': [],
-                               'requests': []}
-                   for side in sides}
-        outputs = {}
-
-        def once(side, keep):
-            out_path = os.path.join(scratch, '%s-%s' % (
-                'out' if keep else 'warmup', side.name))
-            with sb.count_requests() as seen:
-                seconds, cpu, rss, code = run_process(
-                    [side.openstack] + bench.argv, env, out_path)
-            if code != 0:
-                raise SystemExit(
-                    '%s side: %s exited with %d:\n%s' % (
-                        side.name, ' '.join(bench.argv), code,
-                        _read(out_path + '.err').decode(errors='replace')))
-            if bench.restore:
-                bench.restore(sb, n)
-            if keep:
-                samples[side.name]['seconds'].append(seconds)
-                samples[side.name]['cpu'].append(cpu)
-                samples[side.name]['rss_kib'].append(rss)
-                samples[side.name]['requests'].append(len(seen))
-            else:
-                outputs[side.name] = out_path
-                samples[side.name]['warmup_requests'] = [
-                    '%s %s' % (r.method, r.uri) for r in seen]
-
-        for side in sides:
-            once(side, keep=False)
-        for i in range(repeat):
-            for side in (sides if i % 2 == 0 else sides[::-1]):
-                once(side, keep=True)
-
-        ours, upstream = (outputs[s.name] for s in sides)
-        # Compared on disk, in chunks: see _count_items() on memory.
-        record['same_output'] = filecmp.cmp(ours, upstream, shallow=False)
-        if not record['same_output']:
-            record['output_difference'] = _first_difference(
-                _read(ours).decode(errors='replace'),
-                _read(upstream).decode(errors='replace'))
-        record['output_bytes'] = os.path.getsize(ours)
-        for side in sides:
-            s = samples[side.name]
-            record['sides'][side.name] = {
-                'median_s': statistics.median(s['seconds']),
-                'seconds': s['seconds'],
-                'median_cpu_s': statistics.median(s['cpu']),
-                'cpu_seconds': s['cpu'],
-                'peak_rss_kib': max(s['rss_kib']),
-                'median_rss_kib': statistics.median(s['rss_kib']),
-                'requests': s['requests'][0],
-                'requests_constant': len(set(s['requests'])) == 1,
-                'request_lines': s['warmup_requests'],
-            }
-        if args.instructions == 'all' or (
-                args.instructions == 'growth' and any(
-                    bench.name == command for command, _, _ in GROWTH)):
-            for side in sides:
-                record['sides'][side.name]['instructions'] = instructions(
-                    side, bench, env, sb, n, scratch)
-        pairs = list(zip(*(samples[s.name]['seconds'] for s in sides)))
-        record['paired_ratio_median'] = statistics.median(
-            a / b for a, b in pairs)
-        if bench.server_query:
-            seconds, body = server_time(sb, *bench.server_query)
-            record['server_alone_s'] = seconds
-            record.update(_count_items(body))
-            del body
-        results.append(record)
-    return results
-
-
-# -- import cost --------------------------------------------------------------
-
-def parse_importtime(text):
-    """Top-level entries of a ``-X importtime`` report, as trees:
-    {'name', 'self_us', 'cumulative_us', 'children'}."""
-    pending = []
-    for line in text.splitlines():
-        if not line.startswith('import time:') or 'imported package' in line:
-            continue
-        self_us, cumulative_us, field = line[len('import time:'):].split(
-            '|', 2)
-        field = field[1:]
-        name = field.lstrip(' ')
-        level = (len(field) - len(name)) // 2
-        entry = {'name': name, 'level': level, 'self_us': int(self_us),
-                 'cumulative_us': int(cumulative_us), 'children': []}
-        # The report is post-order: an entry's children precede it.
-        while pending and pending[-1]['level'] > level:
-            entry['children'].insert(0, pending.pop())
-        pending.append(entry)
-    return pending
-
-
-def _walk(entries):
-    for entry in entries:
-        yield entry
-        yield from _walk(entry['children'])
-
-
-def plugin_imports(text, package='osc_placement'):
-    """What the plugin's modules cost and brought in first."""
-    tops = []
-
-    def find(entries):
-        for entry in entries:
-            if entry['name'] == package or entry['name'].startswith(
-                    package + '.'):
-                tops.append(entry)
-            else:
-                find(entry['children'])
-    roots = parse_importtime(text)
-    find(roots)
-    modules = {}
-    foreign = {}
-    for top in tops:
-        for entry in _walk([top]):
-            if entry['name'] == package or entry['name'].startswith(
-                    package + '.'):
-                modules[entry['name']] = entry['self_us']
-            else:
-                foreign[entry['name']] = entry['cumulative_us'] if \
-                    entry['level'] == 0 else entry['self_us']
-    return {
-        'plugin_cumulative_us': sum(t['cumulative_us'] for t in tops),
-        'total_us': sum(r['cumulative_us'] for r in roots),
-        'modules_self_us': modules,
-        # Modules first imported by the plugin (not yet imported by
-        # OpenStackClient when the plugin asked for them).
-        'foreign_modules': sorted(foreign),
-    }
-
-
-def import_cost(sides, env, argv, repeat):
-    trace = os.path.join(HERE, 'importtrace.py')
-    runs = {side.name: [] for side in sides}
-    for i in range(repeat):
-        for side in (sides if i % 2 == 0 else sides[::-1]):
-            proc = subprocess.run(
-                [side.python, '-X', 'importtime', trace, side.openstack]
-                + argv, env=env, stdout=subprocess.DEVNULL,
-                stderr=subprocess.PIPE, text=True)
-            if proc.returncode:
-                raise SystemExit('import trace of %s failed:\n%s' % (
-                    side.name, proc.stderr[-2000:]))
-            runs[side.name].append(plugin_imports(proc.stderr))
-    result = {}
-    for side in sides:
-        r = runs[side.name]
-        modules = {}
-        for name in r[-1]['modules_self_us']:
-            modules[name] = statistics.median(
-                x['modules_self_us'].get(name, 0) for x in r)
-        result[side.name] = {
-            'plugin_ms': statistics.median(
-                x['plugin_cumulative_us'] for x in r) / 1000,
-            'all_imports_ms': statistics.median(
-                x['total_us'] for x in r) / 1000,
-            'modules_self_ms': {k: v / 1000 for k, v in sorted(
-                modules.items(), key=lambda kv: -kv[1])},
-            'foreign_modules': r[-1]['foreign_modules'],
-        }
-    return result
-
-
-# -- the report ---------------------------------------------------------------
-
-def _num(value):
-    return '%.0f' % value if abs(value) >= 100 else '%.2f' % value
-
-
-def _ms(seconds):
-    return '%.0f' % (seconds * 1000)
-
-
-def table(results, floors):
-    header = ('N', 'command', 'ours ms', 'ref ms', 'ratio', 'paired',
-              'ours share', 'ref share', 'CPU ms ours/ref', 'requests',
-              'RSS MiB ours/ref', 'same out')
-    counted = any('instructions' in r['sides']['ours'] for r in results)
-    if counted:
-        header += ('Minstr ours/ref',)
-    rows = []
-    for r in results:
-        o, u = r['sides']['ours'], r['sides']['upstream']
-        floor = floors[r['n']]
-        if r['command'] == FLOOR:
-            shares = ('-', '-')
-        else:
-            shares = (_ms(o['median_s'] - floor['ours']),
-                      _ms(u['median_s'] - floor['upstream']))
-        rows.append((
-            str(r['n']), r['command'], _ms(o['median_s']),
-            _ms(u['median_s']), '%.3f' % (o['median_s'] / u['median_s']),
-            '%.3f' % r['paired_ratio_median'], shares[0], shares[1],
-            '%s/%s' % (_ms(o['median_cpu_s']), _ms(u['median_cpu_s'])),
-            '%d/%d' % (o['requests'], u['requests']),
-            '%.1f/%.1f' % (o['median_rss_kib'] / 1024,
-                           u['median_rss_kib'] / 1024),
-            'yes' if r['same_output'] else 'NO')
-            + (('%.0f/%.0f' % (o['instructions'] / 1e6,
-                               u['instructions'] / 1e6)
-                if 'instructions' in o else '-',)
-               if counted else ()))
-    widths = [max(len(row[i]) for row in rows + [header])
-              for i in range(len(header))]
-    lines = []
-    for row in [header] + rows:
-        lines.append('  '.join(
-            cell.ljust(w) if i == 1 else cell.rjust(w)
-            for i, (cell, w) in enumerate(zip(row, widths))))
-    lines.insert(1, '-' * len(lines[0]))
-    return '\n'.join(lines)
-
-
-def _floors(results):
-    return {r['n']: {side: r['sides'][side]['median_s']
-                     for side in ('ours', 'upstream')}
-            for r in results if r['command'] == FLOOR}
-
-
-GROWTH = (('resource provider list -f json', 'providers', 'provider'),
-          ('allocation candidate list --resource VCPU=1 (1.29)',
-           'candidate_provider_pairs', '(candidate, provider) pair'))
-
-# name, how to read it from a record's side, unit shown, scale to the unit
-METRICS = (
-    ('instructions', lambda r, s: s.get('instructions'), 'instr', 1),
-    ('cpu', lambda r, s: s['median_cpu_s'], 'us', 1e6),
-    ('wall - server', lambda r, s: s['median_s'] - r['server_alone_s'],
-     'us', 1e6),
-    ('peak RSS', lambda r, s: s['median_rss_kib'], 'KiB', 1),
-)
-
-
-def growth(results, command, count_key, side):
-    """How the client's cost grows with the number of items.
-
-    For each metric, the marginal cost of one more item between
-    consecutive sizes: (cost(N2) - cost(N1)) / (items(N2) - items(N1)). The
-    fixed cost of a command (start-up, imports, parser) cancels out, and
-    so does the server's time for the CPU, instructions and RSS metrics
-    (they are the client process's own). Linear growth keeps the marginal
-    cost flat: ``ratio`` is the last interval's over the one before.
-    """
-    records = sorted((r for r in results
-                      if r['command'] == command and r.get(count_key)),
-                     key=lambda r: r['n'])
-    out = {'sizes': [r['n'] for r in records],
-           'items': [r[count_key] for r in records], 'metrics': {}}
-    for name, read, unit, scale in METRICS:
-        values = [read(r, r['sides'][side]) for r in records]
-        if len(values) < 2 or any(v is None for v in values):
-            continue
-        slopes = [(values[i] - values[i - 1]) * scale
-                  / (out['items'][i] - out['items'][i - 1])
-                  for i in range(1, len(values))]
-        out['metrics'][name] = {
-            'unit': unit, 'per_item': slopes,
-            'ratio': (slopes[-1] / slopes[-2]
-                      if len(slopes) >= 2 and slopes[-2] > 0 else None)}
-    return out
-
-
-def targets(results, imports):
-    """The targets of issue 9, each with its verdict."""
-    floors = _floors(results)
-    verdicts = []
-
-    def add(name, ok, detail):
-        verdicts.append({'target': name,
-                         'holds': None if ok is None else bool(ok),
-                         'detail': detail})
-
-    slower = ['%s N=%d (%.3f)' % (r['command'], r['n'],
-                                  r['sides']['ours']['median_s']
-                                  / r['sides']['upstream']['median_s'])
-              for r in results
-              if r['sides']['ours']['median_s']
-              > r['sides']['upstream']['median_s']]
-    add('median time <= 1.00x the reference for every command',
-        not slower, 'slower: ' + ', '.join(slower) if slower else
-        'every command')
-    bigger_share = []
-    for r in results:
-        if r['command'] == FLOOR:
-            continue
-        f = floors[r['n']]
-        ours = r['sides']['ours']['median_s'] - f['ours']
-        ref = r['sides']['upstream']['median_s'] - f['upstream']
-        if ours > ref:
-            bigger_share.append('%s N=%d (%+.0f ms)' % (
-                r['command'], r['n'], (ours - ref) * 1000))
-    add("plugin's share (command - floor) <= the reference's",
-        not bigger_share, 'larger: ' + ', '.join(bigger_share)
-        if bigger_share else 'every command')
-    counted = [r for r in results if 'instructions' in r['sides']['ours']]
-    if counted:
-        more = ['%s N=%d (%+.1f%%)' % (
-            r['command'], r['n'],
-            (r['sides']['ours']['instructions']
-             / r['sides']['upstream']['instructions'] - 1) * 100)
-            for r in counted if r['sides']['ours']['instructions']
-            > r['sides']['upstream']['instructions']]
-        add('instructions per command <= the reference (valgrind, '
-            'independent of the load)', not more,
-            'more: ' + ', '.join(more) if more else 'every command')
-    extra = ['%s N=%d (%d vs %d)' % (r['command'], r['n'],
-                                     r['sides']['ours']['requests'],
-                                     r['sides']['upstream']['requests'])
-             for r in results if r['sides']['ours']['requests']
-             != r['sides']['upstream']['requests']]
-    add('requests per command = the reference', not extra,
-        'different: ' + ', '.join(extra) if extra else 'every command')
-    unlike = ['%s N=%d' % (r['command'], r['n']) for r in results
-              if r['sides']['ours'].get('request_lines')
-              != r['sides']['upstream'].get('request_lines')]
-    add('same requests (method, path and query, in order) as the '
-        'reference', not unlike,
-        'different: ' + ', '.join(unlike) if unlike else 'every command')
-    if imports:
-        plugin_only = imports['--version']['ours']['foreign_modules']
-        add('importing osc_placement.plugin adds no module OSC has not '
-            'imported', not plugin_only,
-            'new modules: %s' % ', '.join(plugin_only) if plugin_only
-            else 'none (openstack --version)')
-        cmd = imports['placement command']
-        add('import cost of the plugin <= the reference (placement '
-            'command)', cmd['ours']['plugin_ms']
-            <= cmd['upstream']['plugin_ms'],
-            'ours %.1f ms, reference %.1f ms; modules first imported by '
-            'ours: %s' % (cmd['ours']['plugin_ms'],
-                          cmd['upstream']['plugin_ms'],
-                          ', '.join(cmd['ours']['foreign_modules'])
-                          or 'none'))
-    big = [r for r in results
-           if r['command'] == 'resource provider list -f json']
-    if big:
-        top = max(big, key=lambda r: r['n'])
-        o, u = top['sides']['ours'], top['sides']['upstream']
-        add('list -f json at N=%d: time <= reference' % top['n'],
-            o['median_s'] <= u['median_s'],
-            '%.0f vs %.0f ms' % (o['median_s'] * 1000,
-                                 u['median_s'] * 1000))
-        add('list -f json at N=%d: peak RSS <= reference' % top['n'],
-            o['median_rss_kib'] <= u['median_rss_kib'],
-            '%d vs %d KiB (medians of the runs)' % (
-                o['median_rss_kib'], u['median_rss_kib']))
-    for command, key, item in GROWTH:
-        g = growth(results, command, key, 'ours')
-        name = ('%s grows linearly: marginal cost per %s within 1.2 from '
-                'one interval of N to the next' % (command, item))
-        m = g['metrics'].get('instructions')
-        if len(g['sizes']) < 3:
-            continue
-        if not m or m['ratio'] is None:
-            # The marginal time per item is a few microseconds: far below
-            # what wall or CPU times measure on a shared machine.
-            add(name, None, 'not measured: needs instruction counts '
-                '(--instructions growth, valgrind)')
-            continue
-        add(name, m['ratio'] <= 1.2,
-            'instructions per item %s (N=%s; ratio %.2f)' % (
-                ' -> '.join(_num(v) for v in m['per_item']),
-                ','.join(map(str, g['sizes'])), m['ratio']))
-    return verdicts
-
-
-def merge(reports):
-    """The first report, with the instruction counts (and the commands
-    or sizes it lacks) of the others."""
-    base = reports[0]
-    index = {(r['command'], r['n']): r for r in base['results']}
-    for other in reports[1:]:
-        if other['ours'] != base['ours']:
-            log('warning: merging figures of %s into %s'
-                % (other['ours'], base['ours']))
-        for r in other['results']:
-            key = (r['command'], r['n'])
-            if key not in index:
-                index[key] = r
-                base['results'].append(r)
-                continue
-            for side in ('ours', 'upstream'):
-                if 'instructions' in r['sides'][side]:
-                    index[key]['sides'][side]['instructions'] = \
-                        r['sides'][side]['instructions']
-        base['imports'] = base.get('imports') or other.get('imports')
-    order = {b.name: i for i, b in enumerate(BENCHES)}
-    base['results'].sort(key=lambda r: (r['n'], order.get(r['command'])))
-    return base
-
-
-def conclude(report):
-    report['targets'] = targets(report['results'], report['imports'])
-    report['growth'] = {
-        command: {side: growth(report['results'], command, key, side)
-                  for side in ('ours', 'upstream')}
-        for command, key, item in GROWTH}
-
+# -- the run ------------------------------------------------------------------
 
 def main(argv=None):
     parser = argparse.ArgumentParser(
-        prog='tools/bench/bench.py', description=__doc__.split('\n')[0],
-        formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument(
-        '--sizes', metavar='N[,N...]',
-        type=lambda v: tuple(int(x) for x in v.split(',')),
-        help='numbers of providers (default: %s; --quick: %s)' % (
-            ','.join(map(str, DEFAULT_SIZES)),
-            ','.join(map(str, QUICK_SIZES))))
+        prog='tools/bench/bench.py', description=__doc__.split('\n')[0])
     parser.add_argument('--quick', action='store_true',
-                        help='smoke run: small clouds, 3 paired runs')
-    parser.add_argument('--repeat', type=int,
-                        help='paired runs per command (default: 7; '
-                             '--quick: 3)')
-    parser.add_argument('--repeat-slow', type=int,
-                        help='paired runs of the inventory set commands '
-                             '(default: 3; --quick: 1)')
+                        help='smoke run: small clouds, few pyperf values')
     parser.add_argument('--only', action='append', default=[],
                         metavar='TEXT',
-                        help='only the commands whose name contains TEXT '
-                             '(repeatable; the floor always runs)')
-    parser.add_argument(
-        '--instructions', choices=('all', 'growth', 'none'),
-        help='also count the instructions of one run of each command on '
-             'each side with valgrind: slow, but independent of the load. '
-             '"growth": only the two commands whose growth with N is a '
-             'target (the default when valgrind is installed, except with '
-             '--quick); "all": every command')
-    parser.add_argument('--no-imports', action='store_true',
-                        help='skip the import cost measurement')
+                        help='only the targets whose name contains TEXT '
+                             '(repeatable)')
     parser.add_argument('--upstream', default=UPSTREAM, metavar='SPEC',
-                        help='the reference to install (default: '
-                             '%(default)s)')
-    parser.add_argument(
-        '--ours-here', action='store_true',
-        help='measure the plugin installed in this environment instead of '
-             'installing this working tree in a virtualenv made like the '
-             "upstream one (this environment also holds Placement's own "
-             'packages, which every openstack start-up then scans)')
-    parser.add_argument(
-        '--ours-ref', metavar='GIT_REF',
-        help='measure this commit of the repository instead of the working '
-             'tree (e.g. HEAD, to leave uncommitted changes out)')
+                        help='the reference (default: %(default)s)')
     parser.add_argument('--work-dir', metavar='DIR',
                         default=os.path.join(REPO, '.tox', 'bench-work'),
-                        help='where the upstream virtualenv and the cached '
-                             'databases live (default: %(default)s)')
-    parser.add_argument('--json', metavar='FILE',
-                        default=os.path.join(REPO, '.tox', 'bench-work',
-                                             'results.json'),
-                        help='where to write the results (default: '
+                        help='virtualenvs and pyperf files (default: '
                              '%(default)s)')
-    parser.add_argument('--render', metavar='FILE', nargs='+',
-                        help='print the report of earlier JSON files '
-                             '(targets recomputed), run nothing; the '
-                             'instruction counts of the later files are '
-                             'added to the first one')
+    parser.add_argument('--json', metavar='FILE',
+                        help='summary (default: WORK_DIR/results.json)')
+    parser.add_argument('--pyperf', nargs=argparse.REMAINDER, default=None,
+                        help='pyperf options for every timing, e.g. '
+                             '"--pyperf -p 10 -n 3" (last option; default '
+                             '"-p 5 -n 3 -w 1 -l 1", --quick: "-p 2 -n 2 '
+                             '-w 1 -l 1")')
     args = parser.parse_args(argv)
-    if args.render:
-        reports = []
-        for path in args.render:
-            with open(path) as f:
-                reports.append(json.load(f))
-        report = merge(reports)
-        conclude(report)
-        print(render(report))
-        return 0
-    args.sizes = args.sizes or (QUICK_SIZES if args.quick else
-                                DEFAULT_SIZES)
-    args.repeat = args.repeat or (3 if args.quick else 7)
-    args.repeat_slow = args.repeat_slow or (1 if args.quick else 3)
-    if args.instructions is None:
-        args.instructions = 'growth' if shutil.which('valgrind') and \
-            not args.quick else 'none'
-    elif args.instructions != 'none' and not shutil.which('valgrind'):
-        parser.error('--instructions needs valgrind')
+    if args.pyperf is None:
+        args.pyperf = ['-p', '2', '-n', '2', '-w', '1', '-l', '1'] \
+            if args.quick else ['-p', '5', '-n', '3', '-w', '1', '-l', '1']
+    args.json = args.json or os.path.join(args.work_dir, 'results.json')
+    out_dir = os.path.join(args.work_dir, 'pyperf')
+    os.makedirs(out_dir, exist_ok=True)
 
-    if sys.flags.dont_write_bytecode:
-        log('note: this Python does not write .pyc files '
-            '(PYTHONDONTWRITEBYTECODE); the openstack processes measured '
-            'do, as it is removed from their environment')
-    os.makedirs(args.work_dir, exist_ok=True)
-    info = machine()
-    log('machine: %(nproc)s CPUs, %(cpu)s, Python %(python)s' % info)
-    if args.ours_here:
-        ours = Side('ours', os.path.dirname(sys.executable))
-        ours_source = 'installed in %s' % sys.prefix
-    else:
-        ours = Side('ours', client_venv(
-            args.work_dir, 'ours', ['-r', os.path.join(REPO,
-                                                       'requirements.txt')]))
-        ours_source = install_ours(os.path.dirname(ours.python),
-                                   args.ours_ref)
-    upstream = Side('upstream', client_venv(args.work_dir, 'upstream',
-                                            [args.upstream]))
-    sides = (ours, upstream)
-    report = {'machine': info, 'upstream': args.upstream,
-              'ours': '%s, %s' % (installed_version(ours), ours_source),
-              'options': {'sizes': args.sizes, 'repeat': args.repeat,
-                          'repeat_slow': args.repeat_slow},
-              'results': [], 'imports': None}
-    scratch = _scratch_dir()
     started = time.monotonic()
-    try:
-        for n in args.sizes:
-            cached = database(args.work_dir, n, scratch)
-            working = os.path.join(scratch, 'placement.sqlite')
-            shutil.copyfile(cached, working)
-            with sandbox.Sandbox(db_path=working) as sb:
-                report['results'].extend(
-                    bench_size(sb, n, sides, args, scratch))
-                if not args.no_imports and report['imports'] is None:
-                    log('import cost (python -X importtime)')
-                    env = _clean_env(sandbox.client_env(sb.endpoint))
-                    report['imports'] = {
-                        '--version': import_cost(
-                            sides, env, ['--version'], args.repeat),
-                        'placement command': import_cost(
-                            sides, env, ['resource', 'class', 'list'],
-                            args.repeat)}
-            os.remove(working)
-    finally:
-        shutil.rmtree(scratch, ignore_errors=True)
-    report['duration_s'] = round(time.monotonic() - started)
-    # Must stay below the peak RSS of the processes measured (a child's
-    # peak RSS starts at its parent's RSS): see _count_items().
-    report['bench_process_peak_rss_kib'] = resource.getrusage(
-        resource.RUSAGE_SELF).ru_maxrss
-    report['machine']['load_average_at_end'] = os.getloadavg()
-    conclude(report)
-
-    os.makedirs(os.path.dirname(os.path.abspath(args.json)), exist_ok=True)
+    load_at_start = os.getloadavg()[0]
+    ours = client_venv(args.work_dir, 'ours',
+                       ['-r', os.path.join(REPO, 'requirements.txt')])
+    installed = install_ours(ours)
+    upstream = client_venv(args.work_dir, 'upstream', [args.upstream])
+    sides = (os.path.join(ours, 'openstack'),
+             os.path.join(upstream, 'openstack'))
+    chosen = [t for t in TARGETS
+              if not args.only or any(w in t.name for w in args.only)]
+    groups = collections.OrderedDict()
+    for target in chosen:
+        n = target.items[0 if args.quick else 1]
+        groups.setdefault((target.shape, target.cloud(n)), []).append(
+            (target, n))
+    results = []
+    for (shape, cloud), members in groups.items():
+        kwargs = {'db': 'postgresql'} if shape == 'production' else {}
+        log('server %s, populating %d providers' % (shape, cloud))
+        with sandbox.Sandbox(**kwargs) as sb:
+            populate.populate(_api(sb), cloud)
+            for target, n in members:
+                log(target.name)
+                proxy = None
+                if target.latency_ms:
+                    proxy = sandbox.LatencyProxy(sb.server_endpoint,
+                                                 target.latency_ms)
+                try:
+                    results.append(run_target(
+                        target, n, sb, proxy.endpoint if proxy else
+                        sb.endpoint, sides, args, out_dir))
+                finally:
+                    if proxy:
+                        proxy.close()
+                log('  %s' % results[-1]['detail'])
+    report = {
+        'ours': '%s, %s' % (_version_in(ours), installed),
+        'upstream': args.upstream,
+        'python-openstackclient': _version('python-openstackclient'),
+        'openstack-placement': _version('openstack-placement'),
+        'date': time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime()),
+        'pyperf': args.pyperf, 'duration_s': round(time.monotonic()
+                                                   - started),
+        'machine': _machine(out_dir), 'results': results,
+        'load_average': [load_at_start, os.getloadavg()[0]]}
     with open(args.json, 'w') as f:
         json.dump(report, f, indent=1, sort_keys=True)
     print(render(report))
-    print('\nJSON: %s' % args.json)
+    print('\nJSON: %s; pyperf files: %s' % (args.json, out_dir))
     return 0
 
 
+def _version_in(bindir):
+    return subprocess.run(
+        [os.path.join(bindir, 'python'), '-c', 'import importlib.metadata '
+         'as m; print(m.version("osc-placement"))'], stdout=subprocess.PIPE,
+        text=True, env=_clean_env()).stdout.strip()
+
+
+def _machine(out_dir):
+    """What pyperf recorded of the machine, from one of its files."""
+    for name in sorted(os.listdir(out_dir)):
+        if name.endswith('-ours.json'):
+            meta = pyperf.Benchmark.load(
+                os.path.join(out_dir, name)).get_metadata()
+            return {key: meta.get(key) for key in (
+                'cpu_count', 'cpu_model_name', 'platform', 'python_version')}
+    return {}
+
+
 def render(report):
-    """The terminal report (also used to write the docs page)."""
     m = report['machine']
-    lines = ['osc-placement (ours, %s) vs %s; python-openstackclient %s, '
-             'Placement %s' % (report['ours'], report['upstream'],
-                               m['python-openstackclient'],
-                               m['openstack-placement']),
-             'Machine: %s CPUs (%s), %s GiB, Python %s, %s; load average '
-             '%.2f at start' % (m['nproc'], m['cpu'], m['memory_gib'],
-                                m['python'], m['platform'],
-                                m['load_average_at_start'][0]),
-             'Medians of %d paired runs (%d for inventory set); ratio = '
-             'ours/ref of the medians, paired = median of the per-pair '
-             'ratios; share = command - its side\'s "%s".' % (
-                 report['options']['repeat'],
-                 report['options']['repeat_slow'], FLOOR),
+    lines = ['ours: osc-placement %s; reference: %s; python-openstackclient '
+             '%s; Placement %s' % (report['ours'], report['upstream'],
+                                   report['python-openstackclient'],
+                                   report['openstack-placement']),
+             'machine: %s CPUs, %s, %s, Python %s; load average %.1f at '
+             'start, %.1f at end; %s; pyperf %s; took %d s' % (
+                 m.get('cpu_count'), m.get('cpu_model_name'),
+                 m.get('platform'), m.get('python_version'),
+                 report['load_average'][0], report['load_average'][1],
+                 report['date'],
+                 ' '.join(report['pyperf']), report['duration_s']),
              '']
-    lines.append(table(report['results'], _floors(report['results'])))
-    if report.get('imports'):
-        lines.append('')
-        for what, sides in report['imports'].items():
-            lines.append('Import cost of osc_placement (%s): ours %.1f ms, '
-                         'reference %.1f ms (all imports: %.0f / %.0f ms)'
-                         % (what, sides['ours']['plugin_ms'],
-                            sides['upstream']['plugin_ms'],
-                            sides['ours']['all_imports_ms'],
-                            sides['upstream']['all_imports_ms']))
-            for side in ('ours', 'upstream'):
-                lines.append('  %s: modules first imported by the plugin: %s'
-                             % (side, ', '.join(
-                                 sides[side]['foreign_modules']) or 'none'))
-    for command, sides in report.get('growth', {}).items():
-        if len(sides['ours']['sizes']) < 2:
-            continue
-        lines.append('')
-        lines.append('Marginal client cost per item of "%s", between sizes '
-                     '%s (items: %s):' % (
-                         command, ', '.join(map(str, sides['ours']['sizes'])),
-                         ', '.join(map(str, sides['ours']['items']))))
-        for side in ('ours', 'upstream'):
-            for name, m in sides[side]['metrics'].items():
-                lines.append('  %-8s %-13s %s %s' % (
-                    side, name, ' -> '.join(_num(v) for v in m['per_item']),
-                    m['unit']))
-    lines.append('')
-    lines.append('Targets (issue 9):')
-    for t in report['targets']:
-        lines.append('  [%s] %s: %s' % (
-            {True: 'ok', False: 'NO', None: '--'}[t['holds']],
-            t['target'], t['detail']))
+    for r in report['results']:
+        lines.append('[%s] %s (%d items, %s server)' % (
+            'ok' if r['holds'] else 'not met', r['target'], r['items'],
+            r['shape']))
+        if 'median_s' in r:
+            lines.append('      %.0f ms (baseline) -> %.0f ms (ours); '
+                         'requests %s; peak RSS %.1f / %.1f MiB' % (
+                             r['median_s']['baseline'] * 1000,
+                             r['median_s']['ours'] * 1000,
+                             '/'.join(map(str, r['requests'])),
+                             r['baseline_rss_kib'] / 1024,
+                             r['ours_rss_kib'] / 1024))
+        detail = r['detail']
+        lines.append('      %s' % (detail if len(detail) <= 150
+                                   else detail[:147] + '...'))
     return '\n'.join(lines)
 
 

@@ -48,6 +48,9 @@ NUMA_VCPU = {'total': 16, 'reserved': 0, 'min_unit': 1, 'max_unit': 16,
              'step_size': 1, 'allocation_ratio': 4.0}
 
 
+EXTRA = 'eeeeeeee-eeee-4eee-8eee-%012d'
+
+
 def rp_uuid(p):
     return 'aaaaaaaa-aaaa-4aaa-8aaa-%012d' % p
 
@@ -163,3 +166,23 @@ def populate(api, n, start=0, progress=None):
             'consumer_type': 'INSTANCE'}
             for t in range(begin, min(complete, begin + batch))}
         api('POST', '/allocations', body)
+
+
+def restore(api, what):
+    """Put the cloud back before a run of a command that changes it.
+
+    ``what`` is None (nothing to do) or ``['extra', count]``: the
+    providers EXTRA % 0..count-1, without data, which a multi-delete
+    removes; those missing are created.
+    """
+    if not what:
+        return
+    kind, count = what
+    if kind != 'extra':
+        raise ValueError('unknown restore %r' % kind)
+    there = {rp['uuid'] for rp in api('GET', '/resource_providers',
+                                      None)['resource_providers']}
+    for i in range(count):
+        if EXTRA % i not in there:
+            api('POST', '/resource_providers',
+                {'name': 'bench-extra-%05d' % i, 'uuid': EXTRA % i})

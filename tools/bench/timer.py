@@ -1,0 +1,69 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
+
+"""Time one ``openstack`` command with pyperf (run by bench.py).
+
+Usage: ``python timer.py --spec SPEC.json <pyperf options>``. SPEC holds
+the command line, its environment and, for a command that changes the
+cloud, how to put the cloud back before each run (outside the time
+measured). pyperf spawns the worker processes, warms up, and writes every
+value; one value is one whole ``openstack`` process.
+"""
+
+import json
+import os
+import subprocess
+import sys
+
+import pyperf
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+if HERE not in sys.path:
+    sys.path.insert(0, HERE)
+
+from osc_placement.tests import sandbox  # noqa: E402
+import populate  # noqa: E402
+
+
+def add_cmdline_args(cmd, args):
+    cmd.extend(('--spec', args.spec))
+
+
+def main():
+    runner = pyperf.Runner(add_cmdline_args=add_cmdline_args)
+    runner.argparser.add_argument('--spec', required=True)
+    args = runner.parse_args()
+    with open(args.spec) as f:
+        spec = json.load(f)
+
+    def api(method, path, body):
+        return sandbox.api(spec['server'], method, path, body)
+
+    def run(loops):
+        elapsed = 0.0
+        for _ in range(loops):
+            populate.restore(api, spec['restore'])
+            started = pyperf.perf_counter()
+            code = subprocess.call(spec['argv'], env=spec['env'],
+                                   stdin=subprocess.DEVNULL,
+                                   stdout=subprocess.DEVNULL,
+                                   stderr=subprocess.DEVNULL)
+            elapsed += pyperf.perf_counter() - started
+            if code:
+                raise SystemExit('%s exited with %d' % (spec['name'], code))
+        return elapsed
+
+    runner.bench_time_func(spec['name'], run)
+
+
+if __name__ == '__main__':
+    main()
