@@ -311,7 +311,8 @@ def required_traits_params(required, forbidden):
 
     A required value with a comma ("any of", 1.39+) is its own ``in:``
     parameter, in the order given; plain required traits and forbidden
-    traits (sent with a ``!``) share one last parameter.
+    traits share one last parameter. A forbidden value may list several
+    traits (``A,B``): each one is sent with its own ``!`` (``!A,!B``).
     """
     params = []
     all_of = []
@@ -320,7 +321,8 @@ def required_traits_params(required, forbidden):
             params.append('in:' + trait)
         else:
             all_of.append(trait)
-    all_of.extend('!' + trait for trait in forbidden)
+    all_of.extend('!' + trait for value in forbidden
+                  for trait in value.split(','))
     if all_of:
         params.append(','.join(all_of))
     return params

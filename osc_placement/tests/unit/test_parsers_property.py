@@ -286,7 +286,7 @@ class TestParsers(base.TestCase):
         self.assertTrue(all(isinstance(p, str) for p in params))
         any_of = ['in:' + t for t in required if ',' in t]
         all_of = [t for t in required if ',' not in t] + \
-            ['!' + t for t in forbidden]
+            ['!' + t for value in forbidden for t in value.split(',')]
         self.assertEqual(
             any_of + ([','.join(all_of)] if all_of else []),
             params)

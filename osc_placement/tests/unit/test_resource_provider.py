@@ -68,6 +68,17 @@ class TestResourceProvider(base.TestCase):
             [('GET', '/resource_providers?name=rack+1%2Fa%26b%3Dc')],
             self.sent())
 
+    def test_forbidden_list_forbids_every_trait(self):
+        self.requests_mock.get(URL + '/resource_providers',
+                               json={'resource_providers': []})
+        out, err, code = self.openstack(
+            'resource', 'provider', 'list', '--forbidden', 'CUSTOM_A,CUSTOM_B',
+            '--forbidden', 'CUSTOM_C', version='1.22')
+        self.assertEqual(('', 0), (err, code))
+        self.assertEqual(
+            [('required', '!CUSTOM_A,!CUSTOM_B,!CUSTOM_C')],
+            self.requests_sent()[0].query)
+
     def test_parent_provider_by_name_on_create(self):
         self.requests_mock.get(
             URL + '/resource_providers?name=compute-1',
