@@ -74,6 +74,8 @@ class ProviderCommand(common.NamedCommand):
     """
 
     positional = ('uuid', '<uuid>', 'UUID or name of the resource provider')
+    # A value that is not a UUID is looked up by name.
+    positional_in_path = False
 
     def prepare_provider(self, parsed_args):
         http = self.prepare(parsed_args)

@@ -611,3 +611,39 @@ class TestCaseIds(base.TestCase):
     def test_case_ids_are_unique(self):
         ids = [id for id, _ in ALL] + [case[0] for case in ROUND_TRIPS]
         self.assertEqual(len(ids), len(set(ids)))
+
+
+# Values that would not stay one segment of the request path: refused
+# before any request, the version negotiation included.
+DOT_SEGMENTS = [
+    (' '.join(argv), {'argv': argv, 'value': value})
+    for value in ('.', '..')
+    for argv in (
+        ['trait', 'show', value],
+        ['trait', 'create', value],
+        ['trait', 'delete', 'CUSTOM_A', value],
+        ['resource', 'class', 'show', value],
+        ['resource', 'class', 'set', value],
+        ['resource', 'class', 'delete', value],
+        ['resource', 'provider', 'inventory', 'delete', RP,
+         '--resource-class', value],
+        ['resource', 'provider', 'inventory', 'show', RP, value],
+        ['resource', 'provider', 'inventory', 'class', 'set', RP, value,
+         '--total', '1'],
+        ['resource', 'provider', 'allocation', 'show', value],
+        ['resource', 'provider', 'allocation', 'delete', value],
+    )
+]
+
+
+class TestDotSegments(BadInputTestCase):
+
+    scenarios = DOT_SEGMENTS
+
+    def test_dot_segment_is_refused_before_any_request(self):
+        out, err, code = self.run_argv(self.argv)
+        self.assertEqual(('', 1), (out, code), err)
+        self.assertOneLine(err.rstrip('\n'))
+        self.assertIn("cannot be %r: it would change the path of the "
+                      "request." % self.value, err)
+        self.assertEqual([], self.requests_sent())
