@@ -441,6 +441,20 @@ def parse_int(value, what, minimum=None):
     return number
 
 
+def integer(text):
+    """argparse type of integer options: the digits :func:`parse_int` takes.
+
+    A ValueError makes argparse print its usual "invalid int value".
+    """
+    if not _is_decimal(text.strip()):
+        raise ValueError(text)
+    return int(text.strip())
+
+
+# argparse names the type in its error ("invalid int value: '1_000'").
+integer.__name__ = 'int'
+
+
 def parse_float(value, what):
     """float(value), or a CommandError naming ``what`` and the value."""
     try:

@@ -58,7 +58,7 @@ class Field(object):
 
     @property
     def argparse_type(self):
-        return finite_float if self.kind is float else int
+        return finite_float if self.kind is float else common.integer
 
 
 # The fields of an inventory record, in the order of the output columns.

@@ -19,6 +19,7 @@ from osc_lib import exceptions
 from osc_lib import utils
 
 from osc_placement.resources import common
+from osc_placement.text import printable
 
 BASE_URL = '/resource_providers'
 
@@ -61,7 +62,7 @@ def find_provider(http, name_or_uuid):
     if not providers:
         raise exceptions.CommandError(
             "No resource provider with name or UUID '%s' found."
-            % name_or_uuid)
+            % printable(name_or_uuid))
     # Provider names are unique in Placement.
     return providers[0]['uuid']
 

@@ -131,6 +131,11 @@ INVENTORY_CLASS_SET = [
     _class_set('--total', 'abc', words=['--total', "'abc'", 'int']),
     _class_set('--total', '', words=['--total', "''", 'int']),
     _class_set('--total', '1.5', words=['--total', "'1.5'", 'int']),
+    # The digits inventory set takes, no more: not 1_000, not other scripts.
+    _class_set('--total', '1_000', words=['--total', "'1_000'", 'int']),
+    _class_set('--total', '\u0663', words=['--total', 'int']),
+    _class_set('--total', '4', '--max_unit', '1_0',
+               words=['--max_unit', "'1_0'", 'int']),
     _class_set('--total', '4', '--max_unit', 'x',
                words=['--max_unit', "'x'", 'int']),
     _class_set('--total', '4', '--min_unit', '1e3',

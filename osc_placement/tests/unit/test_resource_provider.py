@@ -68,6 +68,16 @@ class TestResourceProvider(base.TestCase):
             [('GET', '/resource_providers?name=rack+1%2Fa%26b%3Dc')],
             self.sent())
 
+    def test_name_not_found_is_printed_with_control_characters_escaped(self):
+        self.requests_mock.get(URL + '/resource_providers',
+                               json={'resource_providers': []})
+        out, err, code = self.openstack(
+            'resource', 'provider', 'show', 'rack\x1b[2J\n1')
+        self.assertEqual(
+            ('', "No resource provider with name or UUID "
+             "'rack\\x1b[2J\\n1' found.\n", 1),
+            (out, err, code))
+
     def test_forbidden_list_forbids_every_trait(self):
         self.requests_mock.get(URL + '/resource_providers',
                                json={'resource_providers': []})
