@@ -13,6 +13,7 @@
 """Resource provider commands."""
 
 import argparse
+from urllib import parse as urlparse
 import uuid as uuid_lib
 
 from osc_lib import exceptions
@@ -67,6 +68,22 @@ def find_provider(http, name_or_uuid):
     return providers[0]['uuid']
 
 
+def created_provider_path(response):
+    """The path, below the endpoint, of the provider a POST created.
+
+    Read from the Location header, but sent to the configured endpoint:
+    behind a load balancer or a TLS proxy the host Placement puts in
+    Location may not be reachable from the client.
+    """
+    location = response.header('Location')
+    _root, sep, rp_uuid = urlparse.unquote(
+        urlparse.urlsplit(location).path).rpartition(BASE_URL + '/')
+    if not sep or not is_uuid_like(rp_uuid):
+        raise response.invalid('a Location header that does not name a '
+                               'resource provider: %r' % location)
+    return common.url('resource_providers', rp_uuid)
+
+
 class ProviderCommand(common.NamedCommand):
     """Mixin of the commands about one resource provider.
 
@@ -110,7 +127,8 @@ class CreateResourceProvider(common.ShowOne):
             data['parent_provider_uuid'] = find_provider(
                 http, parsed_args.parent_provider)
         resp = http.request('POST', BASE_URL, json=data)
-        resource = http.request('GET', resp.header('Location')).json_object()
+        resource = http.request(
+            'GET', created_provider_path(resp)).json_object()
         fields = common.columns(self, PROVIDER_FIELDS)
         return fields, utils.get_dict_properties(resource, fields)
 

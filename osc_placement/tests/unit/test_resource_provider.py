@@ -78,6 +78,36 @@ class TestResourceProvider(base.TestCase):
              "'rack\\x1b[2J\\n1' found.\n", 1),
             (out, err, code))
 
+    def test_create_reads_back_through_the_endpoint_not_location_host(self):
+        self.requests_mock.post(
+            URL + '/resource_providers', status_code=201,
+            headers={'Location': 'http://10.0.0.5:8778/placement'
+                                 '/resource_providers/' + RP2})
+        self.requests_mock.get(URL + '/resource_providers/' + RP2,
+                               json=rp(RP2, 'numa-0'))
+        out, err, code = self.openstack(
+            'resource', 'provider', 'create', 'numa-0', '-f', 'json')
+        self.assertEqual((0, ''), (code, err))
+        self.assertEqual(RP2, json.loads(out)['uuid'])
+        self.assertEqual(
+            [('POST', '/resource_providers'),
+             ('GET', '/resource_providers/' + RP2)],
+            self.sent())
+
+    def test_create_with_a_location_that_is_no_provider(self):
+        self.requests_mock.post(
+            URL + '/resource_providers', status_code=201,
+            headers={'Location': 'http://10.0.0.5:8778/elsewhere'})
+        out, err, code = self.openstack(
+            'resource', 'provider', 'create', 'numa-0')
+        self.assertEqual(
+            ('', 'Invalid response from the Placement API: POST '
+             '%s/resource_providers answered HTTP 201 with a Location header '
+             "that does not name a resource provider: "
+             "'http://10.0.0.5:8778/elsewhere'\n" % URL, 1),
+            (out, err, code))
+        self.assertEqual([('POST', '/resource_providers')], self.sent())
+
     def test_forbidden_list_forbids_every_trait(self):
         self.requests_mock.get(URL + '/resource_providers',
                                json={'resource_providers': []})
