@@ -200,8 +200,8 @@ class PlacementCommand(version.CheckerMixin):
         ``required_since``: the option is required from that version; that
         is an argparse requirement at the version the parser is built for,
         checked again at the live version by ``prepare()``. With
-        ``missing_error``, only ``prepare()`` checks, and raises that
-        message.
+        ``missing_error``, or with ``latest`` (whose version the server
+        decides), only ``prepare()`` checks; it raises that message.
         ``required_before``: the option is required below that version
         (argparse at the parser's version; at the live version
         ``prepare()`` raises the version-gate error).
@@ -213,7 +213,10 @@ class PlacementCommand(version.CheckerMixin):
         if since:
             sentences.append(since_sentence(since))
         if required_since:
-            if missing_error is None:
+            # With 'latest' the version is the server's, known only once
+            # negotiated: prepare() checks the requirement then.
+            if missing_error is None and not version.negotiates_latest(
+                    getattr(self, 'app', None)):
                 kwargs['required'] = self._parser_at_least(required_since)
             sentences.append(
                 'It is required from that version on.'
