@@ -420,7 +420,7 @@ LINE_BREAKS = [
           'class', 'create', 'CUSTOM_A'], 1, ['1.0 to 1.39']),
     case('line-break-timeout',
          ['--timeout', '1\n0', 'resource', 'class', 'create',
-          'CUSTOM_A'], 2, ['--timeout', 'seconds']),
+          'CUSTOM_A'], 1, ['--timeout', 'seconds']),
 ]
 
 ALL = (INVENTORY_SET + INVENTORY_CLASS_SET + ALLOCATION_SET + CANDIDATES
