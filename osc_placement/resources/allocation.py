@@ -99,9 +99,9 @@ def _parse_one(text):
                 % (text, printable(key)))
         resources[key] = amount
     if provider is None:
+        # The reference's words, which scripts match.
         raise exceptions.CommandError(
-            'Resource provider parameter is required for allocation '
-            'string: --allocation %r has no rp=<provider>.' % text)
+            'Resource provider parameter is required for allocation string')
     return provider, resources
 
 

@@ -477,8 +477,10 @@ class TestMalformedAllocation(base.TestCase):
                                  'Incorrect allocation string format']}),
         ('two-equals', {'value': 'rp=%s,VCPU=1=2' % RP1,
                         'words': ["'VCPU=1=2'"]}),
+        # The reference's own words.
         ('no-provider', {'value': 'VCPU=1,MEMORY_MB=2',
-                         'words': ['rp=', 'VCPU=1,MEMORY_MB=2']}),
+                         'words': ['Resource provider parameter is required '
+                                   'for allocation string\n']}),
         ('empty-provider', {'value': 'rp=,VCPU=1',
                             'words': ['rp=', 'UUID or name']}),
         ('no-resource', {'value': 'rp=%s' % RP1,

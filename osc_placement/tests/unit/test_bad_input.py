@@ -180,7 +180,8 @@ ALLOCATION_SET = [
     _allocation_set('rp=%s,=1' % RP, words=[ALLOCATION_FORMAT]),
     _allocation_set('rp=%s,VCPU=1=2' % RP,
                     words=[ALLOCATION_FORMAT, "'VCPU=1=2'"]),
-    _allocation_set('VCPU=1,MEMORY_MB=2', words=['rp=']),
+    _allocation_set('VCPU=1,MEMORY_MB=2', words=[
+        'Resource provider parameter is required for allocation string']),
     _allocation_set('rp=,VCPU=1', words=['rp=', 'UUID or name']),
     _allocation_set('rp=  ,VCPU=1', words=['rp=', 'UUID or name']),
     _allocation_set('rp=%s,VCPU=' % RP, words=["''", 'VCPU', 'integer']),
