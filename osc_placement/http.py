@@ -48,6 +48,12 @@ MAX_TEXT_ERROR = 300
 # Patterns, compiled by re (and cached) the first time an error needs them.
 _TAG_RE = r'(?is)<(script|style|head)\b.*?</\1\s*>|<[^>]*>'
 _BLANKS_RE = r'\s+'
+# A JSON-schema error of a request body: the reason, then the schema dump.
+# (Errors of the query string keep the reference's text.)
+_BODY_SCHEMA_ERROR = 'JSON does not validate:'
+_SCHEMA_DUMP_RE = r'\s+Failed validating\b.*$'
+_INSTANCE_RE = r'\bOn instance((?:\[[^\]]*\])+)'
+_INDEX_RE = r"\['((?:[^'\\]|\\.)*)'\]|\[(\d+)\]"
 
 
 class InvalidResponse(exceptions.CommandError):
@@ -91,10 +97,27 @@ def _detail_from_json(body):
     # Placement puts a generic headline first and the useful sentence on the
     # last line: keep the last line, as the reference does.
     lines = [printable(line.strip()) for line in detail.split('\n')]
-    if lines[-1]:
-        return lines[-1]
     non_empty = [line for line in lines if line]
-    return non_empty[-1] if non_empty else None
+    return _without_schema(non_empty[-1]) if non_empty else None
+
+
+def _without_schema(detail):
+    """A JSON-schema error cut to its reason and the field it is about.
+
+    ``... 0 is less than the minimum of 1  Failed validating 'minimum' in
+    schema[...]: {...}  On instance['inventories']['VCPU']['total']: 0``
+    becomes ``... 0 is less than the minimum of 1 (field
+    inventories/VCPU/total)``. Any other detail is returned as it is.
+    """
+    if not detail.startswith(_BODY_SCHEMA_ERROR):
+        return detail
+    reason = re.sub(_SCHEMA_DUMP_RE, '', detail, flags=re.S)
+    instance = re.search(_INSTANCE_RE, detail)
+    if instance:
+        path = [key or index for key, index
+                in re.findall(_INDEX_RE, instance.group(1))]
+        reason = '%s (field %s)' % (reason, '/'.join(path))
+    return reason
 
 
 def error_message(response):

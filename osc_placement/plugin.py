@@ -18,7 +18,6 @@ imported, and changes nothing when imported. The HTTP client and the
 commands are loaded only when a placement command runs.
 """
 
-import argparse
 import logging
 import os
 import re
@@ -53,6 +52,10 @@ MAX_PARALLEL = 64
 PARALLEL_NEW_COMMANDS = 8
 
 API_NAME = 'placement'
+TIMEOUT_ENV = 'OS_PLACEMENT_TIMEOUT'
+TIMEOUT_DEST = 'os_placement_timeout_seconds'
+# The key under which the loader stores the option: without "os_".
+TIMEOUT_CONFIG_KEY = TIMEOUT_DEST[len('os_'):]
 API_VERSION_OPTION = 'os_placement_api_version'
 API_VERSIONS = {v: 'osc_placement.http.SessionClient'
                 for v in version.SUPPORTED_VERSIONS}
@@ -80,9 +83,12 @@ def make_client(instance):
     LOG.debug('Instantiating placement client: %s', client_class)
     options = getattr(instance, '_cli_options', None)
     config = getattr(options, 'config', None) or {}
-    timeout = (config.get('placement_timeout')
-               or os.environ.get('OS_PLACEMENT_TIMEOUT')
-               or config.get('api_timeout'))
+    # The option (or the environment variable, its default) under a name
+    # that openstacksdk's config loader does not take for the timeout of
+    # the whole session (it does so with any key ending in "timeout").
+    timeout = config.get(TIMEOUT_CONFIG_KEY)
+    if timeout is None:
+        timeout = config.get('api_timeout')
     parallel = (config.get('placement_parallel')
                 or os.environ.get('OS_PLACEMENT_PARALLEL'))
     return client_class(session=instance.session,
@@ -154,14 +160,19 @@ def build_option_parser(parser):
     flags = ['--os-placement-timeout']
     if '--timeout' not in getattr(parser, '_option_string_actions', {}):
         flags.append('--timeout')
+    # openstacksdk's config loader turns OS_PLACEMENT_TIMEOUT into the
+    # timeout of the whole session (Keystone and every service), and fails
+    # every command on a bad value: take the variable out of its sight, for
+    # this run, as the default of the option. The value is checked by
+    # make_client, so that only placement commands can fail on it.
     parser.add_argument(
-        *flags, metavar='<seconds>', dest='os_placement_timeout',
-        type=_positive_seconds,
+        *flags, metavar='<seconds>', dest=TIMEOUT_DEST,
+        default=os.environ.pop(TIMEOUT_ENV, None),
         help='Seconds to wait for each answer of the Placement API before '
-             'giving up (default: no limit; Env: OS_PLACEMENT_TIMEOUT)')
+             'giving up (default: no limit; Env: %s)' % TIMEOUT_ENV)
     parser.add_argument(
         '--os-placement-parallel', metavar='<count>',
-        dest='os_placement_parallel', type=_parallel_count,
+        dest='os_placement_parallel',
         help='How many Placement requests a command that sends one request '
              'per item (a multiple delete, inventory set --aggregate, the '
              'cloud-wide lists) may have in flight at once, from %d to %d. '
@@ -171,26 +182,3 @@ def build_option_parser(parser):
              'whatever the value (Env: OS_PLACEMENT_PARALLEL)'
              % (MIN_PARALLEL, MAX_PARALLEL, PARALLEL_NEW_COMMANDS))
     return parser
-
-
-def _parallel_count(value):
-    """argparse type of the parallel option typed on the command line."""
-    try:
-        return _parallel_requests(value)
-    except exceptions.CommandError:
-        raise argparse.ArgumentTypeError(
-            '%r is not a whole number from %d to %d'
-            % (value, MIN_PARALLEL, MAX_PARALLEL))
-
-
-def _positive_seconds(value):
-    """argparse type of the timeout typed on the command line.
-
-    OS_PLACEMENT_TIMEOUT is read by make_client instead: a bad value in the
-    environment must not break the commands of other services.
-    """
-    try:
-        return _timeout_seconds(value)
-    except Exception:
-        raise argparse.ArgumentTypeError(
-            "%r is not a positive number of seconds" % (value,))

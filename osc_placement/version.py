@@ -190,6 +190,15 @@ def requested_version(app):
     return MAX_VERSION
 
 
+def negotiates_latest(app):
+    """True if the user asked for 'latest': the version is the server's."""
+    try:
+        requested = app.client_manager._api_version['placement']
+    except (AttributeError, KeyError, TypeError):
+        return False
+    return requested == LATEST_OPTION_VALUE
+
+
 def get_version(obj):
     """The live (negotiated) version used by a command object."""
     try:

@@ -36,6 +36,10 @@ DICT_BODY = '1.12'              # PUT body keyed by provider; GET shows
 #                                 project_id and user_id
 CONSUMER_GENERATION = '1.28'    # read-modify-write on consumer_generation
 CONSUMER_TYPE = '1.38'          # consumer_type required and shown
+# The type Placement shows for a consumer written before 1.38. It cannot be
+# written back: a write at 1.37 (without a type) leaves it as it is.
+UNKNOWN_TYPE = 'unknown'
+BEFORE_CONSUMER_TYPE = '1.37'
 
 # The consumer's owner columns, each with the microversion that shows it.
 OWNER_FIELDS = (
@@ -95,9 +99,9 @@ def _parse_one(text):
                 % (text, printable(key)))
         resources[key] = amount
     if provider is None:
+        # The reference's words, which scripts match.
         raise exceptions.CommandError(
-            'Resource provider parameter is required for allocation '
-            'string: --allocation %r has no rp=<provider>.' % text)
+            'Resource provider parameter is required for allocation string')
     return provider, resources
 
 
@@ -248,7 +252,9 @@ class UnsetAllocation(common.NamedCommand, common.Lister):
     Before 1.12 the read does not return the project and user that the
     write needs: use ``resource provider allocation set`` there. From 1.28
     the write carries the consumer generation that was read: a concurrent
-    change of the consumer makes it fail instead of being lost.
+    change of the consumer makes it fail instead of being lost. From 1.38
+    a consumer keeps its type; one written before 1.38, whose type is
+    ``unknown``, is written back at 1.37 so that it stays unknown.
     """
 
     min_version = DICT_BODY
@@ -314,7 +320,11 @@ class UnsetAllocation(common.NamedCommand, common.Lister):
             payload['allocations'], providers,
             set(parsed_args.resource_class))
         if payload['allocations'] or with_generation:
-            http.request('PUT', url, json=payload)
+            write_version = None
+            if payload.get('consumer_type') == UNKNOWN_TYPE:
+                del payload['consumer_type']
+                write_version = BEFORE_CONSUMER_TYPE
+            http.request('PUT', url, json=payload, version=write_version)
         else:
             # Before 1.28 a PUT cannot empty the allocations.
             http.request('DELETE', url)

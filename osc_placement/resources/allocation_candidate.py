@@ -178,8 +178,9 @@ class ListAllocationCandidate(common.Lister):
                  'MEMORY_MB=2048``. May be repeated.')
         self.add_option(
             parser, '--limit', metavar='<limit>', since=LIMIT,
-            help='Return at most this many candidates (a positive '
-                 'integer).')
+            help='Return at most this many candidates. The value must be '
+                 'an integer; whether it is in range is the server\'s '
+                 'call (Placement refuses 0 and negative values).')
         self.add_option(
             parser, '--required', metavar='<required>', dest='required',
             type=common.name_list, action=AddToGroup, since=TRAITS_SHOWN,

@@ -32,13 +32,32 @@ from osc_placement.text import printable
 from osc_placement import version
 
 
+# Segments that percent-encoding keeps and that a URL resolves away, so
+# that the request would go to another path.
+DOT_SEGMENTS = ('', '.', '..')
+
+
 def url(*segments):
     """'/' + segments joined, each one percent-encoded.
 
     >>> url('resource_classes', 'CUSTOM_X?y=1')
     '/resource_classes/CUSTOM_X%3Fy%3D1'
+
+    An empty, ``.`` or ``..`` segment is refused: no value may change which
+    path is requested.
     """
-    return '/' + '/'.join(urlparse.quote(str(s), safe='') for s in segments)
+    segments = [str(s) for s in segments]
+    for segment in segments:
+        check_segment(segment, 'A segment of the request path')
+    return '/' + '/'.join(urlparse.quote(s, safe='') for s in segments)
+
+
+def check_segment(value, what):
+    """Refuse a value that would not stay one segment of a request path."""
+    if value in DOT_SEGMENTS:
+        raise exceptions.CommandError(
+            "%s cannot be %r: it would change the path of the request."
+            % (what, value))
 
 
 def columns(cmd, declared):
@@ -146,7 +165,26 @@ class PlacementCommand(version.CheckerMixin):
         self._required_since = []
         self._required_before = []
         self._missing_errors = {}
+        self._path_values = []
         return parser
+
+    def in_path(self, action):
+        """Declare that the values of ``action`` become request paths.
+
+        ``prepare()`` refuses ``.`` and ``..`` among them before the first
+        request.
+        """
+        self._path_values.append(
+            (action.dest, action.metavar or action.option_strings[0]))
+        return action
+
+    def check_path_values(self, parsed_args):
+        for dest, what in self._path_values:
+            values = getattr(parsed_args, dest, None)
+            if isinstance(values, str):
+                values = [values]
+            for value in values or ():
+                check_segment(value, what)
 
     def parser_version(self):
         """The version to build the parser for, known without a request."""
@@ -166,8 +204,8 @@ class PlacementCommand(version.CheckerMixin):
         ``required_since``: the option is required from that version; that
         is an argparse requirement at the version the parser is built for,
         checked again at the live version by ``prepare()``. With
-        ``missing_error``, only ``prepare()`` checks, and raises that
-        message.
+        ``missing_error``, or with ``latest`` (whose version the server
+        decides), only ``prepare()`` checks; it raises that message.
         ``required_before``: the option is required below that version
         (argparse at the parser's version; at the live version
         ``prepare()`` raises the version-gate error).
@@ -179,7 +217,10 @@ class PlacementCommand(version.CheckerMixin):
         if since:
             sentences.append(since_sentence(since))
         if required_since:
-            if missing_error is None:
+            # With 'latest' the version is the server's, known only once
+            # negotiated: prepare() checks the requirement then.
+            if missing_error is None and not version.negotiates_latest(
+                    getattr(self, 'app', None)):
                 kwargs['required'] = self._parser_at_least(required_since)
             sentences.append(
                 'It is required from that version on.'
@@ -265,6 +306,7 @@ class PlacementCommand(version.CheckerMixin):
         command's and its options' gates are then checked against it
         before any other request is sent.
         """
+        self.check_path_values(parsed_args)
         http = self.app.client_manager.placement
         if self.min_version:
             self.check_version(version.ge(self.min_version))
@@ -294,15 +336,22 @@ class NamedCommand(object):
 
     positional = None
     more_help = None
+    # The positional's values become a segment of the request paths;
+    # False for a value that is looked up or sent in a query.
+    positional_in_path = True
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
         dest, metavar, help = self.positional
-        parser.add_argument(dest, metavar=metavar, type=non_empty, help=help)
+        actions = [parser.add_argument(dest, metavar=metavar, type=non_empty,
+                                       help=help)]
         if self.more_help:
-            self.add_option(
+            actions.append(self.add_option(
                 parser, 'more', metavar=metavar, nargs='*', default=[],
-                type=non_empty, extended=True, help=self.more_help)
+                type=non_empty, extended=True, help=self.more_help))
+        if self.positional_in_path:
+            for action in actions:
+                self.in_path(action)
         return parser
 
     def named(self, parsed_args):
@@ -315,7 +364,8 @@ def required_traits_params(required, forbidden):
 
     A required value with a comma ("any of", 1.39+) is its own ``in:``
     parameter, in the order given; plain required traits and forbidden
-    traits (sent with a ``!``) share one last parameter.
+    traits share one last parameter. A forbidden value may list several
+    traits (``A,B``): each one is sent with its own ``!`` (``!A,!B``).
     """
     params = []
     all_of = []
@@ -324,7 +374,8 @@ def required_traits_params(required, forbidden):
             params.append('in:' + trait)
         else:
             all_of.append(trait)
-    all_of.extend('!' + trait for trait in forbidden)
+    all_of.extend('!' + trait for value in forbidden
+                  for trait in value.split(','))
     if all_of:
         params.append(','.join(all_of))
     return params
@@ -395,6 +446,20 @@ def parse_int(value, what, minimum=None):
             '%s: %r must be an integer of at least %d.'
             % (printable(what), value, minimum))
     return number
+
+
+def integer(text):
+    """argparse type of integer options: the digits :func:`parse_int` takes.
+
+    A ValueError makes argparse print its usual "invalid int value".
+    """
+    if not _is_decimal(text.strip()):
+        raise ValueError(text)
+    return int(text.strip())
+
+
+# argparse names the type in its error ("invalid int value: '1_000'").
+integer.__name__ = 'int'
 
 
 def parse_float(value, what):

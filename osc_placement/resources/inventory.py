@@ -58,7 +58,7 @@ class Field(object):
 
     @property
     def argparse_type(self):
-        return finite_float if self.kind is float else int
+        return finite_float if self.kind is float else common.integer
 
 
 # The fields of an inventory record, in the order of the output columns.
@@ -161,6 +161,7 @@ class SetInventory(common.NamedCommand, common.Lister):
 
     positional = ('uuid', '<uuid>', 'UUID or name of the resource provider; '
                   'with ``--aggregate``, UUID of the aggregate')
+    positional_in_path = False
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
@@ -286,9 +287,9 @@ class SetClassInventory(resource_provider.ProviderCommand, common.ShowOne):
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
-        parser.add_argument(
+        self.in_path(parser.add_argument(
             'resource_class', metavar='<class>', type=common.non_empty,
-            help=CLASS_HELP)
+            help=CLASS_HELP))
         for field in FIELDS_SPEC:
             parser.add_argument(
                 '--' + field.name, metavar='<%s>' % field.name,
@@ -322,12 +323,12 @@ class DeleteInventory(resource_provider.ProviderCommand, common.Command):
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
-        self.add_option(
+        self.in_path(self.add_option(
             parser, '--resource-class', metavar='<resource_class>',
             type=common.non_empty, required_before=DELETE_ALL_SINCE,
             help=(CLASS_HELP + ' Only the inventory of this class is '
                   'deleted; without this option, all the inventory of the '
-                  'provider is.'))
+                  'provider is.')))
         return parser
 
     def take_action(self, parsed_args):
@@ -358,9 +359,9 @@ class ShowInventory(resource_provider.ProviderCommand, common.ShowOne):
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
-        parser.add_argument(
+        self.in_path(parser.add_argument(
             'resource_class', metavar='<resource_class>',
-            type=common.non_empty, help=CLASS_HELP)
+            type=common.non_empty, help=CLASS_HELP))
         return parser
 
     def take_action(self, parsed_args):

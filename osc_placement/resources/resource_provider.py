@@ -13,12 +13,14 @@
 """Resource provider commands."""
 
 import argparse
+from urllib import parse as urlparse
 import uuid as uuid_lib
 
 from osc_lib import exceptions
 from osc_lib import utils
 
 from osc_placement.resources import common
+from osc_placement.text import printable
 
 BASE_URL = '/resource_providers'
 
@@ -61,9 +63,25 @@ def find_provider(http, name_or_uuid):
     if not providers:
         raise exceptions.CommandError(
             "No resource provider with name or UUID '%s' found."
-            % name_or_uuid)
+            % printable(name_or_uuid))
     # Provider names are unique in Placement.
     return providers[0]['uuid']
+
+
+def created_provider_path(response):
+    """The path, below the endpoint, of the provider a POST created.
+
+    Read from the Location header, but sent to the configured endpoint:
+    behind a load balancer or a TLS proxy the host Placement puts in
+    Location may not be reachable from the client.
+    """
+    location = response.header('Location')
+    _root, sep, rp_uuid = urlparse.unquote(
+        urlparse.urlsplit(location).path).rpartition(BASE_URL + '/')
+    if not sep or not is_uuid_like(rp_uuid):
+        raise response.invalid('a Location header that does not name a '
+                               'resource provider: %r' % location)
+    return common.url('resource_providers', rp_uuid)
 
 
 class ProviderCommand(common.NamedCommand):
@@ -74,6 +92,8 @@ class ProviderCommand(common.NamedCommand):
     """
 
     positional = ('uuid', '<uuid>', 'UUID or name of the resource provider')
+    # A value that is not a UUID is looked up by name.
+    positional_in_path = False
 
     def prepare_provider(self, parsed_args):
         http = self.prepare(parsed_args)
@@ -107,7 +127,8 @@ class CreateResourceProvider(common.ShowOne):
             data['parent_provider_uuid'] = find_provider(
                 http, parsed_args.parent_provider)
         resp = http.request('POST', BASE_URL, json=data)
-        resource = http.request('GET', resp.header('Location')).json_object()
+        resource = http.request(
+            'GET', created_provider_path(resp)).json_object()
         fields = common.columns(self, PROVIDER_FIELDS)
         return fields, utils.get_dict_properties(resource, fields)
 

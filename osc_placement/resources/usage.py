@@ -64,6 +64,7 @@ class ResourceShowUsage(common.NamedCommand, common.Lister):
 
     min_version = PROJECT_USAGES
     positional = ('project_id', '<project-uuid>', 'ID of the project')
+    positional_in_path = False
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)

@@ -254,19 +254,29 @@ class TestAllocationsOfAConsumer(ConsumerTestCase):
         self.assertEqual({RP1: {'VCPU': 2, 'MEMORY_MB': 256},
                           RP2: {'DISK_GB': 10}}, resources_of(rows))
 
-    def test_unset_at_1_38_of_an_untyped_consumer_fails_as_the_reference(self):
+    def test_unset_from_1_38_leaves_an_untyped_consumer_unknown(self):
         """A consumer written before 1.38 reads back as type 'unknown'.
 
-        Like the reference, unset sends that value back and Placement refuses
-        it; the allocations are left untouched.
+        Placement refuses that value in a write; the unset succeeds and the
+        type stays unknown.
         """
-        err, code = self.fails(*ALLOC, 'unset', C1, '--provider', RP2,
-                               version='1.38')
-        self.assertEqual(1, code)
-        self.assertIn("'unknown' does not match", err)
-        self.assertTrue(err.endswith(
-            '(HTTP 400)\n'), err)
-        self.assertEqual(2, len(server_allocations(self, C1)['allocations']))
+        put_allocations(self, C2, {RP1: {'VCPU': 1}, RP2: {'DISK_GB': 1}},
+                        version='1.37')
+        rows = self.ok(*ALLOC, 'unset', C1, '--provider', RP2, '-f', 'json',
+                       version='1.38')
+        self.assertEqual([(RP1, 'unknown')],
+                         [(r['resource_provider'], r['consumer_type'])
+                          for r in rows])
+        stored = server_allocations(self, C1)
+        self.assertEqual({RP1: {'VCPU': 2, 'MEMORY_MB': 256}},
+                         {rp: held['resources'] for rp, held
+                          in stored['allocations'].items()})
+        self.assertEqual('unknown', stored['consumer_type'])
+        rows = self.ok(*ALLOC, 'unset', C2, '--resource-class', 'DISK_GB',
+                       '-f', 'json', version='latest')
+        self.assertEqual([(RP1, 'unknown')],
+                         [(r['resource_provider'], r['consumer_type'])
+                          for r in rows])
 
     def test_delete_one(self):
         self.assertEqual('', self.ok(*ALLOC, 'delete', C1))

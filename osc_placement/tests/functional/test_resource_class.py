@@ -19,11 +19,9 @@ from osc_placement.tests.functional import base
 RP1 = 'aaaaaaaa-aaaa-4aaa-8aaa-000000000001'
 GATE = ('Operation or argument is not supported with version %s; '
         'requires at least version %s\n')
+# The server's JSON-schema error: its reason and field, not the schema.
 BAD_NAME = ("JSON does not validate: 'FPGA' does not match "
-            "'^CUSTOM_[A-Z0-9_]+$'  Failed validating 'pattern' in "
-            "schema['properties']['name']:     {'type': 'string', "
-            "'pattern': '^CUSTOM_[A-Z0-9_]+$', 'maxLength': 255}  On "
-            "instance['name']:     'FPGA' (HTTP 400)\n")
+            "'^CUSTOM_[A-Z0-9_]+$' (field name) (HTTP 400)\n")
 
 load_tests = testscenarios.load_tests_apply_scenarios
 

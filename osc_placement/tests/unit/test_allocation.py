@@ -405,6 +405,40 @@ class TestAllocation(base.TestCase):
     # Parsing, property-based
 
 
+class TestSetWithLatest(base.TestCase):
+    """``latest``: the options required are those of the version agreed."""
+
+    api_version = 'latest'
+    command = ['resource', 'provider', 'allocation', 'set', C1,
+               '--allocation', 'rp=%s,VCPU=1' % RP1]
+
+    def server_max(self, max_version):
+        self.requests_mock.get(URL + '/', status_code=406, json={
+            'errors': [{'status': 406, 'title': 'Not Acceptable',
+                        'max_version': max_version, 'min_version': '1.0',
+                        'detail': 'Unacceptable version header'}]})
+
+    def test_below_1_38_no_consumer_type_is_needed(self):
+        self.server_max('1.37')
+        self.requests_mock.get(URL + '/allocations/' + C1, json={
+            'allocations': {}, 'consumer_generation': None})
+        self.requests_mock.put(URL + '/allocations/' + C1, status_code=204)
+        out, err, code = self.openstack(*OWNER)
+        self.assertEqual(('', 0), (err, code))
+        put = self.requests_sent()[2]
+        self.assertEqual(('PUT', 'placement 1.37'), (put.method, put.version))
+        self.assertNotIn('consumer_type', put.body)
+
+    def test_from_1_38_the_consumer_type_is_required(self):
+        self.requests_mock.get(URL + '/', json=base.VERSIONS)
+        out, err, code = self.openstack(*OWNER)
+        self.assertEqual(
+            ('', '--consumer-type is required from '
+             '--os-placement-api-version 1.38.\n', 1),
+            (out, err, code))
+        self.assertEqual([('GET', '/')], self.sent())
+
+
 class TestParseAllocations(base.TestCase):
 
     @hypothesis.settings(max_examples=300, deadline=None)
@@ -443,8 +477,10 @@ class TestMalformedAllocation(base.TestCase):
                                  'Incorrect allocation string format']}),
         ('two-equals', {'value': 'rp=%s,VCPU=1=2' % RP1,
                         'words': ["'VCPU=1=2'"]}),
+        # The reference's own words.
         ('no-provider', {'value': 'VCPU=1,MEMORY_MB=2',
-                         'words': ['rp=', 'VCPU=1,MEMORY_MB=2']}),
+                         'words': ['Resource provider parameter is required '
+                                   'for allocation string\n']}),
         ('empty-provider', {'value': 'rp=,VCPU=1',
                             'words': ['rp=', 'UUID or name']}),
         ('no-resource', {'value': 'rp=%s' % RP1,

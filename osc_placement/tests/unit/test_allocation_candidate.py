@@ -94,6 +94,17 @@ class TestAllocationCandidate(CandidateTestCase):
             self.query())
         self.assertEqual('placement 1.39', self.requests_sent()[0].version)
 
+    def test_forbidden_list_forbids_every_trait(self):
+        self.requests_mock.get(URL + '/allocation_candidates', json=EMPTY)
+        out, err, code = self.openstack(
+            '--resource', 'VCPU=1', '--required', 'CUSTOM_R',
+            '--forbidden', 'CUSTOM_A,CUSTOM_B')
+        self.assertEqual(('', 0), (err, code))
+        self.assertEqual(
+            [('resources', 'VCPU:1'),
+             ('required', 'CUSTOM_R,!CUSTOM_A,!CUSTOM_B')],
+            self.query())
+
     def test_a_group_named_twice_adds_to_the_same_group(self):
         self.requests_mock.get(URL + '/allocation_candidates', json=EMPTY)
         out, err, code = self.openstack(

@@ -131,6 +131,11 @@ INVENTORY_CLASS_SET = [
     _class_set('--total', 'abc', words=['--total', "'abc'", 'int']),
     _class_set('--total', '', words=['--total', "''", 'int']),
     _class_set('--total', '1.5', words=['--total', "'1.5'", 'int']),
+    # The digits inventory set takes, no more: not 1_000, not other scripts.
+    _class_set('--total', '1_000', words=['--total', "'1_000'", 'int']),
+    _class_set('--total', '\u0663', words=['--total', 'int']),
+    _class_set('--total', '4', '--max_unit', '1_0',
+               words=['--max_unit', "'1_0'", 'int']),
     _class_set('--total', '4', '--max_unit', 'x',
                words=['--max_unit', "'x'", 'int']),
     _class_set('--total', '4', '--min_unit', '1e3',
@@ -175,7 +180,8 @@ ALLOCATION_SET = [
     _allocation_set('rp=%s,=1' % RP, words=[ALLOCATION_FORMAT]),
     _allocation_set('rp=%s,VCPU=1=2' % RP,
                     words=[ALLOCATION_FORMAT, "'VCPU=1=2'"]),
-    _allocation_set('VCPU=1,MEMORY_MB=2', words=['rp=']),
+    _allocation_set('VCPU=1,MEMORY_MB=2', words=[
+        'Resource provider parameter is required for allocation string']),
     _allocation_set('rp=,VCPU=1', words=['rp=', 'UUID or name']),
     _allocation_set('rp=  ,VCPU=1', words=['rp=', 'UUID or name']),
     _allocation_set('rp=%s,VCPU=' % RP, words=["''", 'VCPU', 'integer']),
@@ -415,7 +421,7 @@ LINE_BREAKS = [
           'class', 'create', 'CUSTOM_A'], 1, ['1.0 to 1.39']),
     case('line-break-timeout',
          ['--timeout', '1\n0', 'resource', 'class', 'create',
-          'CUSTOM_A'], 2, ['--timeout', 'seconds']),
+          'CUSTOM_A'], 1, ['--timeout', 'seconds']),
 ]
 
 ALL = (INVENTORY_SET + INVENTORY_CLASS_SET + ALLOCATION_SET + CANDIDATES
@@ -611,3 +617,39 @@ class TestCaseIds(base.TestCase):
     def test_case_ids_are_unique(self):
         ids = [id for id, _ in ALL] + [case[0] for case in ROUND_TRIPS]
         self.assertEqual(len(ids), len(set(ids)))
+
+
+# Values that would not stay one segment of the request path: refused
+# before any request, the version negotiation included.
+DOT_SEGMENTS = [
+    (' '.join(argv), {'argv': argv, 'value': value})
+    for value in ('.', '..')
+    for argv in (
+        ['trait', 'show', value],
+        ['trait', 'create', value],
+        ['trait', 'delete', 'CUSTOM_A', value],
+        ['resource', 'class', 'show', value],
+        ['resource', 'class', 'set', value],
+        ['resource', 'class', 'delete', value],
+        ['resource', 'provider', 'inventory', 'delete', RP,
+         '--resource-class', value],
+        ['resource', 'provider', 'inventory', 'show', RP, value],
+        ['resource', 'provider', 'inventory', 'class', 'set', RP, value,
+         '--total', '1'],
+        ['resource', 'provider', 'allocation', 'show', value],
+        ['resource', 'provider', 'allocation', 'delete', value],
+    )
+]
+
+
+class TestDotSegments(BadInputTestCase):
+
+    scenarios = DOT_SEGMENTS
+
+    def test_dot_segment_is_refused_before_any_request(self):
+        out, err, code = self.run_argv(self.argv)
+        self.assertEqual(('', 1), (out, code), err)
+        self.assertOneLine(err.rstrip('\n'))
+        self.assertIn("cannot be %r: it would change the path of the "
+                      "request." % self.value, err)
+        self.assertEqual([], self.requests_sent())

@@ -38,33 +38,7 @@ with open(os.path.join(HERE, 'contract', 'cases.json')) as f:
 with open(os.path.join(HERE, 'contract', 'deviations.json')) as f:
     DEVIATIONS = json.load(f)
 
-# Provider arguments take a name or a UUID. Where that meets a recorded
-# case: the reference sends a value that is not UUID-shaped straight into
-# the path and prints the server's 404. We look such a value up as a name
-# first (one GET), and say that neither a name nor a UUID matched. Every
-# other recorded case is untouched by name resolution, since UUID-shaped
-# values are used as they are.
-LOCAL_DEVIATIONS = {
-    'resource-provider-show--v1.0-malformed-uuid': {
-        'deviation': 'D13',
-        'exchanges': [{
-            'request': {
-                'method': 'GET', 'path': '/resource_providers',
-                'raw_query': 'name=not-a-uuid',
-                'query': [['name', 'not-a-uuid']], 'json': None,
-                'headers': {'OpenStack-API-Version': 'placement 1.0',
-                            'Accept': 'application/json'}},
-            'response': {
-                'status': 200,
-                'headers': {'Content-Type': 'application/json'},
-                'json': {'resource_providers': []}}}],
-        'stdout': 'empty',
-        'exit_code': 1,
-        'stderr_contains': [
-            "No resource provider with name or UUID 'not-a-uuid' found."],
-    },
-}
-RULES = dict(DEVIATIONS, **LOCAL_DEVIATIONS)
+RULES = DEVIATIONS
 
 ENDPOINT_PATH = urlparse.urlsplit(CONTRACT['endpoint']).path
 HEADERS = ('OpenStack-API-Version', 'Accept', 'Content-Type')
@@ -256,6 +230,3 @@ class TestDeviations(base.TestCase):
         """A rule for a case that does not exist would hide nothing."""
         ids = {case['id'] for case in CONTRACT['cases']}
         self.assertEqual(set(), set(RULES) - ids)
-
-    def test_local_rules_do_not_shadow_shared_ones(self):
-        self.assertEqual(set(), set(LOCAL_DEVIATIONS) & set(DEVIATIONS))

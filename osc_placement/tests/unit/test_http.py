@@ -339,6 +339,34 @@ class TestErrorMessage(base.TestCase):
          'Only a title'),
         ('first-error', {'errors': [{'detail': 'first'},
                                     {'detail': 'second'}]}, 'first'),
+        # A JSON-schema error of the body: the reason and the field, not
+        # the schema.
+        ('schema-error', {'errors': [{'detail': (
+            "Headline.\n\n JSON does not validate: 0 is less than the "
+            "minimum of 1  Failed validating 'minimum' in schema['properties']"
+            "['inventories']['patternProperties']['^[A-Z0-9_]+$']"
+            "['properties']['total']:     {'type': 'integer', 'minimum': 1}"
+            "  On instance['inventories']['VCPU']['total']:     0  ")}]},
+         'JSON does not validate: 0 is less than the minimum of 1 (field '
+         'inventories/VCPU/total)'),
+        ('schema-error-list-item', {'errors': [{'detail': (
+            "JSON does not validate: 'agg-one' is not a 'uuid'  Failed "
+            "validating 'format' in schema['items']:     {'type': 'string', "
+            "'format': 'uuid'}  On instance[0]:     'agg-one'  ")}]},
+         "JSON does not validate: 'agg-one' is not a 'uuid' (field 0)"),
+        ('schema-error-of-the-root', {'errors': [{'detail': (
+            "JSON does not validate: 'x' is not of type 'object'  Failed "
+            "validating 'type' in schema:     {'type': 'object'}  On "
+            "instance:     'x'")}]},
+         "JSON does not validate: 'x' is not of type 'object'"),
+        # A query string error keeps the server's text, as the reference.
+        ('query-schema-error', {'errors': [{'detail': (
+            "Invalid query string parameters: '0' does not match '^[1-9]'"
+            "  Failed validating 'pattern' in schema['properties']['limit']"
+            ":     {}  On instance['limit']:     '0'")}]},
+         "Invalid query string parameters: '0' does not match '^[1-9]'"
+         "  Failed validating 'pattern' in schema['properties']['limit']:"
+         "     {}  On instance['limit']:     '0'"),
         # Anything else: the body as text.
         ('detail-not-text', {'errors': [{'detail': ['x']}]},
          '{"errors": [{"detail": ["x"]}]}'),

@@ -100,13 +100,20 @@ class TestParallelOption(base.TestCase):
     scenarios = [(repr(value), {'value': value})
                  for value in ('0', '65', 'abc', '-1', '1.5', ' ', '١')]
 
-    def test_bad_option_is_a_usage_error(self):
+    def test_bad_option_fails_placement_commands_in_one_line(self):
         out, err, code = self.openstack('--os-placement-parallel',
                                         self.value, 'trait', 'list')
-        self.assertEqual(('', 2), (out, code))
-        self.assertIn('--os-placement-parallel', err)
-        self.assertIn('is not a whole number from 1 to 64', err)
+        self.assertEqual(('', 1), (out, code))
+        self.assertEqual(
+            ['--os-placement-parallel (or OS_PLACEMENT_PARALLEL): %r is not '
+             'a whole number from 1 to 64.' % self.value], err.splitlines())
         self.assertEqual([], self.sent())
+
+    def test_bad_option_leaves_other_services_alone(self):
+        out, err, code = self.openstack(
+            '--os-placement-parallel', self.value, 'module', 'list',
+            '-f', 'value')
+        self.assertEqual(('', 0), (err, code))
 
     def test_bad_environment_fails_placement_commands_in_one_line(self):
         out, err, code = self.openstack(

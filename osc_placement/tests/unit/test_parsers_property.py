@@ -286,7 +286,7 @@ class TestParsers(base.TestCase):
         self.assertTrue(all(isinstance(p, str) for p in params))
         any_of = ['in:' + t for t in required if ',' in t]
         all_of = [t for t in required if ',' not in t] + \
-            ['!' + t for t in forbidden]
+            ['!' + t for value in forbidden for t in value.split(',')]
         self.assertEqual(
             any_of + ([','.join(all_of)] if all_of else []),
             params)
@@ -390,9 +390,9 @@ class TestParsers(base.TestCase):
 
     @SETTINGS
     @hypothesis.given(st.one_of(LINE, st.sampled_from(NUMBERS)))
-    def test_timeout_is_positive_seconds_or_an_argparse_error(self, value):
-        seconds, error = outcome(plugin._positive_seconds, value,
-                                 errors=argparse.ArgumentTypeError)
+    def test_timeout_is_positive_seconds_or_a_command_error(self, value):
+        seconds, error = outcome(plugin._timeout_seconds, value,
+                                 errors=exceptions.CommandError)
         if error is None:
             self.assertTrue(
                 isinstance(seconds, float) and 0 < seconds < math.inf)

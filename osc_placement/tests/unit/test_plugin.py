@@ -19,7 +19,6 @@ What importing the plugin loads is checked in a fresh interpreter, in
 
 import argparse
 import importlib.metadata
-import io
 from unittest import mock as umock
 
 import fixtures
@@ -121,7 +120,8 @@ class TestHooks(PluginTestCase):
 
     def test_make_client_passes_the_timeout_to_each_request(self):
         instance = _instance('1', _session())
-        instance._cli_options = umock.Mock(config={'placement_timeout': 2.5})
+        instance._cli_options = umock.Mock(
+            config={plugin.TIMEOUT_CONFIG_KEY: '2.5'})
         self.requests_mock.get(cli.ENDPOINT + '/', json={'versions': []})
         self.requests_mock.get(cli.ENDPOINT + '/traits', json={'traits': []})
         client = plugin.make_client(instance)
@@ -129,26 +129,15 @@ class TestHooks(PluginTestCase):
         self.assertEqual([2.5, 2.5], [r.timeout for r in
                                       self.requests_mock.request_history])
 
-    def test_make_client_reads_the_timeout_from_the_environment(self):
-        instance = _instance('1.6', _session())
-        instance._cli_options = umock.Mock(config={})
-        self.requests_mock.get(cli.ENDPOINT + '/traits', json={'traits': []})
-        with cli.clean_environment({'OS_PLACEMENT_TIMEOUT': '4'}):
-            plugin.make_client(instance).request('GET', '/traits')
-        self.assertEqual([4.0], [r.timeout for r in
-                                 self.requests_mock.request_history])
-
     def test_bad_env_timeout_refused_by_placement_commands_in_one_line(self):
         out, err, code = self.openstack(
             'resource', 'provider', 'list',
             env={'OS_PLACEMENT_TIMEOUT': 'abc'})
         self.assertEqual([], self.requests_mock.request_history)
-        self.assertEqual(('', 1), (out, code))
-        self.assertEqual(1, len(err.splitlines()), err)
-        # openstacksdk's config loader also reads OS_PLACEMENT_TIMEOUT (as
-        # the session timeout) and fails first, before the plugin runs: its
-        # line names the value but not the variable.
-        self.assertIn("'abc'", err)
+        self.assertEqual(
+            ('', "--os-placement-timeout (or --timeout, OS_PLACEMENT_TIMEOUT)"
+             ": 'abc' is not a positive number of seconds.\n", 1),
+            (out, err, code))
 
 
 class TestAPIVersionOption(PluginTestCase):
@@ -183,37 +172,59 @@ class TestTimeoutOption(PluginTestCase):
     scenarios = [
         ('none', {'argv': [], 'env': None, 'seconds': None}),
         ('timeout', {'argv': ['--timeout', '2.5'], 'env': None,
-                     'seconds': 2.5}),
+                     'seconds': '2.5'}),
         ('os-placement-timeout', {
             'argv': ['--os-placement-timeout', '3'], 'env': None,
-            'seconds': 3.0}),
-        # The environment is read when the client is made.
+            'seconds': '3'}),
         ('env', {'argv': [], 'env': {'OS_PLACEMENT_TIMEOUT': '4'},
-                 'seconds': None}),
+                 'seconds': '4'}),
         ('option-over-env', {'argv': ['--timeout', '1'],
                              'env': {'OS_PLACEMENT_TIMEOUT': '4'},
-                             'seconds': 1.0}),
+                             'seconds': '1'}),
     ]
 
     def test_timeout_option(self):
         parser, args = self.parse(self.argv, self.env)
-        self.assertEqual(self.seconds, args.os_placement_timeout)
+        self.assertEqual(self.seconds, args.os_placement_timeout_seconds)
 
 
 class TestTimeoutRefused(PluginTestCase):
+    """A bad timeout fails placement commands only, in one line."""
 
     scenarios = [(repr(value), {'value': value})
-                 for value in ('abc', '0', '-1', 'nan', 'inf', '')]
+                 for value in ('abc', '0', '-1', 'nan', 'inf')]
 
     def test_timeout_option_refuses(self):
-        stderr = io.StringIO()
-        self.useFixture(fixtures.MonkeyPatch('sys.stderr', stderr))
-        raised = self.assertRaises(SystemExit, self.parse,
-                                   ['--timeout', self.value])
-        self.assertEqual(2, raised.code)
-        self.assertTrue(stderr.getvalue().splitlines()[-1].endswith(
-            "argument --os-placement-timeout/--timeout: '%s' is not a "
-            "positive number of seconds" % self.value), stderr.getvalue())
+        out, err, code = self.openstack('--timeout', self.value,
+                                        'resource', 'class', 'list')
+        self.assertEqual(
+            ('', "--os-placement-timeout (or --timeout, OS_PLACEMENT_TIMEOUT)"
+             ": %r is not a positive number of seconds.\n" % self.value, 1),
+            (out, err, code))
+        self.assertEqual([], self.requests_mock.request_history)
+
+
+class TestTimeoutOfOtherServices(PluginTestCase):
+    """The placement timeout is not the timeout of the whole session."""
+
+    scenarios = [
+        ('bad-env', {'argv': [], 'env': {'OS_PLACEMENT_TIMEOUT': 'abc'}}),
+        ('bad-option', {'argv': ['--timeout', 'abc'], 'env': None}),
+        ('option', {'argv': ['--timeout', '2'], 'env': None}),
+        ('env', {'argv': [], 'env': {'OS_PLACEMENT_TIMEOUT': '2'}}),
+    ]
+
+    def test_another_service_does_not_get_the_placement_timeout(self):
+        # The version discovery of the compute API: the first request of
+        # "server list", sent through the shared session.
+        self.requests_mock.get(cli.ENDPOINT, status_code=404)
+        out, err, code = cli.run(cli.auth_argv() + self.argv
+                                 + ['server', 'list'], env=self.env)
+        self.assertNotIn('abc', err)
+        self.assertNotIn('convert', err)
+        sent = self.requests_mock.request_history
+        self.assertNotEqual([], sent, err)
+        self.assertEqual({None}, {r.timeout for r in sent})
 
 
 class TestBadEnvTimeout(PluginTestCase):

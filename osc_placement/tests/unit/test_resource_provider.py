@@ -68,6 +68,57 @@ class TestResourceProvider(base.TestCase):
             [('GET', '/resource_providers?name=rack+1%2Fa%26b%3Dc')],
             self.sent())
 
+    def test_name_not_found_is_printed_with_control_characters_escaped(self):
+        self.requests_mock.get(URL + '/resource_providers',
+                               json={'resource_providers': []})
+        out, err, code = self.openstack(
+            'resource', 'provider', 'show', 'rack\x1b[2J\n1')
+        self.assertEqual(
+            ('', "No resource provider with name or UUID "
+             "'rack\\x1b[2J\\n1' found.\n", 1),
+            (out, err, code))
+
+    def test_create_reads_back_through_the_endpoint_not_location_host(self):
+        self.requests_mock.post(
+            URL + '/resource_providers', status_code=201,
+            headers={'Location': 'http://10.0.0.5:8778/placement'
+                                 '/resource_providers/' + RP2})
+        self.requests_mock.get(URL + '/resource_providers/' + RP2,
+                               json=rp(RP2, 'numa-0'))
+        out, err, code = self.openstack(
+            'resource', 'provider', 'create', 'numa-0', '-f', 'json')
+        self.assertEqual((0, ''), (code, err))
+        self.assertEqual(RP2, json.loads(out)['uuid'])
+        self.assertEqual(
+            [('POST', '/resource_providers'),
+             ('GET', '/resource_providers/' + RP2)],
+            self.sent())
+
+    def test_create_with_a_location_that_is_no_provider(self):
+        self.requests_mock.post(
+            URL + '/resource_providers', status_code=201,
+            headers={'Location': 'http://10.0.0.5:8778/elsewhere'})
+        out, err, code = self.openstack(
+            'resource', 'provider', 'create', 'numa-0')
+        self.assertEqual(
+            ('', 'Invalid response from the Placement API: POST '
+             '%s/resource_providers answered HTTP 201 with a Location header '
+             "that does not name a resource provider: "
+             "'http://10.0.0.5:8778/elsewhere'\n" % URL, 1),
+            (out, err, code))
+        self.assertEqual([('POST', '/resource_providers')], self.sent())
+
+    def test_forbidden_list_forbids_every_trait(self):
+        self.requests_mock.get(URL + '/resource_providers',
+                               json={'resource_providers': []})
+        out, err, code = self.openstack(
+            'resource', 'provider', 'list', '--forbidden', 'CUSTOM_A,CUSTOM_B',
+            '--forbidden', 'CUSTOM_C', version='1.22')
+        self.assertEqual(('', 0), (err, code))
+        self.assertEqual(
+            [('required', '!CUSTOM_A,!CUSTOM_B,!CUSTOM_C')],
+            self.requests_sent()[0].query)
+
     def test_parent_provider_by_name_on_create(self):
         self.requests_mock.get(
             URL + '/resource_providers?name=compute-1',
