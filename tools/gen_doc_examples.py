@@ -73,7 +73,8 @@ def display(args):
         return line
     lines = ['$ openstack']
     for word in words[1:]:
-        if word.startswith('-') and lines[-1] != '$ openstack':
+        if (word.startswith('-') and word != '-'
+                and lines[-1] != '$ openstack'):
             lines.append('    ' + word)
         else:
             lines[-1] += ' ' + word
@@ -95,24 +96,33 @@ class Recorder(object):
         self.current = name
         self.files[name] = []
 
-    def run(self, *args, expect=0, endpoint=None):
-        """Run ``openstack <args>`` and record it; return its stdout."""
+    def run(self, *args, expect=0, endpoint=None, stdin=None):
+        """Run ``openstack <args>`` and record it; return its stdout.
+
+        ``stdin``: (file name, text): the command reads the text on its
+        standard input, shown as ``< <file name>``.
+        """
         env = sandbox.client_env(endpoint or self.box.endpoint)
         # Library warnings depend on the versions installed, not on this
         # plugin: keep them out of the examples.
         env['PYTHONWARNINGS'] = 'ignore'
         proc = subprocess.run(
             [sandbox.openstack_executable()] + list(args), env=env,
-            stdin=subprocess.DEVNULL, capture_output=True, text=True,
+            input=stdin[1] if stdin else '', capture_output=True, text=True,
             timeout=120)
         if proc.returncode != expect:
             raise ExampleError(
                 'openstack %s exited with %d, the example expects %d:\n%s%s'
                 % (' '.join(args), proc.returncode, expect, proc.stdout,
                    proc.stderr))
+        shown = display(args) + (' < %s' % stdin[0] if stdin else '')
         self.files[self.current].append(
-            display(args) + '\n' + proc.stdout + proc.stderr)
+            shown + '\n' + proc.stdout + proc.stderr)
         return proc.stdout
+
+    def show_file(self, name, text):
+        """Record ``$ cat <name>`` and the text (a file the reader made)."""
+        self.files[self.current].append('$ cat %s\n%s' % (name, text))
 
     def api(self, method, path, body=None, version='1.39'):
         """A direct request to Placement (setup; not shown)."""
@@ -194,6 +204,13 @@ def providers(ex):
                              'compute-1', '--long'))
     claim(len(tree) == 5 and all(row[4] for row in tree),
           'tree show --long gives the used/capacity of every provider')
+
+    ex.file('providers-tree-list')
+    names = ex.run('resource', 'provider', 'tree', 'list', '-f', 'value',
+                   '-c', 'name').splitlines()
+    claim(names[0] == 'compute-1' and names[-1] == 'compute-2',
+          'tree list shows the tree of compute-1, then that of compute-2')
+    ex.run('resource', 'provider', 'tree', 'show', 'compute-2', '--dot')
 
     ex.file('providers-inventory')
     ex.run('resource', 'provider', 'inventory', 'list', 'compute-2')
@@ -353,6 +370,18 @@ def troubleshooting(ex):
         'project_id': sandbox.PROJECT, 'user_id': 'user-2',
         'consumer_generation': 1})
 
+    ex.file('orphan-hunt')
+    known = '# servers known to nova\n%s\n%s\n' % (VM1, VM2)
+    ex.show_file('known', known)
+    rows = table_rows(ex.run(
+        'resource', 'provider', 'allocation', 'list',
+        '--exclude-consumers-from', '-', stdin=('known', known)))
+    claim(rows and {row[1] for row in rows} == {VM3},
+          'only the consumer that nova does not know is left')
+    ex.run('resource', 'provider', 'allocation', 'list',
+           '--exclude-consumers-from', '-', '-f', 'value', '-c',
+           'consumer_uuid', stdin=('known', known))
+
     ex.file('orphan-delete-refused')
     ex.run('resource', 'provider', 'delete', 'compute-1', expect=1)
 
@@ -487,6 +516,13 @@ def capacity(ex):
                              'compute-2', '--long'))
     claim(rows and rows[0][0] == 'VCPU', 'VCPU is the first row')
     ex.run('resource', 'provider', 'usage', 'show', 'compute-2')
+
+    ex.file('capacity-list')
+    ex.run('resource', 'provider', 'capacity', 'list', '--resource-class',
+           'VCPU', '--resource-class', 'MEMORY_MB')
+    ex.run('resource', 'provider', 'capacity', 'list', '--summary')
+    ex.run('resource', 'provider', 'capacity', 'list', '--summary',
+           '--in-tree', 'compute-1')
 
     ex.file('capacity-flavor')
     found = candidate_rows(ex.run(

@@ -22,6 +22,8 @@ The wire details of a consumer's allocations live in three functions:
 columns per microversion are declared in ``CONSUMER_FIELDS``).
 """
 
+import uuid as uuid_lib
+
 from osc_lib import exceptions
 from osc_lib import utils
 
@@ -365,38 +367,167 @@ class DeleteAllocation(common.NamedCommand, common.Command):
             'allocations of consumer', 'allocations')
 
 
-class ListProviderAllocation(resource_provider.ProviderCommand, common.Lister):
-    """List the allocations on a resource provider
+def read_consumer_list(name, stdin):
+    """The consumer UUIDs of a file (``-``: standard input), as a set.
 
-    One row per consumer that holds resources on the provider, with those
-    resources. ``--long`` adds each consumer's project and user (and type
-    from ``--os-placement-api-version 1.38``), read with one request per
-    consumer.
+    One UUID per line; blank lines and lines starting with ``#`` are
+    skipped. Anything else is an error naming the line.
+    """
+    what = '--exclude-consumers-from %s' % printable(name)
+    try:
+        if name == '-':
+            text = stdin.read()
+        else:
+            with open(name, encoding='utf-8') as f:
+                text = f.read()
+    except (OSError, UnicodeError) as exc:
+        raise exceptions.CommandError('%s: cannot read it: %s' % (
+            what, printable(exc)))
+    consumers = set()
+    for number, line in enumerate(text.splitlines(), 1):
+        line = line.strip()
+        if not line or line.startswith('#'):
+            continue
+        if not resource_provider.is_uuid_like(line):
+            raise exceptions.CommandError(
+                '%s: line %d: %r is not a consumer UUID.' % (
+                    what, number, line))
+        consumers.add(str(uuid_lib.UUID(line)))
+    return consumers
+
+
+class ListProviderAllocation(resource_provider.ManyProviders, common.Lister):
+    """List the allocations on resource providers
+
+    With a provider: one row per consumer that holds resources on it, with
+    those resources. Without: every provider is read (or those that
+    ``--in-tree`` and ``--member-of`` select), and each row starts with
+    the ``resource_provider``.
+
+    ``--long`` adds each consumer's project and user (and type from
+    ``--os-placement-api-version 1.38``). They are read with one request
+    per consumer, as are the ``--project-id``, ``--user-id`` and
+    ``--consumer-type`` filters; without any of them no consumer is read.
+
+    To find consumers that no longer exist, list the known ones in a file
+    and give it to ``--exclude-consumers-from``: the rows left are those of
+    the other consumers, e.g.::
+
+        openstack server list --all-projects -f value -c ID > known
+        openstack resource provider allocation list \\
+            --exclude-consumers-from known
+
+    Migrations hold allocations too (their UUIDs are those of ``openstack
+    server migration list``).
     """
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
+        parser.add_argument(
+            'uuid', metavar='<uuid>', nargs='?', type=common.non_empty,
+            help='UUID or name of the resource provider (default: every '
+                 'provider)')
         self.add_option(
             parser, '--long', action='store_true', since=DICT_BODY,
             help='Also show the project and user of each consumer (and its '
                  'type from ``--os-placement-api-version %s``).'
                  % CONSUMER_TYPE)
+        self.add_selection(parser, 'in_tree', 'member_of')
+        self.add_option(
+            parser, '--project-id', metavar='<project_id>', since=DICT_BODY,
+            extended=True,
+            help='Only the consumers of this project.')
+        self.add_option(
+            parser, '--user-id', metavar='<user_id>', since=DICT_BODY,
+            extended=True,
+            help='Only the consumers of this user.')
+        self.add_option(
+            parser, '--consumer-type', metavar='<consumer_type>',
+            since=CONSUMER_TYPE, extended=True,
+            help='Only the consumers of this type, e.g. INSTANCE or '
+                 'MIGRATION; ``unknown`` matches the consumers written '
+                 'without a type (before that version).')
+        self.add_option(
+            parser, '--resource-class', metavar='<resource_class>',
+            action='append', default=[], type=common.non_empty,
+            extended=True,
+            help='Only the rows that hold this resource class (the row '
+                 'still shows all the consumer\'s resources on the '
+                 'provider). May be repeated: any of them.')
+        self.add_option(
+            parser, '--exclude-consumers-from', metavar='<file>',
+            extended=True,
+            help='Leave out the consumers listed in this file (``-``: '
+                 'standard input): one UUID per line, blank lines and '
+                 '``#`` comments ignored.')
         return parser
 
+    def _owner_filters(self, parsed_args):
+        """{column: wanted value} of the filters on the consumer's owner."""
+        return {name: value for name, value in (
+            ('project_id', parsed_args.project_id),
+            ('user_id', parsed_args.user_id),
+            ('consumer_type', parsed_args.consumer_type)) if value}
+
+    @staticmethod
+    def _matches(payload, wanted):
+        for name, value in wanted.items():
+            got = payload.get(name)
+            if name == 'consumer_type' and got is None:
+                got = 'unknown'
+            if got != value:
+                return False
+        return True
+
     def take_action(self, parsed_args):
-        http, rp_uuid = self.prepare_provider(parsed_args)
-        held = http.request('GET', common.url(
-            'resource_providers', rp_uuid,
-            'allocations')).field('allocations', dict)
+        across = parsed_args.uuid is None
+        if not across and (parsed_args.in_tree or parsed_args.member_of):
+            raise exceptions.CommandError(
+                '--in-tree and --member-of select the providers to read: '
+                'give them without a resource provider.')
+        resource_provider.check_aggregate_uuids(parsed_args.member_of)
+        excluded = set()
+        if parsed_args.exclude_consumers_from:
+            excluded = read_consumer_list(
+                parsed_args.exclude_consumers_from, self.app.stdin)
+        http = self.prepare(parsed_args)
+        if across:
+            read = self.each_provider(
+                http, lambda uuid: resource_provider.provider_allocations(
+                    http, uuid), self.select_providers(http, parsed_args))
+        else:
+            # One provider: its failure is the command's error.
+            rp_uuid = resource_provider.find_provider(http, parsed_args.uuid)
+            read = [({'uuid': rp_uuid}, resource_provider.provider_allocations(
+                http, rp_uuid))]
+        classes = set(parsed_args.resource_class)
+        held = []
+        for provider, allocations in read:
+            for consumer, allocation in allocations.items():
+                if consumer in excluded or (
+                        classes and not classes & set(
+                            allocation['resources'])):
+                    continue
+                held.append({'resource_provider': provider['uuid'],
+                             'consumer_uuid': consumer,
+                             'resources': allocation['resources']})
+
         fields = ('consumer_uuid', 'resources')
+        if across:
+            fields = ('resource_provider',) + fields
         owner = common.columns(self, OWNER_FIELDS) if parsed_args.long else ()
-        rows = []
-        for consumer, allocation in held.items():
-            row = {'consumer_uuid': consumer,
-                   'resources': allocation['resources']}
-            if owner:
-                payload = http.request(
-                    'GET', consumer_url(consumer)).json_object()
-                row.update((name, payload.get(name)) for name in owner)
-            rows.append(utils.get_dict_properties(row, fields + owner))
-        return fields + owner, rows
+        wanted = self._owner_filters(parsed_args)
+        if owner or wanted:
+            distinct = list(dict.fromkeys(row['consumer_uuid']
+                                          for row in held))
+            payloads = dict(self.each(
+                http, lambda consumer: http.request(
+                    'GET', consumer_url(consumer)).json_object(),
+                distinct, 'consumer'))
+            held = [dict(row, **{name: payloads[row['consumer_uuid']].get(
+                        name) for name in owner})
+                    for row in held if row['consumer_uuid'] in payloads
+                    and self._matches(payloads[row['consumer_uuid']],
+                                      wanted)]
+        return fields + owner, [utils.get_dict_properties(row, fields + owner)
+                                for row in held]
