@@ -112,7 +112,8 @@ def main():
         for argv in failed:
             print('  openstack ' + ' '.join(argv), file=sys.stderr)
         return 1
-    say('Try it yourself: "tox -e sandbox" keeps a server running.')
+    say('Try it yourself: ".venv/bin/tox -e sandbox" keeps a server running '
+        '(add "-- --help" for its options).')
     return 0
 
 
