@@ -143,7 +143,9 @@ class TestHooks(PluginTestCase):
 class TestAPIVersionOption(PluginTestCase):
 
     scenarios = [
-        ('default', {'argv': [], 'env': None, 'value': '1'}),
+        # None lets OpenStackClient take the cloud's placement_api_version
+        # (clouds.yaml), else plugin.DEFAULT_API_VERSION.
+        ('default', {'argv': [], 'env': None, 'value': None}),
         ('env', {'argv': [], 'env': {'OS_PLACEMENT_API_VERSION': '1.20'},
                  'value': '1.20'}),
         ('env-latest', {'argv': [],
