@@ -357,7 +357,7 @@ class DeleteAllocation(common.NamedCommand, common.Command):
     """
 
     positional = CONSUMER
-    more_help = 'More consumers whose allocations to delete.'
+    more_help = 'More consumers can follow.'
 
     def take_action(self, parsed_args):
         http = self.prepare(parsed_args)

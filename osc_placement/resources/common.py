@@ -343,12 +343,15 @@ class NamedCommand(object):
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
         dest, metavar, help = self.positional
+        if self.more_help:
+            # One entry in the help for both: the metavar once.
+            help = '%s. %s' % (help.rstrip('.'), self.more_help)
         actions = [parser.add_argument(dest, metavar=metavar, type=non_empty,
                                        help=help)]
         if self.more_help:
             actions.append(self.add_option(
                 parser, 'more', metavar=metavar, nargs='*', default=[],
-                type=non_empty, extended=True, help=self.more_help))
+                type=non_empty, extended=True, help=argparse.SUPPRESS))
         if self.positional_in_path:
             for action in actions:
                 self.in_path(action)
