@@ -306,13 +306,21 @@ class ListAllocationCandidate(common.Lister):
         return ','.join(traits)
 
     @staticmethod
+    def _require_resources(groups):
+        """Refuse a request without any --resource."""
+        if not any(group.get('resource') for group in groups.values()):
+            raise exceptions.CommandError(
+                'At least one --resource must be specified.')
+
+    @staticmethod
     def _check_resources(groups, subtrees):
         """Parsed resources per group; a group needs one unless exempt.
 
-        A request without any --resource is left to :meth:`take_action`.
+        A request without any --resource passes: :meth:`_require_resources`
+        refuses it once the version is negotiated, as the reference does.
         """
         if not any(group.get('resource') for group in groups.values()):
-            return None
+            return {name: [] for name in groups}
         in_subtree = set(name for names in subtrees for name in names)
         resources = {}
         for name, group in groups.items():
@@ -386,10 +394,7 @@ class ListAllocationCandidate(common.Lister):
         root_required = self._root_required(parsed_args)
         resources = self._check_resources(groups, subtrees)
         http = self.prepare(parsed_args)
-        if resources is None:
-            # After the negotiation, as the reference says it.
-            raise exceptions.CommandError(
-                'At least one --resource must be specified.')
+        self._require_resources(groups)
         # 'latest' against a server below 1.33: integers only.
         self._check_group_names(groups, self.compare_version(
             version.ge(NAMED_GROUPS)))
