@@ -22,6 +22,7 @@
 """
 
 import argparse
+import copy
 from urllib import parse as urlparse
 
 from cliff import _argparse as cliff_argparse
@@ -125,6 +126,16 @@ class _ReferenceUsageFormatter(cliff_argparse.SmartHelpFormatter):
     def add_usage(self, usage, actions, groups, prefix=None):
         actions = [a for a in actions if not getattr(a, 'extended', False)]
         return super().add_usage(usage, actions, groups, prefix)
+
+    def _format_action_invocation(self, action):
+        # An option spelt both ways (--max_unit, --max-unit): the usage
+        # line shows the first, the reference's; the help shows the
+        # hyphenated one first, as OpenStackClient's options are spelt.
+        hyphenated = sorted(action.option_strings, key=lambda s: '_' in s)
+        if hyphenated != action.option_strings:
+            action = copy.copy(action)
+            action.option_strings = hyphenated
+        return super()._format_action_invocation(action)
 
     def _fill_text(self, text, width, indent):
         paragraphs = []
