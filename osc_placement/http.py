@@ -296,6 +296,22 @@ def _describe_transport_error(exc):
     return str(exc).split('\n')[0]
 
 
+def _is_version_document(resp):
+    """Whether a response carries the version document of Placement's root.
+
+    ``{"versions": [{"id": "v1.0", "min_version": ..., "max_version":
+    ...}]}``; other services' roots name no ``max_version``.
+    """
+    try:
+        body = resp.json()
+    except InvalidResponse:
+        return False
+    versions = body.get('versions') if isinstance(body, dict) else None
+    return isinstance(versions, list) and any(
+        isinstance(v, dict) and isinstance(v.get('max_version'), str)
+        for v in versions)
+
+
 class SessionClient(object):
     """Placement requests through a keystoneauth session.
 
@@ -395,13 +411,39 @@ class SessionClient(object):
             raise exception_for(response)
         return response
 
-    def _where(self, url):
-        """' at <endpoint><url>' for error messages, or '' if unknown."""
+    def _endpoint(self):
+        """The Placement endpoint without a trailing '/', or '' if unknown."""
         try:
             endpoint = self.session.get_endpoint(**self.ks_filter)
         except Exception:
             return ''
-        return ' at %s%s' % (endpoint.rstrip('/'), url) if endpoint else ''
+        return endpoint.rstrip('/') if endpoint else ''
+
+    def _where(self, url):
+        """' at <endpoint><url>' for error messages, or '' if unknown."""
+        endpoint = self._endpoint()
+        return ' at %s%s' % (endpoint, url) if endpoint else ''
+
+    def _check_root(self, resp):
+        """Refuse an endpoint whose ``GET /`` is not Placement's root.
+
+        A 404, or a success without Placement's version document (a
+        ``versions`` list naming a ``max_version``), means the endpoint
+        points elsewhere: every command would meet a 404 there, and a
+        delete would look like "already gone". Other errors are left to
+        the command's own request.
+        """
+        if resp.status_code == 404:
+            what = 'HTTP 404 (%s)' % error_message(resp)
+        elif 200 <= resp.status_code < 300 and not _is_version_document(
+                resp):
+            what = ('HTTP %d without the version document of Placement'
+                    % resp.status_code)
+        else:
+            return
+        raise exceptions.CommandError(
+            'No Placement API at %s: GET / answered %s.'
+            % (self._endpoint() or resp.url, what))
 
     def negotiate_api_version(self, api_version):
         """Set ``self.api_version``, asking the server if needed.
@@ -417,6 +459,7 @@ class SessionClient(object):
         ceiling = version.NEGOTIATION_CEILING[api_version]
         self.api_version = ceiling
         resp = self.request('GET', '/', raise_exc=False)
+        self._check_root(resp)
         if resp.status_code != 406:
             return
         server_max = None

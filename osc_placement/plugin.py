@@ -57,6 +57,10 @@ TIMEOUT_DEST = 'os_placement_timeout_seconds'
 # The key under which the loader stores the option: without "os_".
 TIMEOUT_CONFIG_KEY = TIMEOUT_DEST[len('os_'):]
 API_VERSION_OPTION = 'os_placement_api_version'
+API_VERSION_ENV = 'OS_PLACEMENT_API_VERSION'
+# OpenStackClient's default when neither the option, the environment nor
+# the cloud's placement_api_version (clouds.yaml) gives a version.
+DEFAULT_API_VERSION = version.NEGOTIATE_VERSION
 API_VERSIONS = {v: 'osc_placement.http.SessionClient'
                 for v in version.SUPPORTED_VERSIONS}
 
@@ -143,16 +147,19 @@ def build_option_parser(parser):
     than by importing this module.
     """
     logging.getLogger('osc_lib.shell').addFilter(_mask_token)
-    default = version.NEGOTIATE_VERSION
+    default = DEFAULT_API_VERSION
+    # No default of its own: OpenStackClient then takes the cloud's
+    # placement_api_version from clouds.yaml, else DEFAULT_API_VERSION.
     parser.add_argument(
         '--os-placement-api-version',
         metavar='<placement-api-version>',
         type=version.normalize_option,
-        default=utils.env('OS_PLACEMENT_API_VERSION', default=default),
+        default=os.environ.get(API_VERSION_ENV),
         help='Placement API version, default=%s (Env: '
              'OS_PLACEMENT_API_VERSION). A microversion from 1.0 to %s, '
              "'%s' to negotiate up to %s with the server, or 'latest' to "
-             'negotiate up to %s.'
+             'negotiate up to %s. A cloud of clouds.yaml may set it as '
+             'placement_api_version.'
              % (default, version.MAX_VERSION, default,
                 version.MAX_VERSION_NO_GAP, version.MAX_VERSION))
     # OpenStackClient has no global --timeout today; offer it for placement

@@ -212,8 +212,8 @@ class SetAllocation(common.NamedCommand, common.Lister):
         return parser
 
     def take_action(self, parsed_args):
-        http = self.prepare(parsed_args)
         allocations = parse_allocations(parsed_args.allocation)
+        http = self.prepare(parsed_args)
         allocations = resolve_providers(http, allocations)
         url = consumer_url(parsed_args.uuid)
 
@@ -357,7 +357,7 @@ class DeleteAllocation(common.NamedCommand, common.Command):
     """
 
     positional = CONSUMER
-    more_help = 'More consumers whose allocations to delete.'
+    more_help = 'More consumers can follow.'
 
     def take_action(self, parsed_args):
         http = self.prepare(parsed_args)

@@ -266,8 +266,8 @@ class ListAllocationCandidate(common.Lister):
 
     # Validation: everything the user typed, before any request.
 
-    def _check_group_names(self, groups):
-        named = self.compare_version(version.ge(NAMED_GROUPS))
+    def _check_group_names(self, groups, named):
+        """Refuse a group name that ``named`` (1.33+) or not disallows."""
         for name in groups:
             if not name:
                 continue
@@ -306,11 +306,21 @@ class ListAllocationCandidate(common.Lister):
         return ','.join(traits)
 
     @staticmethod
-    def _check_resources(groups, subtrees):
-        """Parsed resources per group; a group needs one unless exempt."""
+    def _require_resources(groups):
+        """Refuse a request without any --resource."""
         if not any(group.get('resource') for group in groups.values()):
             raise exceptions.CommandError(
                 'At least one --resource must be specified.')
+
+    @staticmethod
+    def _check_resources(groups, subtrees):
+        """Parsed resources per group; a group needs one unless exempt.
+
+        A request without any --resource passes: :meth:`_require_resources`
+        refuses it once the version is negotiated, as the reference does.
+        """
+        if not any(group.get('resource') for group in groups.values()):
+            return {name: [] for name in groups}
         in_subtree = set(name for names in subtrees for name in names)
         resources = {}
         for name, group in groups.items():
@@ -372,15 +382,22 @@ class ListAllocationCandidate(common.Lister):
         return params
 
     def take_action(self, parsed_args):
-        http = self.prepare(parsed_args)
+        # Every value first, with the version known without a request
+        # (the negotiation's ceiling), so that a mistake is reported before
+        # anything is sent.
         groups = request_groups(parsed_args)
         limit = None
         if parsed_args.limit is not None:
             limit = common.parse_int(parsed_args.limit, '--limit')
-        self._check_group_names(groups)
+        self._check_group_names(groups, self._parser_at_least(NAMED_GROUPS))
         subtrees = self._same_subtrees(parsed_args, groups)
         root_required = self._root_required(parsed_args)
         resources = self._check_resources(groups, subtrees)
+        http = self.prepare(parsed_args)
+        self._require_resources(groups)
+        # 'latest' against a server below 1.33: integers only.
+        self._check_group_names(groups, self.compare_version(
+            version.ge(NAMED_GROUPS)))
         params = self._query(http, parsed_args, groups, resources, subtrees,
                              root_required, limit)
         response = http.request('GET', BASE_URL, params=params)

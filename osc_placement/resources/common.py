@@ -22,6 +22,7 @@
 """
 
 import argparse
+import copy
 from urllib import parse as urlparse
 
 from cliff import _argparse as cliff_argparse
@@ -125,6 +126,16 @@ class _ReferenceUsageFormatter(cliff_argparse.SmartHelpFormatter):
     def add_usage(self, usage, actions, groups, prefix=None):
         actions = [a for a in actions if not getattr(a, 'extended', False)]
         return super().add_usage(usage, actions, groups, prefix)
+
+    def _format_action_invocation(self, action):
+        # An option spelt both ways (--max_unit, --max-unit): the usage
+        # line shows the first, the reference's; the help shows the
+        # hyphenated one first, as OpenStackClient's options are spelt.
+        hyphenated = sorted(action.option_strings, key=lambda s: '_' in s)
+        if hyphenated != action.option_strings:
+            action = copy.copy(action)
+            action.option_strings = hyphenated
+        return super()._format_action_invocation(action)
 
     def _fill_text(self, text, width, indent):
         paragraphs = []
@@ -343,12 +354,15 @@ class NamedCommand(object):
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
         dest, metavar, help = self.positional
+        if self.more_help:
+            # One entry in the help for both: the metavar once.
+            help = '%s. %s' % (help.rstrip('.'), self.more_help)
         actions = [parser.add_argument(dest, metavar=metavar, type=non_empty,
                                        help=help)]
         if self.more_help:
             actions.append(self.add_option(
                 parser, 'more', metavar=metavar, nargs='*', default=[],
-                type=non_empty, extended=True, help=self.more_help))
+                type=non_empty, extended=True, help=argparse.SUPPRESS))
         if self.positional_in_path:
             for action in actions:
                 self.in_path(action)

@@ -281,7 +281,7 @@ class SetClassInventory(resource_provider.ProviderCommand, common.ShowOne):
 
         openstack resource provider inventory class set <uuid> VCPU \\
             --total 16 \\
-            --max_unit 4 \\
+            --max-unit 4 \\
             --reserved 1
     """
 
@@ -291,8 +291,13 @@ class SetClassInventory(resource_provider.ProviderCommand, common.ShowOne):
             'resource_class', metavar='<class>', type=common.non_empty,
             help=CLASS_HELP))
         for field in FIELDS_SPEC:
+            # The reference's spelling first: the usage line keeps it; the
+            # help shows the hyphenated one first (common's formatter).
+            flags = ['--' + field.name]
+            if '_' in field.name:
+                flags.append('--' + field.name.replace('_', '-'))
             parser.add_argument(
-                '--' + field.name, metavar='<%s>' % field.name,
+                *flags, dest=field.name, metavar='<%s>' % field.name,
                 required=field.required, type=field.argparse_type,
                 help=field.meaning)
         return parser

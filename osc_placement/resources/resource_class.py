@@ -104,7 +104,7 @@ class DeleteResourceClass(common.NamedCommand, common.Command):
 
     min_version = CLASSES
     positional = NAME
-    more_help = 'More resource classes to delete.'
+    more_help = 'More resource classes can follow.'
 
     def take_action(self, parsed_args):
         http = self.prepare(parsed_args)

@@ -284,7 +284,7 @@ class DeleteResourceProvider(ProviderCommand, common.Command):
     failures are reported at the end.
     """
 
-    more_help = 'More resource providers (UUID or name) to delete.'
+    more_help = 'More providers (UUID or name) can follow.'
 
     def take_action(self, parsed_args):
         http = self.prepare(parsed_args)
@@ -568,6 +568,31 @@ def dot_graph(ordered, details, consumers):
     return '\n'.join(lines) + '\n'
 
 
+class IndentedName(str):
+    """A provider name indented by its depth, which sorts on the name.
+
+    So that ``--sort-column name`` does not put every child (its name led
+    by blanks) before the roots.
+    """
+
+    def __new__(cls, name, depth):
+        self = super().__new__(cls, '  ' * depth + name)
+        self.name = name
+        return self
+
+    def __lt__(self, other):
+        return self.name < getattr(other, 'name', other)
+
+    def __gt__(self, other):
+        return self.name > getattr(other, 'name', other)
+
+    def __le__(self, other):
+        return self.name <= getattr(other, 'name', other)
+
+    def __ge__(self, other):
+        return self.name >= getattr(other, 'name', other)
+
+
 class _TreeView(ManyProviders, common.Lister):
     """What ``tree show`` and ``tree list`` share: rows or DOT of trees."""
 
@@ -627,7 +652,7 @@ class _TreeView(ManyProviders, common.Lister):
         for depth, provider in ordered:
             row = dict(provider, depth=depth)
             if indent:
-                row['name'] = '  ' * depth + provider['name']
+                row['name'] = IndentedName(provider['name'], depth)
             found = details.get(provider['uuid'])
             if found:
                 row['inventory used/capacity'] = _inventory_summary(
@@ -660,8 +685,9 @@ class ShowResourceProviderTree(ProviderCommand, _TreeView):
 
     One row per provider, depth first: the root, then each child under its
     parent, names indented by depth in the table and value formats. Other
-    formats (json, yaml, csv, shell) give the plain name and a ``depth``
-    field instead. ``--dot`` prints the tree as a Graphviz graph.
+    formats (json, yaml, csv) give the plain name and a ``depth`` field
+    instead. ``--sort-column name`` sorts on the plain name. ``--dot``
+    prints the tree as a Graphviz graph.
     """
 
     def get_parser(self, prog_name):

@@ -138,7 +138,7 @@ class DeleteTrait(common.NamedCommand, common.Command):
 
     min_version = MIN_VERSION
     positional = NAME
-    more_help = 'More traits to delete.'
+    more_help = 'More traits can follow.'
 
     def take_action(self, parsed_args):
         http = self.prepare(parsed_args)

@@ -34,6 +34,7 @@ test checks that the server's refusal comes out as one clean line.
 import json
 from urllib import parse as urlparse
 
+import requests
 import requests_mock
 import testscenarios
 
@@ -652,4 +653,84 @@ class TestDotSegments(BadInputTestCase):
         self.assertOneLine(err.rstrip('\n'))
         self.assertIn("cannot be %r: it would change the path of the "
                       "request." % self.value, err)
+        self.assertEqual([], self.requests_sent())
+
+
+# A bad value of each command that parses one, and the line that names it.
+ALLOCATION_SET = ['resource', 'provider', 'allocation', 'set', CONSUMER]
+CANDIDATES = ['allocation', 'candidate', 'list']
+WITH_THE_SERVER_DOWN = [
+    ('allocation-set-amount',
+     ALLOCATION_SET + ['--allocation', 'rp=R,VCPU=abc'] + OWNER,
+     "--allocation 'rp=R,VCPU=abc': amount of VCPU: 'abc' is not an "
+     "integer."),
+    ('allocation-set-no-rp',
+     ALLOCATION_SET + ['--allocation', 'VCPU=1'] + OWNER,
+     'Incorrect allocation string format'),
+    ('allocation-set-two-amounts',
+     ALLOCATION_SET + ['--allocation', 'rp=R,VCPU=1,VCPU=2'] + OWNER,
+     "--allocation 'rp=R,VCPU=1,VCPU=2': two different amounts of VCPU."),
+    ('candidates-amount', CANDIDATES + ['--resource', 'VCPU=x'],
+     "--resource 'VCPU=x': amount: 'x' is not an integer."),
+    ('candidates-resource-format', CANDIDATES + ['--resource', 'VCPU'],
+     'Arguments to --resource must be of form <resource_class>=<value>'),
+    ('candidates-limit',
+     CANDIDATES + ['--resource', 'VCPU=1', '--limit', 'abc'],
+     "--limit: 'abc' is not an integer."),
+    ('candidates-group-name',
+     CANDIDATES + ['--resource', 'VCPU=1', '--group', 'a!', '--resource',
+                   'VCPU=1'],
+     "--group 'a!': before --os-placement-api-version 1.33 a group name "
+     "must be a positive integer (e.g. 1)."),
+    ('candidates-group-without-resource',
+     CANDIDATES + ['--resource', 'VCPU=1', '--group', '1'],
+     'Group 1 has no --resource: every --group needs at least one '
+     '--resource, unless it is named in --same-subtree '
+     '(--os-placement-api-version 1.36 or later).'),
+    ('candidates-same-subtree',
+     CANDIDATES + ['--resource', 'VCPU=1', '--same-subtree', '_x'],
+     "--same-subtree '_x': '_x' is not the name of a --group of this "
+     "request."),
+    ('candidates-root-required',
+     CANDIDATES + ['--resource', 'VCPU=1', '--root-required', '!'],
+     '--root-required \'!\': "!" must be followed by a trait name.'),
+    ('candidates-in-tree-twice',
+     CANDIDATES + ['--resource', 'VCPU=1', '--in-tree', 'a', '--in-tree',
+                   'b'],
+     '--in-tree given 2 times for the unnamed group: one provider tree '
+     'per group.'),
+    ('inventory-set-amount',
+     ['resource', 'provider', 'inventory', 'set', RP, '--resource',
+      'VCPU=abc'],
+     "total of --resource VCPU=abc: 'abc' is not an integer."),
+    ('allocation-list-exclude-file',
+     ['resource', 'provider', 'allocation', 'list',
+      '--exclude-consumers-from', '/nonexistent/known'],
+     "--exclude-consumers-from /nonexistent/known: cannot read it: [Errno "
+     "2] No such file or directory: '/nonexistent/known'"),
+] + [
+    ('%s-member-of' % '-'.join(command[2:-1]), command + ['--member-of', 'x'],
+     "--member-of: 'x' is not an aggregate UUID.")
+    for command in (['resource', 'provider', 'tree', 'list'],
+                    ['resource', 'provider', 'capacity', 'list'],
+                    ['resource', 'provider', 'allocation', 'list'])]
+
+
+class TestRefusedWithTheServerDown(base.TestCase):
+    """The mistake in the command line, not "connection refused".
+
+    The default version ('1') negotiates, but every value that needs no
+    server is checked first: no request at all.
+    """
+
+    api_version = base.NEGOTIATE
+    scenarios = [(id, {'argv': argv, 'line': line})
+                 for id, argv, line in WITH_THE_SERVER_DOWN]
+
+    def test_bad_value_before_the_negotiation(self):
+        self.requests_mock.register_uri(
+            requests_mock.ANY, requests_mock.ANY,
+            exc=requests.exceptions.ConnectionError('Connection refused'))
+        out, err, code = self.openstack(*self.argv)
+        self.assertEqual((1, '', self.line + '\n'), (code, out, err))
         self.assertEqual([], self.requests_sent())

@@ -398,6 +398,45 @@ class TestTreeList(CloudTestCase):
             'allocations')), self.gets())
 
 
+class TestTreeSort(CloudTestCase):
+    """--sort-column name sorts on the name, not on its indentation.
+
+    Before, the children (names led by blanks) came before every root.
+    """
+
+    scenarios = testscenarios.multiply_scenarios(
+        [('list', {'command': ('resource', 'provider', 'tree', 'list'),
+                   'names': ['compute-1', 'numa-0', 'compute-2', 'empty']}),
+         ('show', {'command': ('resource', 'provider', 'tree', 'show', RP1),
+                   'names': ['compute-1', 'numa-0']})],
+        [('value', {'format': 'value', 'descending': False}),
+         ('table', {'format': 'table', 'descending': False}),
+         ('json', {'format': 'json', 'descending': False}),
+         ('value-descending', {'format': 'value', 'descending': True})])
+
+    def test_sort_on_the_plain_name(self):
+        self.requests_mock.get(
+            URL + '/resource_providers?in_tree=' + RP1, complete_qs=True,
+            json={'resource_providers': PROVIDERS[:2]})
+        argv = ['-f', self.format, '--sort-column', 'name', '-c', 'name']
+        if self.descending:
+            argv.append('--sort-descending')
+        out, err, code = self.openstack(*argv)
+        self.assertEqual(('', 0), (err, code))
+        if self.format == 'json':
+            shown = [row['name'] for row in json.loads(out)]
+        else:
+            shown = [line.strip('| ') for line in out.splitlines()
+                     if not line.startswith('+')]
+            if self.format == 'table':
+                shown = shown[1:]
+        self.assertEqual(sorted(self.names, reverse=self.descending),
+                         [name.strip() for name in shown])
+        if self.format != 'json':
+            # Still indented by depth.
+            self.assertIn('  numa-0', out)
+
+
 class TestDotNames(base.TestCase):
     """Any provider name gives DOT that a real parser reads back."""
 

@@ -153,16 +153,71 @@ class TestNegotiationRefused(HTTPTestCase):
 class TestNegotiationOtherAnswers(HTTPTestCase):
     """Only a 406 changes the version.
 
-    Anything else is left for the command's own request to meet.
+    Any other error but a 404 is left for the command's own request to
+    meet.
     """
 
     scenarios = [(str(status), {'status': status})
-                 for status in (200, 300, 404, 500, 503)]
+                 for status in (300, 401, 500, 503)]
 
     def test_negotiation_other_answers_keep_the_ceiling(self):
         self.requests_mock.get(ENDPOINT + '/', status_code=self.status,
                                text='whatever')
         self.assertEqual('1.29', client('1').api_version)
+
+
+# The roots of other services, found at a wrong endpoint path.
+KEYSTONE_ROOT = {'versions': {'values': [{'id': 'v3.14', 'status': 'stable',
+                                          'links': []}]}}
+NOVA_ROOT = {'versions': [{'id': 'v2.1', 'status': 'CURRENT',
+                           'version': '2.95', 'min_version': '2.1',
+                           'links': []}]}
+
+
+class TestNoPlacementAPI(HTTPTestCase):
+    """A negotiation that finds no Placement names the endpoint, in one line.
+
+    Without that, every command met a 404, and a delete looked like "the
+    object is already gone". No other request is sent.
+    """
+
+    scenarios = testscenarios.multiply_scenarios(
+        [('1', {'requested': base.NEGOTIATE}),
+         ('latest', {'requested': 'latest'})],
+        [('404-placement', {
+            'reply': base.error_reply(404, 'The resource could not be '
+                                      'found.', 'Not Found'),
+            'what': 'HTTP 404 (The resource could not be found.)'}),
+         ('404-html', {
+             'reply': {'status_code': 404, 'reason': 'Not Found',
+                       'text': '<html><h1>Not Found</h1></html>',
+                       'headers': {'Content-Type': 'text/html'}},
+             'what': 'HTTP 404 (Not Found)'}),
+         ('404-empty', {'reply': {'status_code': 404, 'text': ''},
+                        'what': 'HTTP 404 (Not Found)'})]
+        + [(name, {'reply': reply, 'what': 'HTTP 200 without the version '
+                   'document of Placement'})
+           for name, reply in [
+               ('html', {'text': '<html>It works!</html>',
+                         'headers': {'Content-Type': 'text/html'}}),
+               ('empty', {'text': ''}),
+               ('json-list', {'json': [base.VERSIONS]}),
+               ('no-versions', {'json': {}}),
+               ('empty-versions', {'json': {'versions': []}}),
+               ('keystone', {'json': KEYSTONE_ROOT}),
+               ('nova', {'json': NOVA_ROOT})]])
+
+    def test_negotiation_without_placement(self):
+        self.requests_mock.get(ENDPOINT + '/', **self.reply)
+        self.requests_mock.delete(ENDPOINT + '/resource_providers/' + base.RP1,
+                                  **base.error_reply(404, 'Gone'))
+        out, err, code = self.openstack('resource', 'provider', 'delete',
+                                        base.RP1, version=self.requested)
+        self.assertEqual(
+            (1, '', 'No Placement API at %s: GET / answered %s.\n'
+                % (ENDPOINT, self.what)), (code, out, err))
+        self.assertEqual([('GET', ENDPOINT + '/')], [
+            (r.method, r.url) for r in self.requests_mock.request_history])
 
 
 class TestExplicitVersion(HTTPTestCase):

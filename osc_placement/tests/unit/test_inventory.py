@@ -457,6 +457,57 @@ class TestClassSetRatio(InventoryTestCase):
             '--total', '8', '--allocation_ratio', self.value)
         self.assertEqual(2, code)
         self.assertTrue(err.splitlines()[-1].endswith(
-            "error: argument --allocation_ratio: invalid float value: %r"
+            "error: argument --allocation_ratio/--allocation-ratio: invalid "
+            "float value: %r"
             % self.value))
         self.assertEqual([], self.sent())
+
+
+class TestClassSetHyphens(InventoryTestCase):
+    """--max-unit as well as --max_unit: the same request.
+
+    The help shows the hyphenated spelling first; the usage line keeps the
+    reference's (the contract replay checks it byte for byte).
+    """
+
+    command = ('resource', 'provider', 'inventory', 'class', 'set', RP1,
+               'VCPU', '--total', '8')
+    scenarios = [
+        ('%s-%s' % (field, spelling), {'field': field, 'flag': flag,
+                                       'value': value})
+        for field, value in (('allocation_ratio', '2.5'), ('min_unit', '2'),
+                             ('max_unit', '4'), ('step_size', '2'))
+        for spelling, flag in (
+            ('underscore', '--' + field),
+            ('hyphen', '--' + field.replace('_', '-')))]
+
+    def test_both_spellings_send_the_field(self):
+        self.requests_mock.get(URL + '/resource_providers/' + RP1,
+                               json=rp(RP1, generation=3))
+        self.requests_mock.put(
+            URL + '/resource_providers/%s/inventories/VCPU' % RP1,
+            json=dict(record(), resource_provider_generation=4))
+        out, err, code = self.openstack(self.flag, self.value)
+        self.assertEqual(('', 0), (err, code))
+        number = float(self.value) if '.' in self.value else int(self.value)
+        self.assertEqual(
+            {'resource_provider_generation': 3, 'total': 8,
+             self.field: number}, self.requests_sent()[-1].body)
+
+
+class TestClassSetHelp(InventoryTestCase):
+
+    command = ('resource', 'provider', 'inventory', 'class', 'set')
+    scenarios = [(field, {'field': field}) for field in (
+        'allocation_ratio', 'min_unit', 'max_unit', 'step_size')]
+
+    def test_help_shows_the_hyphenated_spelling_first(self):
+        out, err, code = self.openstack('--help')
+        self.assertEqual(0, code)
+        hyphen = self.field.replace('_', '-')
+        self.assertIn('--%s <%s>, --%s <%s>' % (hyphen, self.field,
+                                                self.field, self.field),
+                      out)
+        usage = out.split('\n\n')[0]
+        self.assertIn('[--%s <%s>]' % (self.field, self.field), usage)
+        self.assertNotIn('--' + hyphen, usage)

@@ -321,7 +321,9 @@ class TestParsers(base.TestCase):
         request_groups = allocation_candidate.request_groups(parsed_args)
 
         def query():
-            command._check_group_names(request_groups)
+            command._check_group_names(
+                request_groups, version.parse(api_version) >= (1, 33))
+            command._require_resources(request_groups)
             resources = command._check_resources(request_groups, [])
             return command._query(None, parsed_args, request_groups,
                                   resources, [], '', None)

@@ -94,7 +94,7 @@ class TestHooks(PluginTestCase):
         instance.session.request.assert_not_called()
 
     def test_make_client_negotiates(self):
-        self.requests_mock.get(cli.ENDPOINT + '/', json={'versions': []})
+        self.requests_mock.get(cli.ENDPOINT + '/', json=base.VERSIONS)
         client = plugin.make_client(_instance('1.latest', _session()))
         self.assertEqual([(cli.ENDPOINT + '/', 'placement 1.39')],
                          [(r.url, r.headers['OpenStack-API-Version'])
@@ -122,7 +122,7 @@ class TestHooks(PluginTestCase):
         instance = _instance('1', _session())
         instance._cli_options = umock.Mock(
             config={plugin.TIMEOUT_CONFIG_KEY: '2.5'})
-        self.requests_mock.get(cli.ENDPOINT + '/', json={'versions': []})
+        self.requests_mock.get(cli.ENDPOINT + '/', json=base.VERSIONS)
         self.requests_mock.get(cli.ENDPOINT + '/traits', json={'traits': []})
         client = plugin.make_client(instance)
         client.request('GET', '/traits')
@@ -143,7 +143,9 @@ class TestHooks(PluginTestCase):
 class TestAPIVersionOption(PluginTestCase):
 
     scenarios = [
-        ('default', {'argv': [], 'env': None, 'value': '1'}),
+        # None lets OpenStackClient take the cloud's placement_api_version
+        # (clouds.yaml), else plugin.DEFAULT_API_VERSION.
+        ('default', {'argv': [], 'env': None, 'value': None}),
         ('env', {'argv': [], 'env': {'OS_PLACEMENT_API_VERSION': '1.20'},
                  'value': '1.20'}),
         ('env-latest', {'argv': [],

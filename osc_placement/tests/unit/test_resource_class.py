@@ -128,7 +128,7 @@ class TestResourceClass(base.TestCase):
         out, err, code = self.openstack(
             'resource', 'class', 'delete', '--help')
         self.assertEqual(0, code)
-        self.assertIn('More resource classes to delete.', out)
+        self.assertIn('More resource classes can follow.', out)
 
     def test_show_prints_only_the_name(self):
         self.requests_mock.get(

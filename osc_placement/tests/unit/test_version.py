@@ -15,8 +15,10 @@
 ``--os-placement-api-version`` accepts (every version from 1.0 to 1.39).
 """
 
+import os
 from unittest import mock as umock
 
+import fixtures
 from osc_lib import exceptions
 import testscenarios
 
@@ -393,6 +395,75 @@ class TestLatest(ShellTestCase):
             [('GET', '/', 'placement ' + self.expected),
              ('GET', '/resource_providers', 'placement ' + self.expected)],
             sent)
+
+
+class CloudsYamlTestCase(ShellTestCase):
+
+    def write_clouds_yaml(self, api_version):
+        """A clouds.yaml with the cloud 'test'; its path."""
+        lines = ['clouds:', '  test:', '    region_name: RegionOne']
+        if api_version is not None:
+            lines.append('    placement_api_version: %s' % api_version)
+        path = os.path.join(self.useFixture(fixtures.TempDir()).path,
+                            'clouds.yaml')
+        with open(path, 'w') as f:
+            f.write('\n'.join(lines) + '\n')
+        return path
+
+
+class TestCloudsYaml(CloudsYamlTestCase):
+    """placement_api_version of a cloud in clouds.yaml picks the version.
+
+    As compute_api_version does for compute commands; the option and
+    OS_PLACEMENT_API_VERSION still win over it.
+    """
+
+    scenarios = [
+        ('explicit', {'cloud': '1.7', 'argv': [], 'env': {},
+                      'sent': [('GET', '/resource_providers', '1.7')]}),
+        ('quoted-1.10', {'cloud': "'1.10'", 'argv': [], 'env': {},
+                         'sent': [('GET', '/resource_providers', '1.10')]}),
+        ('negotiate', {'cloud': '1', 'argv': [], 'env': {},
+                       'sent': [('GET', '/', '1.29'),
+                                ('GET', '/resource_providers', '1.29')]}),
+        ('unset', {'cloud': None, 'argv': [], 'env': {},
+                   'sent': [('GET', '/', '1.29'),
+                            ('GET', '/resource_providers', '1.29')]}),
+        ('option-wins', {
+            'cloud': '1.7', 'env': {},
+            'argv': ['--os-placement-api-version', '1.33'],
+            'sent': [('GET', '/resource_providers', '1.33')]}),
+        ('option-latest-wins', {
+            'cloud': '1.7', 'env': {},
+            'argv': ['--os-placement-api-version', 'latest'],
+            'sent': [('GET', '/', '1.39'),
+                     ('GET', '/resource_providers', '1.39')]}),
+        ('env-wins', {
+            'cloud': '1.7', 'argv': [],
+            'env': {'OS_PLACEMENT_API_VERSION': '1.12'},
+            'sent': [('GET', '/resource_providers', '1.12')]}),
+    ]
+
+    def test_clouds_yaml_version(self):
+        env = dict(self.env, OS_CLIENT_CONFIG_FILE=self.write_clouds_yaml(
+            self.cloud))
+        out, lines, code, sent = self.list_providers(
+            ['--os-cloud', 'test'] + self.argv + LIST, env=env)
+        self.assertEqual((0, []), (code, lines))
+        self.assertEqual(
+            [(method, path, 'placement ' + version_value)
+             for method, path, version_value in self.sent], sent)
+
+
+class TestCloudsYamlRefused(CloudsYamlTestCase):
+
+    def test_clouds_yaml_version_refused_in_one_line(self):
+        env = {'OS_CLIENT_CONFIG_FILE': self.write_clouds_yaml("'1.40'")}
+        out, lines, code, sent = self.list_providers(
+            ['--os-cloud', 'test'] + LIST, env=env)
+        self.assertEqual(('', 1, []), (out, code, sent))
+        self.assertEqual(["Placement API version '1.40' is not supported; %s"
+                          % ACCEPTED], lines)
 
 
 class TestBadEnvVersion(base.TestCase):
