@@ -59,13 +59,16 @@ class TestCase(base.BaseTestCase):
         self.useFixture(fixtures.FakeLogger(level=logging.INFO))
 
     def openstack(self, *argv, version=None, env=None):
-        """``openstack [--os-placement-api-version V] argv``.
+        """``openstack [--os-placement-api-version V] argv``, serial batches.
 
         Returns (stdout, stderr, exit code).
         """
         full = cli.auth_argv(self.endpoint)
         if version:
             full += ['--os-placement-api-version', version]
+        # The fixture's SQLite takes one request at a time: batches run
+        # serially here, unless a test asks otherwise.
+        env = dict({'OS_PLACEMENT_PARALLEL': '1'}, **(env or {}))
         return cli.run(full + list(argv), env=env)
 
     def ok(self, *argv, version=None, env=None):
