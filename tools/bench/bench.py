@@ -362,8 +362,8 @@ def main(argv=None):
                 log(target.name)
                 proxy = None
                 if target.latency_ms:
-                    proxy = sandbox.LatencyProxy(sb.server_endpoint,
-                                                 target.latency_ms)
+                    proxy = sandbox.Relay(sb.server_endpoint,
+                                          delay_ms=target.latency_ms)
                 try:
                     results.append(run_target(
                         target, n, sb, proxy.endpoint if proxy else
