@@ -1128,12 +1128,31 @@ def _stop_on_signals():
         signal.signal(sig, handler)
 
 
+SHAPES = '''\
+shapes:
+  --db sqlite (default)   SQLite and one gunicorn worker: requests are
+                          handled one at a time, in arrival order
+  --db postgresql         PostgreSQL and %(postgresql)d gunicorn workers, as
+                          Placement runs in production: requests run truly
+                          in parallel
+  --latency-ms MS         either shape, MS milliseconds away: a relay in
+                          front of the server delays each request
+
+examples (tox -e sandbox passes its arguments after --):
+  tox -e sandbox
+  tox -e sandbox -- --db postgresql
+  tox -e sandbox -- --db postgresql --latency-ms 20
+''' % DEFAULT_WORKERS
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(
         prog='python -m osc_placement.tests.sandbox',
+        formatter_class=argparse.RawDescriptionHelpFormatter,
         description='Run a real Placement server on 127.0.0.1 until Ctrl-C, '
                     'seeded with a small cloud when its database is empty, '
-                    'and print the variables that point openstack at it.')
+                    'and print the variables that point openstack at it.',
+        epilog=SHAPES)
     parser.add_argument(
         '--db', choices=DATABASES, default='sqlite',
         help='sqlite (default): one worker, requests handled one at a '
@@ -1144,9 +1163,9 @@ def main(argv=None):
         help='gunicorn workers (default: 1 for sqlite, 4 for postgresql)')
     parser.add_argument(
         '--latency-ms', type=int, default=0, metavar='MS',
-        help='delay each request by MS milliseconds in a proxy in front of '
+        help='delay each request by MS milliseconds in a relay in front of '
              'the server, as for a shell far from the cloud (default: 0, '
-             'no proxy)')
+             'no relay)')
     parser.add_argument(
         '--sqlite-file', metavar='PATH',
         help='SQLite database file, kept across runs (default: a '
@@ -1187,7 +1206,7 @@ def main(argv=None):
                       sandbox.workers, 's' if sandbox.workers > 1 else '',
                       startup))
             if sandbox.proxy:
-                print('Latency proxy: %s (+%d ms per request)'
+                print('Relay: %s (+%d ms per request)'
                       % (sandbox.endpoint, sandbox.latency_ms))
             if sandbox.postgres:
                 where = 'PostgreSQL from %s, pid %d, temporary' % (
