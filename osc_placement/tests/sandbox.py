@@ -923,6 +923,11 @@ class Relay(object):
 
         class Handler(http.server.BaseHTTPRequestHandler):
             protocol_version = 'HTTP/1.1'
+            # The headers and the body of an answer are two writes: with
+            # Nagle's algorithm the body would wait for the client's
+            # delayed ACK of the headers (40 ms on Linux) on a kept-alive
+            # connection.
+            disable_nagle_algorithm = True
             # This client connection's own connection to the server.
             upstream = None
 
