@@ -153,10 +153,11 @@ class SetInventory(common.NamedCommand, common.Lister):
             --resource MEMORY_MB=2048 \\
             --resource MEMORY_MB:step_size=128
 
-    With ``--aggregate``, every provider of the aggregate is updated in
-    turn; a provider that fails does not stop the others. The providers
-    that were updated are printed, the failures are reported after them,
-    and the command then exits with 1.
+    With ``--aggregate``, every provider of the aggregate is updated, one
+    after another (several at once with ``--os-placement-parallel``); a
+    provider that fails does not stop the others. The providers that were
+    updated are printed, the failures are reported after them in the
+    order of the providers, and the command then exits with 1.
     """
 
     positional = ('uuid', '<uuid>', 'UUID or name of the resource provider; '
@@ -221,26 +222,28 @@ class SetInventory(common.NamedCommand, common.Lister):
                 'GET', common.url('resource_providers', rp_uuid)).field(
                     'generation')}]
         self._total = len(providers)
+        fields = ('resource_class',) + FIELDS
+        if not parsed_args.aggregate:
+            inventories = self._set_one(http, providers[0], changes,
+                                        parsed_args)
+            return fields, _rows(inventories, fields)
 
+        # In parallel with --os-placement-parallel; the outcomes come back
+        # in the order of the providers whatever order they finished in.
+        outcomes = http.each(
+            lambda provider: self._set_one(http, provider, changes,
+                                           parsed_args),
+            providers, default=self.default_parallel)
         updated = []
-        for provider in providers:
-            try:
-                inventories = self._set_one(http, provider, changes,
-                                            parsed_args)
-            except (exceptions.ClientException,
-                    exceptions.CommandError) as exc:
-                if not parsed_args.aggregate:
-                    raise
+        for provider, (inventories, exc) in zip(providers, outcomes):
+            if exc is None:
+                updated.append((provider['uuid'], inventories))
+            else:
                 self._failures.append((provider['uuid'], exc))
-                continue
-            updated.append((provider['uuid'], inventories))
 
         if self._failures and not updated:
             self._report_failures()
 
-        fields = ('resource_class',) + FIELDS
-        if not parsed_args.aggregate:
-            return fields, _rows(updated[0][1], fields)
         rows = [row for rp_uuid, inventories in updated
                 for row in _rows(inventories, fields, prefix=(rp_uuid,))]
         return ('resource_provider',) + fields, rows

@@ -26,9 +26,9 @@ free port. It comes in two shapes:
   cluster lives in the temporary directory, listens on 127.0.0.1 only and
   runs as ``nobody`` when the sandbox runs as root.
 
-``latency_ms=N`` puts a proxy in front of the server that delays each
-request by N ms (an operator's shell far from the cloud): ``endpoint`` is
-then the proxy's, ``server_endpoint`` the server's own.
+``latency_ms=N`` puts a :class:`Relay` in front of the server that delays
+each request by N ms (an operator's shell far from the cloud): ``endpoint``
+is then the relay's, ``server_endpoint`` the server's own.
 
 From Python::
 
@@ -226,9 +226,9 @@ class Sandbox(object):
                 self.postgres.start(self.timeout)
             self._start()
             if self.latency_ms:
-                self.proxy = LatencyProxy(self.server_endpoint,
-                                          self.latency_ms, self.host,
-                                          self.port)
+                self.proxy = Relay(self.server_endpoint,
+                                   delay_ms=self.latency_ms, host=self.host,
+                                   port=self.port)
                 self.port = self.proxy.port
                 self.endpoint = self.proxy.endpoint
         except BaseException:
@@ -712,80 +712,6 @@ def _exec_as(uid, gid, parent_pid):
     os.execv(sys.argv[1], sys.argv[1:])
 
 
-# -- the latency proxy -------------------------------------------------------
-
-class LatencyProxy(object):
-    """An HTTP relay on ``host:port`` that delays each request.
-
-    Every request waits ``delay_ms`` before it is sent on to ``upstream``,
-    as if the client were that far from the cloud; requests on different
-    connections wait in parallel, as they would on a real network.
-    Connections are kept alive on both sides, like a client's session.
-    Runs in threads of this process until ``close()``.
-    """
-
-    HOP_BY_HOP = ('connection', 'keep-alive', 'proxy-connection', 'te',
-                  'trailer', 'transfer-encoding', 'upgrade')
-
-    def __init__(self, upstream, delay_ms, host='127.0.0.1', port=0):
-        target = urllib.parse.urlsplit(upstream)
-        delay = delay_ms / 1000.0
-        hop_by_hop = self.HOP_BY_HOP
-
-        class Handler(http.server.BaseHTTPRequestHandler):
-            protocol_version = 'HTTP/1.1'
-            upstream_conn = None
-
-            def relay(self):
-                length = int(self.headers.get('Content-Length') or 0)
-                body = self.rfile.read(length) if length else None
-                time.sleep(delay)
-                if self.upstream_conn is None:
-                    self.upstream_conn = http.client.HTTPConnection(
-                        target.hostname, target.port, timeout=300)
-                headers = {k: v for k, v in self.headers.items()
-                           if k.lower() not in hop_by_hop}
-                self.upstream_conn.request(self.command, self.path, body,
-                                           headers)
-                resp = self.upstream_conn.getresponse()
-                data = resp.read()
-                self.send_response_only(resp.status, resp.reason)
-                for key, value in resp.getheaders():
-                    if key.lower() not in hop_by_hop + ('content-length',):
-                        self.send_header(key, value)
-                self.send_header('Content-Length', str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-            do_GET = do_PUT = do_POST = do_DELETE = do_PATCH = relay
-
-            def finish(self):
-                super().finish()
-                if self.upstream_conn is not None:
-                    self.upstream_conn.close()
-
-            def log_message(self, *args):
-                pass
-
-        try:
-            self._server = http.server.ThreadingHTTPServer((host, port),
-                                                           Handler)
-        except OSError as exc:
-            raise SandboxError('cannot listen on %s:%s: %s'
-                               % (host, port, exc.strerror))
-        self._server.daemon_threads = True
-        self.port = self._server.server_port
-        self.endpoint = 'http://%s:%d' % (host, self.port)
-        self._thread = threading.Thread(target=self._server.serve_forever,
-                                        daemon=True)
-        self._thread.start()
-
-    def close(self):
-        self._server.shutdown()
-        self._server.server_close()
-        self._thread.join(10)
-
-
 # -- the server subprocess ----------------------------------------------------
 
 def _die_with_parent(parent_pid, signum=signal.SIGTERM):
@@ -883,35 +809,55 @@ def _serve(listen_fd, parent_pid):
 # -- a relay in front of the server ----------------------------------------
 
 class Relay(object):
-    """An HTTP relay on 127.0.0.1 in front of a server; a context manager.
+    """An HTTP relay in front of a server; a context manager.
 
     Clients pointed at ``endpoint`` reach ``upstream`` with their requests
-    and the answers unchanged, one thread per connection. A test uses it to
-    decide what happens between two requests of a real client process:
-    :meth:`intercept` runs code of its own just before a chosen request goes
-    on, :meth:`hold` parks that request until :meth:`release`.
+    and the answers unchanged. It serves two purposes:
+
+    * distance: each request waits ``delay_ms`` before it goes on, as if
+      the client were that far from the cloud (``Sandbox(latency_ms=N)``,
+      the benchmark);
+    * races: a test decides what happens between two requests of a real
+      client process: :meth:`intercept` runs code of its own just before a
+      chosen request goes on, :meth:`hold` parks that request until
+      :meth:`release`.
+
+    Like a network between a client's session and a server, it keeps
+    connections alive (HTTP/1.1) on both sides, with one upstream
+    connection per client connection, and handles each client connection
+    in a thread of its own: requests on different connections wait and
+    travel in parallel. Runs in threads of this process until
+    :meth:`close`.
 
     :param upstream: the server's endpoint, e.g. ``Sandbox().endpoint``.
-    :param delay: seconds to wait before relaying each request.
+    :param delay_ms: milliseconds to wait before relaying each request.
     :param timeout: seconds to wait for the server, and at most for a
         release.
+    :param host: address to listen on.
+    :param port: port to listen on; 0 picks a free one.
     """
 
     # Headers about one connection, not about the request or answer.
     HOP_BY_HOP = ('connection', 'keep-alive', 'proxy-connection', 'te',
                   'trailer', 'transfer-encoding', 'upgrade')
 
-    def __init__(self, upstream, delay=0.0, timeout=120):
+    def __init__(self, upstream, delay_ms=0, timeout=120, host='127.0.0.1',
+                 port=0):
         self.upstream = urllib.parse.urlsplit(upstream)
-        self.delay = delay
+        self.delay_ms = delay_ms
         self.timeout = timeout
         self._hooks = []
         self._lock = threading.Lock()
         self._released = threading.Event()
-        self._server = http.server.ThreadingHTTPServer(('127.0.0.1', 0),
-                                                       self._handler())
+        try:
+            self._server = http.server.ThreadingHTTPServer(
+                (host, port), self._handler())
+        except OSError as exc:
+            raise SandboxError('cannot listen on %s:%s: %s'
+                               % (host, port, exc.strerror))
         self._server.daemon_threads = True
-        self.endpoint = 'http://127.0.0.1:%d' % self._server.server_port
+        self.port = self._server.server_port
+        self.endpoint = 'http://%s:%d' % (host, self.port)
         self._thread = threading.Thread(target=self._server.serve_forever,
                                         daemon=True)
         self._thread.start()
@@ -959,47 +905,76 @@ class Relay(object):
                     return hook
         return None
 
-    def _relay(self, method, target, headers, body):
-        """Send one request upstream.
-
-        Returns (status, reason, headers, body) of the answer.
-        """
-        if self.delay:
-            time.sleep(self.delay)
+    def _before(self, method, target):
+        """The delay, then the hook of this request if there is one."""
+        if self.delay_ms:
+            time.sleep(self.delay_ms / 1000.0)
         hook = self._hook_for(method, urllib.parse.urlsplit(target).path)
         if hook:
             hook[2].set()
             hook[3]()
-        conn = http.client.HTTPConnection(
+
+    def _connect(self):
+        return http.client.HTTPConnection(
             self.upstream.hostname, self.upstream.port, timeout=self.timeout)
-        try:
-            conn.request(method, target, body=body, headers=headers)
-            resp = conn.getresponse()
-            return resp.status, resp.reason, resp.getheaders(), resp.read()
-        finally:
-            conn.close()
 
     def _handler(self):
         relay = self
 
         class Handler(http.server.BaseHTTPRequestHandler):
+            protocol_version = 'HTTP/1.1'
+            # The headers and the body of an answer are two writes: with
+            # Nagle's algorithm the body would wait for the client's
+            # delayed ACK of the headers (40 ms on Linux) on a kept-alive
+            # connection.
+            disable_nagle_algorithm = True
+            # This client connection's own connection to the server.
+            upstream = None
+
+            def _send_upstream(self, body, headers):
+                """The server's answer: (status, reason, headers, body)."""
+                fresh = self.upstream is None
+                if fresh:
+                    self.upstream = relay._connect()
+                try:
+                    self.upstream.request(self.command, self.path, body,
+                                          headers)
+                    resp = self.upstream.getresponse()
+                except (http.client.RemoteDisconnected, BrokenPipeError,
+                        ConnectionResetError):
+                    # The server closed an idle kept-alive connection just
+                    # as the request went out: once more on a new one.
+                    self.upstream.close()
+                    self.upstream = None
+                    if fresh:
+                        raise
+                    return self._send_upstream(body, headers)
+                return resp.status, resp.reason, resp.getheaders(), \
+                    resp.read()
+
             def _forward(self):
                 length = int(self.headers.get('Content-Length') or 0)
                 body = self.rfile.read(length) if length else None
                 headers = {k: v for k, v in self.headers.items()
                            if k.lower() not in relay.HOP_BY_HOP + ('host',)}
-                status, reason, resp_headers, data = relay._relay(
-                    self.command, self.path, headers, body)
-                self.send_response(status, reason)
+                relay._before(self.command, self.path)
+                status, reason, resp_headers, data = self._send_upstream(
+                    body, headers)
+                self.send_response_only(status, reason)
                 for key, value in resp_headers:
                     if key.lower() not in relay.HOP_BY_HOP + (
-                            'content-length', 'date', 'server'):
+                            'content-length',):
                         self.send_header(key, value)
                 self.send_header('Content-Length', str(len(data)))
                 self.end_headers()
                 self.wfile.write(data)
 
             do_GET = do_PUT = do_POST = do_PATCH = do_DELETE = _forward
+
+            def finish(self):
+                super().finish()
+                if self.upstream is not None:
+                    self.upstream.close()
 
             def log_message(self, *args):
                 pass
@@ -1158,12 +1133,31 @@ def _stop_on_signals():
         signal.signal(sig, handler)
 
 
+SHAPES = '''\
+shapes:
+  --db sqlite (default)   SQLite and one gunicorn worker: requests are
+                          handled one at a time, in arrival order
+  --db postgresql         PostgreSQL and %(postgresql)d gunicorn workers, as
+                          Placement runs in production: requests run truly
+                          in parallel
+  --latency-ms MS         either shape, MS milliseconds away: a relay in
+                          front of the server delays each request
+
+examples (tox -e sandbox passes its arguments after --):
+  tox -e sandbox
+  tox -e sandbox -- --db postgresql
+  tox -e sandbox -- --db postgresql --latency-ms 20
+''' % DEFAULT_WORKERS
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(
         prog='python -m osc_placement.tests.sandbox',
+        formatter_class=argparse.RawDescriptionHelpFormatter,
         description='Run a real Placement server on 127.0.0.1 until Ctrl-C, '
                     'seeded with a small cloud when its database is empty, '
-                    'and print the variables that point openstack at it.')
+                    'and print the variables that point openstack at it.',
+        epilog=SHAPES)
     parser.add_argument(
         '--db', choices=DATABASES, default='sqlite',
         help='sqlite (default): one worker, requests handled one at a '
@@ -1174,9 +1168,9 @@ def main(argv=None):
         help='gunicorn workers (default: 1 for sqlite, 4 for postgresql)')
     parser.add_argument(
         '--latency-ms', type=int, default=0, metavar='MS',
-        help='delay each request by MS milliseconds in a proxy in front of '
+        help='delay each request by MS milliseconds in a relay in front of '
              'the server, as for a shell far from the cloud (default: 0, '
-             'no proxy)')
+             'no relay)')
     parser.add_argument(
         '--sqlite-file', metavar='PATH',
         help='SQLite database file, kept across runs (default: a '
@@ -1217,7 +1211,7 @@ def main(argv=None):
                       sandbox.workers, 's' if sandbox.workers > 1 else '',
                       startup))
             if sandbox.proxy:
-                print('Latency proxy: %s (+%d ms per request)'
+                print('Relay: %s (+%d ms per request)'
                       % (sandbox.endpoint, sandbox.latency_ms))
             if sandbox.postgres:
                 where = 'PostgreSQL from %s, pid %d, temporary' % (

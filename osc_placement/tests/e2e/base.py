@@ -17,9 +17,16 @@ Placement under gunicorn, osc_placement/tests/sandbox.py) seeded with the
 sample cloud. Tests run the ``openstack`` script installed beside this
 Python as a subprocess, the way a shell script, Ansible or a CI job does,
 and read the server back with direct API calls. Tests that change data use
-providers and consumers of their own.
+providers and consumers of their own (:func:`new_uuid`).
+
+A class sets ``sandbox_options`` for another shape of server:
+:class:`ProductionTestCase` (PostgreSQL, four gunicorn workers) is the one
+for concurrent writers and parallel batches, whose requests really run at
+the same time there. Starting it takes about 20 s: keep such tests in one
+class.
 """
 
+import itertools
 import json
 import os
 import subprocess
@@ -29,6 +36,49 @@ from oslotest import base
 from osc_placement.tests import sandbox as sb
 
 COMMAND_TIMEOUT = 120
+
+_numbers = itertools.count(1)
+
+
+def new_uuid(prefix):
+    """A UUID of the given hex prefix, unique in this test process."""
+    return '%s-0000-4000-8000-%012d' % (prefix, next(_numbers))
+
+
+def make_provider(sandbox, name, inventories, aggregate=None, uuid=None):
+    """Create a provider (a new UUID unless given) with an inventory."""
+    uuid = uuid or new_uuid('eeeeeeee')
+    rp = sandbox.api('POST', '/resource_providers',
+                     {'name': name + '-' + uuid[-4:], 'uuid': uuid})
+    generation = sandbox.api(
+        'PUT', '/resource_providers/%s/inventories' % uuid,
+        {'inventories': inventories,
+         'resource_provider_generation': rp['generation']},
+    )['resource_provider_generation']
+    if aggregate:
+        sandbox.api('PUT', '/resource_providers/%s/aggregates' % uuid,
+                    {'aggregates': [aggregate],
+                     'resource_provider_generation': generation})
+    return uuid
+
+
+def allocate(sandbox, consumer, rp, resources):
+    current = sandbox.api('GET', '/allocations/%s' % consumer)
+    sandbox.api('PUT', '/allocations/%s' % consumer,
+                {'allocations': {rp: {'resources': resources}},
+                 'project_id': 'project-9', 'user_id': 'user-9',
+                 'consumer_generation': current.get('consumer_generation'),
+                 'consumer_type': 'INSTANCE'})
+
+
+def allocations_of(sandbox, consumer):
+    return {rp: alloc['resources'] for rp, alloc in sandbox.api(
+        'GET', '/allocations/%s' % consumer)['allocations'].items()}
+
+
+def inventories_of(sandbox, rp):
+    return sandbox.api('GET', '/resource_providers/%s/inventories'
+                       % rp)['inventories']
 
 
 class Cli(object):
@@ -107,10 +157,13 @@ class SandboxTestCase(base.BaseTestCase):
     is an error of the class, reported by the test runner.
     """
 
+    # Keyword arguments of the class's sb.Sandbox.
+    sandbox_options = {}
+
     @classmethod
     def setUpClass(cls):
         super().setUpClass()
-        cls.sandbox = sb.Sandbox().start()
+        cls.sandbox = sb.Sandbox(**cls.sandbox_options).start()
         cls.addClassCleanup(cls._stop_and_check, cls.sandbox,
                             cls.sandbox.workdir)
         sb.seed(cls.sandbox.endpoint)
@@ -127,3 +180,9 @@ class SandboxTestCase(base.BaseTestCase):
                                  '%s' % sorted(set(left)))
         if os.path.exists(workdir):
             raise AssertionError('the sandbox left %s' % workdir)
+
+
+class ProductionTestCase(SandboxTestCase):
+    """The production-like server: PostgreSQL and four gunicorn workers."""
+
+    sandbox_options = {'db': 'postgresql', 'workers': 4}

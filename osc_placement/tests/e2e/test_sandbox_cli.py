@@ -18,11 +18,15 @@ that work, stops everything on Ctrl-C and keeps its database file across a
 restart.
 """
 
+from concurrent import futures
+import http.client
 import os
 import re
 import signal
 import subprocess
 import sys
+import time
+import urllib.parse
 
 import fixtures
 from oslotest import base as oslotest_base
@@ -34,7 +38,7 @@ from osc_placement.tests import sandbox as sb
 def start_cli(db_path):
     proc = subprocess.Popen(
         [sys.executable, '-m', 'osc_placement.tests.sandbox',
-         '--db', str(db_path)],
+         '--sqlite-file', str(db_path)],
         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
         stderr=subprocess.PIPE, text=True)
     lines = []
@@ -94,6 +98,44 @@ class TestSandbox(oslotest_base.BaseTestCase):
         self.assertEqual([], box.alive_pids())
         self.assertEqual([], base.server_processes_of(os.getpid()))
         self.assertFalse(os.path.exists(workdir))
+
+    def test_latency_relay_keeps_connections_and_waits_in_parallel(self):
+        box = sb.Sandbox(latency_ms=500)
+        self.addCleanup(box.stop)
+        box.start()
+        self.assertNotEqual(box.server_endpoint, box.endpoint)
+        address = urllib.parse.urlsplit(box.endpoint)
+
+        def three_requests(_):
+            # Three requests on one connection: the relay keeps it open.
+            conn = http.client.HTTPConnection(address.hostname,
+                                              address.port, timeout=30)
+            try:
+                started = time.monotonic()
+                conn.connect()
+                sock = conn.sock
+                for _ in range(3):
+                    conn.request('GET', '/resource_providers',
+                                 headers={'X-Auth-Token': sb.TOKEN})
+                    resp = conn.getresponse()
+                    self.assertEqual(200, resp.status)
+                    resp.read()
+                    self.assertIs(sock, conn.sock)
+                return time.monotonic() - started
+            finally:
+                conn.close()
+
+        with box.count_requests() as seen:
+            started = time.monotonic()
+            with futures.ThreadPoolExecutor(8) as pool:
+                took = list(pool.map(three_requests, range(8)))
+            elapsed = time.monotonic() - started
+        self.assertEqual(24, len(seen))
+        # Each request waited its 500 ms...
+        self.assertTrue(all(t >= 1.5 for t in took), took)
+        # ...at the same time as those of the other connections: one
+        # after another, the 24 would take 12 s.
+        self.assertLess(elapsed, 6)
 
     def test_serves_until_interrupted_and_keeps_its_database(self):
         db = os.path.join(self.useFixture(fixtures.TempDir()).path,
