@@ -103,6 +103,12 @@ def _aggregate_cloud(n):
     return 250 if n < 500 else 1500
 
 
+CLOUD_VIEWS = (
+    ['resource', 'provider', 'capacity', 'list', '--summary'],
+    ['resource', 'provider', 'allocation', 'list'],
+    ['resource', 'provider', 'tree', 'list', '--dot', '--long'],
+)
+
 TARGETS = (
     _reference('resource provider list', ['resource', 'provider', 'list'])
     + _reference('resource provider list -f json',
@@ -125,15 +131,13 @@ TARGETS = (
               _multi_delete, latency, speedup, 'serial', (50, 200),
               lambda n: 10, lambda n: ['extra', n])
        for latency, speedup in ((20, 4.0), (0, 1.5))]
-    # Waiting for the cloud-wide views (resource provider capacity list
-    # --summary, resource provider allocation list, resource provider
-    # tree list --dot --long): on 2,000 providers, their default
-    # parallelism against PARALLEL_OPTION 1, at least 5x faster at 20 ms
-    # and 1.5x at 0 ms. One row per view, when the command exists:
-    # + [_batch('<view>: default parallelism vs 1', lambda n: [<argv>],
-    #           latency, speedup, 'serial', (300, 2000), lambda n: n,
-    #           parallel=None)
-    #    for latency, speedup in ((20, 5.0), (0, 1.5))]
+    # The cloud-wide views on the whole cloud, at their default
+    # parallelism against PARALLEL_OPTION 1 (one request at a time).
+    + [_batch('%s: default parallelism vs 1' % ' '.join(argv),
+              lambda n, a=argv: a, latency, speedup, 'serial', (300, 2000),
+              lambda n: n, parallel=None)
+       for argv in CLOUD_VIEWS
+       for latency, speedup in ((20, 5.0), (0, 1.5))]
 )
 
 
