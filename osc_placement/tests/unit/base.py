@@ -131,6 +131,22 @@ class TestCase(base.BaseTestCase):
             json={'resource_providers': [
                 {'uuid': uuid, 'name': name, 'generation': generation}]})
 
+    def assertNoSuchProvider(self, name, *argv):
+        """``openstack argv`` looks ``name`` up, finds none, and says so.
+
+        Exactly one request (the name lookup), nothing on stdout, one line
+        on stderr, exit 1.
+        """
+        self.requests_mock.get(
+            ENDPOINT + '/resource_providers?name=' + name, complete_qs=True,
+            json={'resource_providers': []})
+        out, err, code = self.openstack(*argv)
+        self.assertEqual(
+            ('', "No resource provider with name or UUID '%s' found.\n"
+             % name, 1), (out, err, code))
+        self.assertEqual([('GET', '/resource_providers?name=' + name)],
+                         self.sent())
+
     def assertOneLine(self, text):
         """No line feed, no carriage return: what a terminal breaks on."""
         self.assertNotIn('\n', text)

@@ -146,19 +146,9 @@ class TestAllocation(base.TestCase):
             self.requests_mock.request_history[1].json()['allocations'])
 
     def test_set_unknown_provider_name(self):
-        self.requests_mock.get(
-            URL + '/resource_providers?name=nope',
-            json={'resource_providers': []})
-        out, err, code = self.openstack(
-            'resource', 'provider', 'allocation', 'set', C1,
+        self.assertNoSuchProvider(
+            'nope', 'resource', 'provider', 'allocation', 'set', C1,
             '--allocation', 'rp=nope,VCPU=1', *OWNER)
-        self.assertEqual(('', 1), (out, code))
-        self.assertEqual(
-            "No resource provider with name or UUID 'nope' found.\n",
-            err)
-        self.assertEqual(
-            [('GET', '/resource_providers?name=nope')],
-            self.sent())
 
     def test_set_list_body_below_1_12(self):
         self.requests_mock.put(URL + '/allocations/' + C1, status_code=204)

@@ -357,13 +357,8 @@ class TestInventory(InventoryTestCase):
             [path for _, path in self.sent()])
 
     def test_list_unknown_name(self):
-        self.requests_mock.get(URL + '/resource_providers?name=nope',
-                               json={'resource_providers': []})
-        out, err, code = self.openstack(
-            'resource', 'provider', 'inventory', 'list', 'nope')
-        self.assertEqual(
-            ('', "No resource provider with name or UUID 'nope' found.\n", 1),
-            (out, err, code))
+        self.assertNoSuchProvider(
+            'nope', 'resource', 'provider', 'inventory', 'list', 'nope')
 
     def test_show_encodes_the_class(self):
         self.requests_mock.get(

@@ -116,18 +116,9 @@ class TestTrait(TraitTestCase):
     # resource provider trait list|set|delete
 
     def test_provider_name_not_found(self):
-        self.requests_mock.get(
-            URL + '/resource_providers', json={'resource_providers': []})
-        out, err, code = self.openstack(
-            'resource', 'provider', 'trait', 'add', 'nope', '--trait',
-            'CUSTOM_A')
-        self.assertEqual(('', 1), (out, code))
-        self.assertEqual(
-            "No resource provider with name or UUID 'nope' found.\n",
-            err)
-        self.assertEqual(
-            [('GET', '/resource_providers?name=nope')],
-            self.sent())
+        self.assertNoSuchProvider(
+            'nope', 'resource', 'provider', 'trait', 'add', 'nope',
+            '--trait', 'CUSTOM_A')
 
     def test_set_reads_generation_then_puts(self):
         self.requests_mock.get(
