@@ -367,10 +367,10 @@ class SessionClient(object):
         if self.session.auth is not None:
             try:
                 self.session.get_auth_headers()
-            except ks_exceptions.ClientException:
+            except ks_exceptions.ClientException as exc:
                 # Each request then meets the same failure and reports it
                 # in one line, as it would have without the batch.
-                pass
+                LOG.debug('Authentication before a batch failed: %s', exc)
         transport = getattr(self.session, 'session', None)
         for prefix, adapter in list(getattr(transport, 'adapters',
                                             {}).items()):
