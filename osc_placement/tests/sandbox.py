@@ -328,15 +328,9 @@ class Sandbox(object):
         proc, self._proc = self._proc, None
         if proc is not None:
             self._read_pids()
-            if proc.poll() is None:
-                # gunicorn: SIGTERM is a graceful stop (the worker finishes
-                # its request, graceful_timeout bounds it).
-                proc.send_signal(signal.SIGTERM)
-                try:
-                    proc.wait(timeout=15)
-                except subprocess.TimeoutExpired:
-                    _killpg(proc.pid)
-                    proc.wait()
+            # gunicorn: SIGTERM is a graceful stop (the worker finishes
+            # its request, graceful_timeout bounds it).
+            _stop(proc, signal.SIGTERM, 15)
             self._read_pids()
             # The master reaps its worker before exiting; make sure anyway.
             deadline = time.monotonic() + 5
@@ -456,6 +450,18 @@ def _killpg(pgid):
         os.killpg(pgid, signal.SIGKILL)
     except OSError:
         pass
+
+
+def _stop(proc, sig, timeout):
+    """Send ``sig`` to a running ``proc``; SIGKILL its group after timeout."""
+    if proc.poll() is not None:
+        return
+    proc.send_signal(sig)
+    try:
+        proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        _killpg(proc.pid)
+        proc.wait()
 
 
 # -- PostgreSQL ---------------------------------------------------------------
@@ -672,13 +678,7 @@ class Postgres(object):
         # that they are gone too.
         self.pids.extend(pid for pid in self._children(proc.pid)
                          if pid not in self.pids)
-        if proc.poll() is None:
-            proc.send_signal(signal.SIGINT)
-            try:
-                proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                _killpg(proc.pid)
-                proc.wait()
+        _stop(proc, signal.SIGINT, 30)
         deadline = time.monotonic() + 5
         while any(_pid_alive(pid) for pid in self.pids) and \
                 time.monotonic() < deadline:
