@@ -353,6 +353,19 @@ class Sandbox(object):
                                    else [])
         return [pid for pid in pids if _pid_alive(pid)]
 
+    def cpu_seconds(self):
+        """CPU time (user + system) the server has used since it started.
+
+        Counts gunicorn and PostgreSQL with every process under them,
+        running or already reaped (a reaped child's time is in its
+        parent's ``cutime``/``cstime``). The relay runs in this process
+        and is not counted.
+        """
+        roots = self.server_pids[:1] + (self.postgres.pids[:1]
+                                        if self.postgres else [])
+        return sum(_tree_ticks(pid) for pid in roots) / os.sysconf(
+            'SC_CLK_TCK')
+
     def _read_pids(self):
         try:
             with open(self._pid_file) as f:
@@ -421,6 +434,42 @@ def _tmpfs():
     if os.path.isdir('/dev/shm') and os.access('/dev/shm', os.W_OK):
         return '/dev/shm'
     return None
+
+
+def _proc_stat(pid):
+    """(ppid, ticks) of a process: its CPU time and its reaped children's."""
+    with open('/proc/%d/stat' % pid) as f:
+        # The command name, in parentheses, may hold spaces.
+        fields = f.read().rsplit(')', 1)[1].split()
+    return int(fields[1]), sum(int(value) for value in fields[11:15])
+
+
+def _processes():
+    """{pid: (ppid, ticks)} of every process that can be read."""
+    stats = {}
+    for entry in os.listdir('/proc'):
+        if entry.isdigit():
+            try:
+                stats[int(entry)] = _proc_stat(int(entry))
+            except (OSError, IndexError, ValueError):
+                pass  # gone meanwhile
+    return stats
+
+
+def _tree_ticks(root):
+    """CPU ticks of ``root`` and of every living process under it."""
+    stats = _processes()
+    if root not in stats:
+        return 0
+    children = collections.defaultdict(list)
+    for pid, (ppid, _) in stats.items():
+        children[ppid].append(pid)
+    total, todo = 0, [root]
+    while todo:
+        pid = todo.pop()
+        total += stats[pid][1]
+        todo.extend(children[pid])
+    return total
 
 
 def _pid_alive(pid):
@@ -656,18 +705,8 @@ class Postgres(object):
     @staticmethod
     def _children(parent):
         """PIDs whose parent is ``parent``."""
-        found = []
-        for entry in os.listdir('/proc'):
-            if not entry.isdigit():
-                continue
-            try:
-                with open('/proc/%s/stat' % entry) as f:
-                    ppid = int(f.read().rsplit(')', 1)[1].split()[1])
-            except (OSError, IndexError, ValueError):
-                continue
-            if ppid == parent:
-                found.append(int(entry))
-        return found
+        return [pid for pid, (ppid, _) in _processes().items()
+                if ppid == parent]
 
     def stop(self):
         """Fast shutdown (SIGINT), then SIGKILL of the process group."""

@@ -218,21 +218,37 @@ def install_ours(bindir):
 
 # -- one target ---------------------------------------------------------------
 
+def _own_cpu():
+    times = os.times()
+    return times.user + times.system
+
+
 def check_run(argv, env, sb, restore):
-    """Run once: {code, out, err, requests, rss_kib}."""
+    """Run once: {code, out, err, requests, rss_kib, cpu_s}.
+
+    ``cpu_s`` is the CPU time of the run: the client's, the server's
+    (Placement and PostgreSQL) and this process's (the relay's threads;
+    the main thread only waits).
+    """
     populate.restore(_api(sb), restore)
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        server, relay = sb.cpu_seconds(), _own_cpu()
         with sb.count_requests() as seen:
             proc = subprocess.Popen(argv, env=env, stdin=subprocess.DEVNULL,
                                     stdout=out, stderr=err)
             _, status, usage = os.wait4(proc.pid, 0)
+        server, relay = sb.cpu_seconds() - server, _own_cpu() - relay
         out.seek(0)
         err.seek(0)
         return {'code': os.waitstatus_to_exitcode(status),
                 'out': out.read().decode('utf-8', 'replace'),
                 'err': err.read().decode('utf-8', 'replace'),
                 'requests': ['%s %s' % (r.method, r.uri) for r in seen],
-                'rss_kib': usage.ru_maxrss}
+                'rss_kib': usage.ru_maxrss,
+                'cpu_s': {'client': round(usage.ru_utime + usage.ru_stime,
+                                          2),
+                          'server': round(server, 2),
+                          'relay': round(relay, 2)}}
 
 
 def _api(sb):
@@ -271,7 +287,7 @@ def run_target(target, n, sb, endpoint, sides, args, out_dir):
               for side, argv in (('ours', measured), ('baseline', base))}
     summary.update(
         (side + '_' + key, checks[side][key]) for side in checks
-        for key in ('code', 'rss_kib'))
+        for key in ('code', 'rss_kib', 'cpu_s'))
     summary['requests'] = [len(checks[s]['requests']) for s in checks]
     problems = []
     for side, check in checks.items():
@@ -328,6 +344,12 @@ def run_target(target, n, sb, endpoint, sides, args, out_dir):
         summary['holds'] = ratio >= target.speedup
         summary['detail'] = '%.2fx faster, target >= %.1fx' % (
             ratio, target.speedup)
+        # However parallel the client, a run cannot take less time than
+        # its CPU time shared out over every CPU of the machine.
+        cpus = os.cpu_count() or 1
+        summary['ceiling'] = round(
+            benches['baseline'].median()
+            / (sum(checks['ours']['cpu_s'].values()) / cpus), 2)
     return summary
 
 
@@ -459,10 +481,21 @@ def render(report):
                              '/'.join(map(str, r['requests'])),
                              r['baseline_rss_kib'] / 1024,
                              r['ours_rss_kib'] / 1024))
+        if 'ceiling' in r:
+            lines.append('      CPU s (client + server + relay): baseline '
+                         '%s, ours %s; on %s CPUs ours cannot be more than '
+                         '%.2fx faster' % (
+                             _cpu(r['baseline_cpu_s']), _cpu(r['ours_cpu_s']),
+                             m.get('cpu_count'), r['ceiling']))
         detail = r['detail']
         lines.append('      %s' % (detail if len(detail) <= 150
                                    else detail[:147] + '...'))
     return '\n'.join(lines)
+
+
+def _cpu(seconds):
+    return '%.1f + %.1f + %.1f' % (seconds['client'], seconds['server'],
+                                   seconds['relay'])
 
 
 if __name__ == '__main__':

@@ -267,3 +267,20 @@ class TestProductionServer(base.ProductionTestCase):
             self.assertEqual(0 if rp in failed else 12, reserved, rp)
             self.assertEqual(before[rp]['MEMORY_MB'],
                              after[rp]['MEMORY_MB'])
+
+    # -- what the benchmark reads of the server ----------------------------
+
+    def test_cpu_seconds_grow_with_the_requests_served(self):
+        # The benchmark divides a run's CPU time (client, server, relay)
+        # by the machine's CPUs for the best ratio a target can reach: the
+        # server's share must count the workers and PostgreSQL.
+        server_pids = self.sandbox.server_pids[:1]
+        postgres_pids = self.sandbox.postgres.pids[:1]
+        before = self.sandbox.cpu_seconds()
+        gunicorn_before = sb._tree_ticks(server_pids[0])
+        postgres_before = sb._tree_ticks(postgres_pids[0])
+        for _ in range(40):
+            rp_uuids(self.sandbox)
+        self.assertGreater(self.sandbox.cpu_seconds(), before)
+        self.assertGreater(sb._tree_ticks(server_pids[0]), gunicorn_before)
+        self.assertGreater(sb._tree_ticks(postgres_pids[0]), postgres_before)
