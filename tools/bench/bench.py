@@ -66,10 +66,12 @@ PARALLEL_OPTION = '--os-placement-parallel'
 # the least baseline/ours ratio of the median times that meets the target;
 # None means "within noise of the baseline, same requests in the same
 # order" (with a speedup, the same requests in any order). ``restore``:
-# how populate.restore() puts the cloud back before each run.
+# how populate.restore() puts the cloud back before each run. ``loop``:
+# the commands that a shell loop runs for each provider to get what the
+# target's command prints (None: no such loop); ``--loop K`` times it.
 Target = collections.namedtuple(
     'Target', 'name argv items cloud shape latency_ms parallel baseline '
-              'speedup restore')
+              'speedup restore loop', defaults=(None,))
 
 
 def _reference(name, argv, sizes=((10, 10), (300, 2000))):
@@ -92,10 +94,10 @@ def _multi_delete(n):
 
 
 def _batch(name, argv, latency_ms, speedup, baseline, items, cloud,
-           restore=None, parallel=8):
+           restore=None, parallel=8, loop=None):
     return Target('%s, %d ms latency' % (name, latency_ms), argv, items,
                   cloud, 'production', latency_ms, parallel, baseline,
-                  speedup, restore)
+                  speedup, restore, loop)
 
 
 def _aggregate_cloud(n):
@@ -103,10 +105,19 @@ def _aggregate_cloud(n):
     return 250 if n < 500 else 1500
 
 
+# Each view, and what operators ran for each provider before it, with
+# the reference's commands (the loop then sums or draws what they print).
+_RP = ['resource', 'provider']
+# Traits need 1.6; every loop command takes it.
+LOOP_VERSION = ['--os-placement-api-version', '1.6']
 CLOUD_VIEWS = (
-    ['resource', 'provider', 'capacity', 'list', '--summary'],
-    ['resource', 'provider', 'allocation', 'list'],
-    ['resource', 'provider', 'tree', 'list', '--dot', '--long'],
+    (_RP + ['capacity', 'list', '--summary'],
+     (_RP + ['inventory', 'list'], _RP + ['usage', 'show'])),
+    (_RP + ['allocation', 'list'],
+     (_RP + ['show', '--allocations'],)),
+    (_RP + ['tree', 'list', '--dot', '--long'],
+     (_RP + ['inventory', 'list'], _RP + ['usage', 'show'],
+      _RP + ['trait', 'list'], _RP + ['aggregate', 'list'])),
 )
 
 TARGETS = (
@@ -135,8 +146,8 @@ TARGETS = (
     # parallelism against PARALLEL_OPTION 1 (one request at a time).
     + [_batch('%s: default parallelism vs 1' % ' '.join(argv),
               lambda n, a=argv: a, latency, speedup, 'serial', (300, 2000),
-              lambda n: n, parallel=None)
-       for argv in CLOUD_VIEWS
+              lambda n: n, parallel=None, loop=loop)
+       for argv, loop in CLOUD_VIEWS
        for latency, speedup in ((20, 5.0), (0, 1.5))]
 )
 
@@ -269,6 +280,22 @@ def time_side(name, argv, env, sb, restore, path, pyperf_args):
     return pyperf.Benchmark.load(path)
 
 
+def time_loop(loop, providers, upstream, env):
+    """Seconds per provider of a shell loop of the reference's commands.
+
+    Runs the commands of ``loop`` for each of ``providers``, one process
+    after another as the loop would (the provider's UUID is the last
+    argument), and checks that each exits 0.
+    """
+    started = time.monotonic()
+    for uuid in providers:
+        for argv in loop:
+            subprocess.run([upstream] + LOOP_VERSION + argv + [uuid],
+                           env=env, check=True,
+                           stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+    return (time.monotonic() - started) / len(providers)
+
+
 def run_target(target, n, sb, endpoint, sides, args, out_dir):
     """Measure one target; returns its summary (a dict)."""
     ours, upstream = sides
@@ -350,6 +377,10 @@ def run_target(target, n, sb, endpoint, sides, args, out_dir):
         summary['ceiling'] = round(
             benches['baseline'].median()
             / (sum(checks['ours']['cpu_s'].values()) / cpus), 2)
+    if target.loop and args.loop:
+        summary['loop_s_per_provider'] = round(time_loop(
+            target.loop, [populate.rp_uuid(p) for p in range(args.loop)],
+            upstream, env), 3)
     return summary
 
 
@@ -377,6 +408,11 @@ def main(argv=None):
                              '"--pyperf -p 10 -n 3" (last option; default '
                              '"-p 5 -n 3 -w 1 -l 1", --quick: "-p 2 -n 2 '
                              '-w 1 -l 1")')
+    parser.add_argument('--loop', type=int, default=0, metavar='K',
+                        help='also time, on the first K providers, the '
+                             'shell loop of reference commands that each '
+                             'cloud-wide view replaces (default: 0, not '
+                             'timed)')
     args = parser.parse_args(argv)
     if args.pyperf is None:
         args.pyperf = ['-p', '2', '-n', '2', '-w', '1', '-l', '1'] \
@@ -483,10 +519,16 @@ def render(report):
                              r['ours_rss_kib'] / 1024))
         if 'ceiling' in r:
             lines.append('      CPU s (client + server + relay): baseline '
-                         '%s, ours %s; on %s CPUs ours cannot be more than '
-                         '%.2fx faster' % (
+                         '%s, ours %s; the most %s CPUs allow: about '
+                         '%.2fx' % (
                              _cpu(r['baseline_cpu_s']), _cpu(r['ours_cpu_s']),
                              m.get('cpu_count'), r['ceiling']))
+        if 'loop_s_per_provider' in r:
+            per = r['loop_s_per_provider']
+            lines.append('      shell loop of reference commands: %.2f s '
+                         'per provider, about %.0f s for %d (%.0fx ours)' % (
+                             per, per * r['items'], r['items'],
+                             per * r['items'] / r['median_s']['ours']))
         detail = r['detail']
         lines.append('      %s' % (detail if len(detail) <= 150
                                    else detail[:147] + '...'))
