@@ -105,11 +105,11 @@ def _aggregate_cloud(n):
     return 250 if n < 500 else 1500
 
 
+_RP = ['resource', 'provider']
+# Traits need 1.6; every command of a shell loop takes it.
+LOOP_VERSION = ['--os-placement-api-version', '1.6']
 # Each view, and what operators ran for each provider before it, with
 # the reference's commands (the loop then sums or draws what they print).
-_RP = ['resource', 'provider']
-# Traits need 1.6; every loop command takes it.
-LOOP_VERSION = ['--os-placement-api-version', '1.6']
 CLOUD_VIEWS = (
     (_RP + ['capacity', 'list', '--summary'],
      (_RP + ['inventory', 'list'], _RP + ['usage', 'show'])),
