@@ -363,8 +363,7 @@ class Sandbox(object):
         """
         roots = self.server_pids[:1] + (self.postgres.pids[:1]
                                         if self.postgres else [])
-        return sum(_tree_ticks(pid) for pid in roots) / os.sysconf(
-            'SC_CLK_TCK')
+        return _tree_ticks(roots) / os.sysconf('SC_CLK_TCK')
 
     def _read_pids(self):
         try:
@@ -456,15 +455,13 @@ def _processes():
     return stats
 
 
-def _tree_ticks(root):
-    """CPU ticks of ``root`` and of every living process under it."""
+def _tree_ticks(roots):
+    """CPU ticks of ``roots`` and of every living process under them."""
     stats = _processes()
-    if root not in stats:
-        return 0
     children = collections.defaultdict(list)
     for pid, (ppid, _) in stats.items():
         children[ppid].append(pid)
-    total, todo = 0, [root]
+    total, todo = 0, [pid for pid in roots if pid in stats]
     while todo:
         pid = todo.pop()
         total += stats[pid][1]

@@ -277,10 +277,10 @@ class TestProductionServer(base.ProductionTestCase):
         gunicorn = self.sandbox.server_pids[0]
         postgres = self.sandbox.postgres.pids[0]
         before = self.sandbox.cpu_seconds()
-        gunicorn_before = sb._tree_ticks(gunicorn)
-        postgres_before = sb._tree_ticks(postgres)
+        gunicorn_before = sb._tree_ticks([gunicorn])
+        postgres_before = sb._tree_ticks([postgres])
         for _ in range(40):
             rp_uuids(self.sandbox)
         self.assertGreater(self.sandbox.cpu_seconds(), before)
-        self.assertGreater(sb._tree_ticks(gunicorn), gunicorn_before)
-        self.assertGreater(sb._tree_ticks(postgres), postgres_before)
+        self.assertGreater(sb._tree_ticks([gunicorn]), gunicorn_before)
+        self.assertGreater(sb._tree_ticks([postgres]), postgres_before)
