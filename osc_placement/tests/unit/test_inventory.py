@@ -54,6 +54,15 @@ class InventoryTestCase(base.TestCase):
             URL + '/resource_providers?member_of=' + AGG,
             json={'resource_providers': list(providers)}, complete_qs=True)
 
+    def provider_with_vcpu(self, generation):
+        """RP1 at ``generation``, with ``record()`` as its VCPU inventory."""
+        self.requests_mock.get(
+            URL + '/resource_providers/' + RP1, json=rp(RP1, 'c', generation))
+        self.requests_mock.get(
+            URL + '/resource_providers/%s/inventories' % RP1,
+            json={'resource_provider_generation': generation,
+                  'inventories': {'VCPU': record()}})
+
     def inventory_of(self, inventories, usages):
         self.requests_mock.get(
             URL + '/resource_providers/%s/inventories' % RP1,
@@ -142,12 +151,7 @@ class TestInventory(InventoryTestCase):
         self.assertEqual([], self.sent())
 
     def test_set_amend_dry_run_reads_but_never_writes(self):
-        self.requests_mock.get(
-            URL + '/resource_providers/' + RP1, json=rp(RP1, 'c', 3))
-        self.requests_mock.get(
-            URL + '/resource_providers/%s/inventories' % RP1,
-            json={'resource_provider_generation': 3,
-                  'inventories': {'VCPU': record()}})
+        self.provider_with_vcpu(generation=3)
         out, err, code = self.openstack(
             'resource', 'provider', 'inventory', 'set', RP1, '--amend',
             '--dry-run', '--resource', 'VCPU:reserved=2', '--resource',
@@ -162,12 +166,7 @@ class TestInventory(InventoryTestCase):
             json.loads(out))
 
     def test_set_amend_conflict_is_not_retried(self):
-        self.requests_mock.get(
-            URL + '/resource_providers/' + RP1, json=rp(RP1, 'c', 3))
-        self.requests_mock.get(
-            URL + '/resource_providers/%s/inventories' % RP1,
-            json={'resource_provider_generation': 3,
-                  'inventories': {'VCPU': record()}})
+        self.provider_with_vcpu(generation=3)
         self.requests_mock.put(
             URL + '/resource_providers/%s/inventories' % RP1,
             **conflict("resource provider generation conflict"))
