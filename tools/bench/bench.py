@@ -379,7 +379,8 @@ def run_target(target, n, sb, endpoint, sides, args, out_dir):
             / (sum(checks['ours']['cpu_s'].values()) / cpus), 2)
     if target.loop and args.loop:
         summary['loop_s_per_provider'] = round(time_loop(
-            target.loop, [populate.rp_uuid(p) for p in range(args.loop)],
+            target.loop,
+            [populate.rp_uuid(p) for p in range(min(args.loop, n))],
             upstream, env), 3)
     return summary
 
@@ -414,6 +415,8 @@ def main(argv=None):
                              'cloud-wide view replaces (default: 0, not '
                              'timed)')
     args = parser.parse_args(argv)
+    if args.loop < 0:
+        parser.error('--loop: K must be 0 or more, not %d' % args.loop)
     if args.pyperf is None:
         args.pyperf = ['-p', '2', '-n', '2', '-w', '1', '-l', '1'] \
             if args.quick else ['-p', '5', '-n', '3', '-w', '1', '-l', '1']
