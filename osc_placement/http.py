@@ -12,154 +12,23 @@
 
 """The one place that talks HTTP to Placement.
 
-Headers, microversion negotiation, and the translation of every error (an
-HTTP status, a body that is not what Placement sends, a network failure)
-into one line that names what happened.
+``SessionClient`` sends every request through the keystoneauth session
+(headers, microversion, timeout), negotiates the microversion when the
+user asked for it, and raises the one-line exceptions of ``errors.py``
+for every failure. ``Response`` reads the body of an answer, checking
+its shape where it is read.
 """
 
-from concurrent import futures
-import errno
-import html
-import http.client
-import json
 import logging
-import re
-import socket
-import ssl
 
 from keystoneauth1 import exceptions as ks_exceptions
 from osc_lib import exceptions
 import requests
 
-from osc_placement.text import printable
+from osc_placement import errors
 from osc_placement import version
 
 LOG = logging.getLogger(__name__)
-
-_http_error_to_exc = {
-    cls.http_status: cls
-    for cls in exceptions.ClientException.__subclasses__()
-}
-
-# Error text taken from a body that is not Placement's JSON (an HTML page
-# from a proxy, say) is cut to this many characters.
-MAX_TEXT_ERROR = 300
-
-# Patterns, compiled by re (and cached) the first time an error needs them.
-_TAG_RE = r'(?is)<(script|style|head)\b.*?</\1\s*>|<[^>]*>'
-_BLANKS_RE = r'\s+'
-# A JSON-schema error of a request body: the reason, then the schema dump.
-# (Errors of the query string keep the reference's text.)
-_BODY_SCHEMA_ERROR = 'JSON does not validate:'
-_SCHEMA_DUMP_RE = r'\s+Failed validating\b.*$'
-_INSTANCE_RE = r'\bOn instance((?:\[[^\]]*\])+)'
-_INDEX_RE = r"\['((?:[^'\\]|\\.)*)'\]|\[(\d+)\]"
-
-
-class InvalidResponse(exceptions.CommandError):
-    """A successful response whose body is not the JSON Placement sends."""
-
-
-class ConnectionFailed(exceptions.CommandError):
-    """The request never got an HTTP answer."""
-
-
-def _text_of(body):
-    """Plain text of an HTML or text body, on one line."""
-    text = re.sub(_TAG_RE, ' ', body)
-    text = printable(re.sub(_BLANKS_RE, ' ', html.unescape(text)).strip())
-    if len(text) > MAX_TEXT_ERROR:
-        text = text[:MAX_TEXT_ERROR - 3].rstrip() + '...'
-    return text
-
-
-def _detail_from_json(body):
-    """Placement's own error detail, or None if the body is not its shape.
-
-    Also reads the ``{"error": {"message": ...}}`` body of keystonemiddleware
-    (what an invalid token gets).
-    """
-    if not isinstance(body, dict):
-        return None
-    error = body.get('error')
-    if isinstance(error, dict) and isinstance(error.get('message'), str):
-        return printable(re.sub(_BLANKS_RE, ' ', error['message']).strip()) \
-            or None
-    errors = body.get('errors')
-    if not isinstance(errors, list) or not errors:
-        return None
-    first = errors[0]
-    if not isinstance(first, dict):
-        return None
-    detail = first.get('detail') or first.get('title')
-    if not isinstance(detail, str):
-        return None
-    # Placement puts a generic headline first and the useful sentence on the
-    # last line: keep the last line, as the reference does.
-    lines = [printable(line.strip()) for line in detail.split('\n')]
-    non_empty = [line for line in lines if line]
-    return _without_schema(non_empty[-1]) if non_empty else None
-
-
-def _without_schema(detail):
-    """A JSON-schema error cut to its reason and the field it is about.
-
-    ``... 0 is less than the minimum of 1  Failed validating 'minimum' in
-    schema[...]: {...}  On instance['inventories']['VCPU']['total']: 0``
-    becomes ``... 0 is less than the minimum of 1 (field
-    inventories/VCPU/total)``. Any other detail is returned as it is.
-    """
-    if not detail.startswith(_BODY_SCHEMA_ERROR):
-        return detail
-    reason = re.sub(_SCHEMA_DUMP_RE, '', detail, flags=re.S)
-    instance = re.search(_INSTANCE_RE, detail)
-    if instance:
-        path = [key or index for key, index
-                in re.findall(_INDEX_RE, instance.group(1))]
-        reason = '%s (field %s)' % (reason, '/'.join(path))
-    return reason
-
-
-def error_message(response):
-    """One line describing a failed response, without the status suffix."""
-    try:
-        body = json.loads(response.content) if response.content else None
-    except ValueError:
-        body = None
-    detail = _detail_from_json(body)
-    if detail is None and response.content:
-        detail = _text_of(response.text)
-    if not detail:
-        detail = response.reason or http.client.responses.get(
-            response.status_code, 'Error')
-    return detail
-
-
-def error_code(response):
-    """Placement's machine-readable error code (1.23+), or None.
-
-    For example ``placement.concurrent_update``.
-    """
-    try:
-        return response.json()['errors'][0].get('code')
-    except (exceptions.CommandError, LookupError, TypeError,
-            AttributeError, ValueError):
-        return None
-
-
-def exception_for(response):
-    """The osc-lib exception for an HTTP error response.
-
-    Its text is ``<message> (HTTP <status>)``, as the reference prints it.
-    ``.response`` is the response and ``.error_code`` Placement's code.
-    """
-    status = response.status_code
-    message = error_message(response)
-    exc_class = _http_error_to_exc.get(status, exceptions.ClientException)
-    exc = exc_class(status, message)
-    exc.response = response
-    exc.error_code = error_code(response)
-    return exc
 
 
 _KINDS = {list: 'a list', dict: 'an object'}
@@ -199,7 +68,7 @@ class Response(object):
                 self._body = self._response.json()
             except ValueError:
                 raise self.invalid('a body that is not JSON: %r'
-                                   % _text_of(self.text or '')[:80])
+                                   % errors.text_of(self.text or '')[:80])
         return self._body
 
     def json_object(self):
@@ -235,65 +104,9 @@ class Response(object):
 
     def invalid(self, what):
         """The error for a body this client cannot use."""
-        return InvalidResponse(
+        return errors.InvalidResponse(
             'Invalid response from the Placement API: %s %s answered HTTP '
             '%s with %s' % (self.method, self.url, self.status_code, what))
-
-
-def _walk_causes(exc):
-    seen = set()
-    stack = [exc]
-    while stack:
-        current = stack.pop()
-        if current is None or id(current) in seen:
-            continue
-        seen.add(id(current))
-        yield current
-        stack.append(current.__cause__)
-        stack.append(current.__context__)
-        stack.extend(a for a in getattr(current, 'args', ())
-                     if isinstance(a, BaseException))
-        stack.append(getattr(current, 'reason', None)
-                     if isinstance(getattr(current, 'reason', None),
-                                   BaseException) else None)
-
-
-def _describe_transport_error(exc):
-    """A short reason for a failure below HTTP, from the exception chain."""
-    causes = list(_walk_causes(exc))
-    for cause in causes:
-        if isinstance(cause, socket.gaierror) or \
-                type(cause).__name__ == 'NameResolutionError':
-            return 'the host name could not be resolved'
-    for cause in causes:
-        if isinstance(cause, ConnectionRefusedError) or (
-                isinstance(cause, OSError)
-                and cause.errno == errno.ECONNREFUSED):
-            return 'connection refused'
-    tls = [c for c in causes if isinstance(c, ssl.SSLError)]
-    if tls or any(isinstance(c, ks_exceptions.SSLError) for c in causes):
-        # The innermost ssl error says why; keystoneauth's wrapper does not.
-        reason = ''
-        for cause in tls:
-            if isinstance(cause, ssl.SSLCertVerificationError):
-                reason = cause.verify_message or cause.reason or ''
-                break
-            reason = reason or cause.reason or ''
-        return 'TLS handshake failed%s' % (
-            ' (%s)' % str(reason).lower().replace('_', ' ')
-            if reason else '')
-    for cause in causes:
-        if isinstance(cause, (socket.timeout, TimeoutError,
-                              requests.exceptions.Timeout,
-                              ks_exceptions.ConnectTimeout)):
-            return 'no answer before the timeout'
-    for cause in causes:
-        if isinstance(cause, (ConnectionResetError, BrokenPipeError)):
-            return 'the connection was closed by the server'
-        if type(cause).__name__ in ('RemoteDisconnected',
-                                    'ProtocolError'):
-            return 'the connection was closed before an answer came'
-    return str(exc).split('\n')[0]
 
 
 def _is_version_document(resp):
@@ -304,7 +117,7 @@ def _is_version_document(resp):
     """
     try:
         body = resp.json()
-    except InvalidResponse:
+    except errors.InvalidResponse:
         return False
     versions = body.get('versions') if isinstance(body, dict) else None
     return isinstance(versions, list) and any(
@@ -325,44 +138,21 @@ class SessionClient(object):
         self.session = session
         self.ks_filter = ks_filter
         self.timeout = timeout
-        # Requests in flight at once for batches (see each()); None: the
-        # command's own default.
+        # Requests in flight at once for batches (see batch.each()); None:
+        # the command's own default.
         self.parallel = parallel
+        # The connections the session's pools keep per host (requests'
+        # default until allow_parallel() mounts bigger pools).
+        self._pool_size = requests.adapters.DEFAULT_POOLSIZE
         self.negotiate_api_version(api_version)
 
-    def each(self, work, items, default=1):
-        """``work(item)`` for every item, up to N at a time, in item order.
+    def allow_parallel(self, workers):
+        """Get ready for ``workers`` requests in flight at once.
 
-        N is the ``--os-placement-parallel`` value, else ``default``. With
-        N = 1 the items are done one after another, in order. Returns a
-        list with one ``(result, error)`` pair per item, in the order of
-        ``items`` whatever order they finished in: ``error`` is the
-        osc-lib exception an item failed with (an HTTP error, a network
-        failure, an invalid answer), else None. Any other exception is a
-        bug and propagates.
-        """
-        items = list(items)
-
-        def one(item):
-            try:
-                return work(item), None
-            except (exceptions.ClientException,
-                    exceptions.CommandError) as exc:
-                return None, exc
-
-        workers = min(self.parallel or default, len(items))
-        if workers <= 1:
-            return [one(item) for item in items]
-        self._prepare_for(workers)
-        with futures.ThreadPoolExecutor(max_workers=workers) as pool:
-            return list(pool.map(one, items))
-
-    def _prepare_for(self, workers):
-        """Authenticate once, and let the pool keep ``workers`` connections.
-
-        Without this, each thread could ask for its own token, and
-        connections beyond the pool's size would be opened and dropped for
-        every request.
+        Authenticates once, so that each thread does not ask for a token
+        of its own, and lets the connection pool of each scheme keep
+        ``workers`` connections, so that connections beyond the pool's
+        size are not opened and dropped for every request.
         """
         if self.session.auth is not None:
             try:
@@ -371,13 +161,14 @@ class SessionClient(object):
                 # Each request then meets the same failure and reports it
                 # in one line, as it would have without the batch.
                 LOG.debug('Authentication before a batch failed: %s', exc)
-        transport = getattr(self.session, 'session', None)
-        for prefix, adapter in list(getattr(transport, 'adapters',
-                                            {}).items()):
-            if getattr(adapter, '_pool_maxsize', workers) < workers:
-                transport.mount(prefix, type(adapter)(
+        if workers <= self._pool_size:
+            return
+        for prefix, adapter in list(self.session.adapters.items()):
+            if isinstance(adapter, requests.adapters.HTTPAdapter):
+                self.session.mount(prefix, type(adapter)(
                     pool_connections=workers, pool_maxsize=workers,
                     max_retries=adapter.max_retries))
+        self._pool_size = workers
 
     def request(self, method, url, **kwargs):
         """Send one request; return its :class:`Response`.
@@ -402,13 +193,13 @@ class SessionClient(object):
                 endpoint_filter=self.ks_filter, raise_exc=False, **kwargs)
         except (ks_exceptions.ConnectionError,
                 requests.exceptions.RequestException) as exc:
-            raise ConnectionFailed(
+            raise errors.ConnectionFailed(
                 'Unable to reach the Placement API%s: %s.'
-                % (self._where(url), _describe_transport_error(exc))
+                % (self._where(url), errors.describe_transport_error(exc))
             ) from exc
         response = Response(method, response)
         if raise_exc and response.status_code >= 400:
-            raise exception_for(response)
+            raise errors.exception_for(response)
         return response
 
     def _endpoint(self):
@@ -434,7 +225,7 @@ class SessionClient(object):
         the command's own request.
         """
         if resp.status_code == 404:
-            what = 'HTTP 404 (%s)' % error_message(resp)
+            what = 'HTTP 404 (%s)' % errors.error_message(resp)
         elif 200 <= resp.status_code < 300 and not _is_version_document(
                 resp):
             what = ('HTTP %d without the version document of Placement'
@@ -472,7 +263,7 @@ class SessionClient(object):
                 'refused version %s (HTTP 406) without saying which '
                 'versions it supports (%s). Pass an explicit '
                 '--os-placement-api-version.'
-                % (ceiling, error_message(resp)))
+                % (ceiling, errors.error_message(resp)))
         if version.parse(server_max) < version.parse(ceiling):
             self.api_version = server_max
         LOG.debug('Microversion %s not supported in server. '

@@ -18,6 +18,7 @@ imported, and changes nothing when imported. The HTTP client and the
 commands are loaded only when a placement command runs.
 """
 
+import argparse
 import logging
 import os
 import re
@@ -56,6 +57,9 @@ TIMEOUT_ENV = 'OS_PLACEMENT_TIMEOUT'
 TIMEOUT_DEST = 'os_placement_timeout_seconds'
 # The key under which the loader stores the option: without "os_".
 TIMEOUT_CONFIG_KEY = TIMEOUT_DEST[len('os_'):]
+# Set when the deprecated --timeout was used.
+TIMEOUT_DEPRECATED_DEST = 'os_placement_old_timeout_option'
+TIMEOUT_DEPRECATED_KEY = TIMEOUT_DEPRECATED_DEST[len('os_'):]
 API_VERSION_OPTION = 'os_placement_api_version'
 API_VERSION_ENV = 'OS_PLACEMENT_API_VERSION'
 # OpenStackClient's default when neither the option, the environment nor
@@ -91,6 +95,9 @@ def make_client(instance):
     # that openstacksdk's config loader does not take for the timeout of
     # the whole session (it does so with any key ending in "timeout").
     timeout = config.get(TIMEOUT_CONFIG_KEY)
+    if config.get(TIMEOUT_DEPRECATED_KEY):
+        LOG.warning('The --timeout option is deprecated and will be removed '
+                    'in a future release: use --os-placement-timeout.')
     if timeout is None:
         timeout = config.get('api_timeout')
     parallel = (config.get('placement_parallel')
@@ -139,6 +146,17 @@ def _parallel_requests(value):
     return int(text)
 
 
+class _DeprecatedTimeout(argparse.Action):
+    """``--timeout``: ``--os-placement-timeout`` under its old name.
+
+    Notes that it was used, so that ``make_client`` warns.
+    """
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        setattr(namespace, self.dest, values)
+        setattr(namespace, TIMEOUT_DEPRECATED_DEST, True)
+
+
 def build_option_parser(parser):
     """Add the global options of placement commands.
 
@@ -162,21 +180,27 @@ def build_option_parser(parser):
              'placement_api_version.'
              % (default, version.MAX_VERSION, default,
                 version.MAX_VERSION_NO_GAP, version.MAX_VERSION))
-    # OpenStackClient has no global --timeout today; offer it for placement
-    # commands, unless a future OpenStackClient defines it itself.
-    flags = ['--os-placement-timeout']
-    if '--timeout' not in getattr(parser, '_option_string_actions', {}):
-        flags.append('--timeout')
     # openstacksdk's config loader turns OS_PLACEMENT_TIMEOUT into the
     # timeout of the whole session (Keystone and every service), and fails
     # every command on a bad value: take the variable out of its sight, for
     # this run, as the default of the option. The value is checked by
-    # make_client, so that only placement commands can fail on it.
-    parser.add_argument(
-        *flags, metavar='<seconds>', dest=TIMEOUT_DEST,
+    # make_client, so that only placement commands can fail on it. (No
+    # public setting of the loader keeps an OS_* variable out of it.)
+    timeout = parser.add_argument(
+        '--os-placement-timeout', metavar='<seconds>', dest=TIMEOUT_DEST,
         default=os.environ.pop(TIMEOUT_ENV, None),
         help='Seconds to wait for each answer of the Placement API before '
              'giving up (default: no limit; Env: %s)' % TIMEOUT_ENV)
+    # The old spelling, for one more release, unless OpenStackClient
+    # itself defines a --timeout some day.
+    try:
+        parser.add_argument(
+            '--timeout', metavar='<seconds>', dest=TIMEOUT_DEST,
+            action=_DeprecatedTimeout, default=timeout.default,
+            help='Deprecated: use --os-placement-timeout.')
+    except argparse.ArgumentError:
+        LOG.debug('OpenStackClient has a --timeout of its own: the '
+                  'placement timeout is --os-placement-timeout only.')
     parser.add_argument(
         '--os-placement-parallel', metavar='<count>',
         dest='os_placement_parallel',

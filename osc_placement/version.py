@@ -106,24 +106,8 @@ def lt(b):
     return _op(operator.lt, b, 'requires version less than %s' % b)
 
 
-def le(b):
-    return _op(operator.le, b, 'requires at most version %s' % b)
-
-
-def eq(b):
-    return _op(operator.eq, b, 'requires version %s' % b)
-
-
-def ne(b):
-    return _op(operator.ne, b, 'can not use version %s' % b)
-
-
 def ge(b):
     return _op(operator.ge, b, 'requires at least version %s' % b)
-
-
-def gt(b):
-    return _op(operator.gt, b, 'requires version greater than %s' % b)
 
 
 def _compare(ver, *predicates, **kwargs):
@@ -156,18 +140,6 @@ def compare(ver, *predicates, **kwargs):
     if kwargs.get('exc', True):
         raise VersionGateError(result)
     return False
-
-
-def check(*predicates, **check_kwargs):
-    """Decorator for a command method: gate it on the live version."""
-    def wrapped(func):
-        def inner(self, *args, **kwargs):
-            compare(get_version(self), *predicates, **check_kwargs)
-            return func(self, *args, **kwargs)
-        inner.__doc__ = func.__doc__
-        inner.__name__ = func.__name__
-        return inner
-    return wrapped
 
 
 def requested_version(app):

@@ -13,7 +13,7 @@
 """Resource provider aggregate commands."""
 
 from osc_placement.resources import common
-from osc_placement.resources import resource_provider
+from osc_placement.resources import providers
 from osc_placement import version
 
 FIELDS = ('uuid',)
@@ -33,7 +33,7 @@ def _rows(aggregates):
     return [(aggregate,) for aggregate in aggregates]
 
 
-class ListAggregate(resource_provider.ProviderCommand, common.Lister):
+class ListAggregate(providers.ProviderCommand, common.Lister):
     """List the aggregates of a resource provider"""
 
     min_version = AGGREGATES_SINCE
@@ -45,7 +45,7 @@ class ListAggregate(resource_provider.ProviderCommand, common.Lister):
         return FIELDS, _rows(aggregates)
 
 
-class SetAggregate(resource_provider.ProviderCommand, common.Lister):
+class SetAggregate(providers.ProviderCommand, common.Lister):
     """Replace the aggregates of a resource provider.
 
     The provider ends up in exactly the aggregates given: it leaves the

@@ -27,8 +27,11 @@ import uuid as uuid_lib
 from osc_lib import exceptions
 from osc_lib import utils
 
+from osc_placement import batch
 from osc_placement.resources import common
-from osc_placement.resources import resource_provider
+from osc_placement.resources import filters
+from osc_placement.resources import parsers
+from osc_placement.resources import providers
 from osc_placement.text import printable
 from osc_placement import version
 
@@ -93,7 +96,7 @@ def _parse_one(text):
                     'option for more providers).' % text)
             provider = value
             continue
-        amount = common.parse_int(
+        amount = parsers.parse_int(
             value, '--allocation %r: amount of %s' % (text, key))
         if resources.get(key, amount) != amount:
             raise exceptions.CommandError(
@@ -139,7 +142,7 @@ def resolve_providers(http, allocations):
     """Providers given by name replaced by their UUIDs, merged again."""
     resolved = {}
     for provider, resources in allocations.items():
-        _merge(resolved, resource_provider.find_provider(http, provider),
+        _merge(resolved, providers.find_provider(http, provider),
                resources)
     return resolved
 
@@ -270,14 +273,14 @@ class UnsetAllocation(common.NamedCommand, common.Lister):
         parser = super().get_parser(prog_name)
         parser.add_argument(
             '--provider', metavar='provider_uuid', action='append',
-            default=[], type=common.non_empty,
+            default=[], type=parsers.non_empty,
             help='A resource provider (UUID or name) to remove the '
                  'consumer\'s allocations from, e.g. the source compute '
                  'node after an evacuation. Repeat for more providers. '
                  'Without it, every provider is concerned.')
         parser.add_argument(
             '--resource-class', metavar='resource_class', action='append',
-            default=[], type=common.non_empty,
+            default=[], type=parsers.non_empty,
             help='A resource class to remove from the consumer\'s '
                  'allocations (on every provider, or only on the '
                  '``--provider`` ones). Repeat for more classes. Without '
@@ -285,16 +288,16 @@ class UnsetAllocation(common.NamedCommand, common.Lister):
         return parser
 
     @staticmethod
-    def _edit(allocations, providers, classes):
+    def _edit(allocations, rps, classes):
         """What remains of ``allocations`` once the unset is applied."""
         if not classes:
-            if not providers:
+            if not rps:
                 return {}
             return {rp: held for rp, held in allocations.items()
-                    if rp not in providers}
+                    if rp not in rps}
         remaining = {}
         for rp, held in allocations.items():
-            if not providers or rp in providers:
+            if not rps or rp in rps:
                 resources = {rc: amount
                              for rc, amount in held['resources'].items()
                              if rc not in classes}
@@ -306,8 +309,8 @@ class UnsetAllocation(common.NamedCommand, common.Lister):
 
     def take_action(self, parsed_args):
         http = self.prepare(parsed_args)
-        providers = set(resource_provider.find_provider(http, p)
-                        for p in parsed_args.provider)
+        rps = set(providers.find_provider(http, p)
+                  for p in parsed_args.provider)
         url = consumer_url(parsed_args.uuid)
         response = http.request('GET', url)
         payload = response.json_object()
@@ -319,7 +322,7 @@ class UnsetAllocation(common.NamedCommand, common.Lister):
             raise exceptions.CommandError(
                 "No allocations for consumer '%s'" % parsed_args.uuid)
         payload['allocations'] = self._edit(
-            payload['allocations'], providers,
+            payload['allocations'], rps,
             set(parsed_args.resource_class))
         if payload['allocations'] or with_generation:
             write_version = None
@@ -361,7 +364,7 @@ class DeleteAllocation(common.NamedCommand, common.Command):
 
     def take_action(self, parsed_args):
         http = self.prepare(parsed_args)
-        common.delete_each(
+        batch.delete_each(
             self, http, self.named(parsed_args),
             lambda consumer: http.request('DELETE', consumer_url(consumer)),
             'allocations of consumer', 'allocations')
@@ -388,7 +391,7 @@ def read_consumer_list(name, stdin):
         line = line.strip()
         if not line or line.startswith('#'):
             continue
-        if not resource_provider.is_uuid_like(line):
+        if not providers.is_uuid_like(line):
             raise exceptions.CommandError(
                 '%s: line %d: %r is not a consumer UUID.' % (
                     what, number, line))
@@ -396,7 +399,7 @@ def read_consumer_list(name, stdin):
     return consumers
 
 
-class ListProviderAllocation(resource_provider.ManyProviders, common.Lister):
+class ListProviderAllocation(filters.ManyProviders, common.Lister):
     """List the allocations on resource providers
 
     With a provider: one row per consumer that holds resources on it, with
@@ -424,7 +427,7 @@ class ListProviderAllocation(resource_provider.ManyProviders, common.Lister):
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
         parser.add_argument(
-            'uuid', metavar='<uuid>', nargs='?', type=common.non_empty,
+            'uuid', metavar='<uuid>', nargs='?', type=parsers.non_empty,
             help='UUID or name of the resource provider (default: every '
                  'provider)')
         self.add_option(
@@ -449,7 +452,7 @@ class ListProviderAllocation(resource_provider.ManyProviders, common.Lister):
                  'without a type (before that version).')
         self.add_option(
             parser, '--resource-class', metavar='<resource_class>',
-            action='append', default=[], type=common.non_empty,
+            action='append', default=[], type=parsers.non_empty,
             extended=True,
             help='Only the rows that hold this resource class (the row '
                  'still shows all the consumer\'s resources on the '
@@ -485,7 +488,7 @@ class ListProviderAllocation(resource_provider.ManyProviders, common.Lister):
             raise exceptions.CommandError(
                 '--in-tree and --member-of select the providers to read: '
                 'give them without a resource provider.')
-        resource_provider.check_aggregate_uuids(parsed_args.member_of)
+        filters.check_aggregate_uuids(parsed_args.member_of)
         excluded = set()
         if parsed_args.exclude_consumers_from:
             excluded = read_consumer_list(
@@ -493,12 +496,12 @@ class ListProviderAllocation(resource_provider.ManyProviders, common.Lister):
         http = self.prepare(parsed_args)
         if across:
             read = self.each_provider(
-                http, lambda uuid: resource_provider.provider_allocations(
+                http, lambda uuid: providers.provider_allocations(
                     http, uuid), self.select_providers(http, parsed_args))
         else:
             # One provider: its failure is the command's error.
-            rp_uuid = resource_provider.find_provider(http, parsed_args.uuid)
-            read = [({'uuid': rp_uuid}, resource_provider.provider_allocations(
+            rp_uuid = providers.find_provider(http, parsed_args.uuid)
+            read = [({'uuid': rp_uuid}, providers.provider_allocations(
                 http, rp_uuid))]
         classes = set(parsed_args.resource_class)
         held = []

@@ -25,8 +25,11 @@ import re
 
 from osc_lib import exceptions
 
+from osc_placement import amounts
 from osc_placement.resources import common
-from osc_placement.resources import resource_provider
+from osc_placement.resources import filters
+from osc_placement.resources import parsers
+from osc_placement.resources import providers
 from osc_placement import version
 
 BASE_URL = '/allocation_candidates'
@@ -126,7 +129,7 @@ def parse_resource(value):
         raise exceptions.CommandError(
             '--resource %r: the resource class is missing (expected '
             '<resource_class>=<value>).' % value)
-    number = common.parse_int(amount, '--resource %r: amount' % value)
+    number = parsers.parse_int(amount, '--resource %r: amount' % value)
     return resource_class.strip(), str(number)
 
 
@@ -183,34 +186,34 @@ class ListAllocationCandidate(common.Lister):
                  'call (Placement refuses 0 and negative values).')
         self.add_option(
             parser, '--required', metavar='<required>', dest='required',
-            type=common.name_list, action=AddToGroup, since=TRAITS_SHOWN,
-            value_gates=common.REQUIRED_TRAIT_GATES,
+            type=parsers.name_list, action=AddToGroup, since=TRAITS_SHOWN,
+            value_gates=filters.REQUIRED_TRAIT_GATES,
             help='A trait the candidate (or the provider of the current '
                  '--group) must have. May be repeated: all are required.')
         self.add_option(
             parser, '--forbidden', metavar='<forbidden>', dest='forbidden',
-            type=common.name_list,
+            type=parsers.name_list,
             action=AddToGroup, since=FORBIDDEN,
             help='A trait the candidate (or the provider of the current '
                  '--group) must not have. May be repeated.')
         aggregates = parser.add_mutually_exclusive_group()
         self.add_option(
             aggregates, '--member-of', metavar='<member_of>',
-            type=common.name_list,
+            type=parsers.name_list,
             dest='member_of', action=AddToGroup, since=AGGREGATES,
-            value_gates=common.MEMBER_OF_GATES,
+            value_gates=filters.MEMBER_OF_GATES,
             help='Comma-separated aggregate UUIDs: the candidate (or the '
                  'provider of the current --group) must be in at least one '
                  'of them. For example ``--member-of <agg1>,<agg2> '
                  '--member-of <agg3>`` means in agg1 or agg2, and in agg3.')
         self.add_option(
             aggregates, '--aggregate-uuid', metavar='<aggregate_uuid>',
-            type=common.name_list,
+            type=parsers.name_list,
             dest='aggregate_uuid', action=AddToGroup, since=AGGREGATES,
             help=argparse.SUPPRESS)
         self.add_option(
             parser, '--group', metavar='<group>', action=StartGroup,
-            type=common.non_empty, since=GROUPS,
+            type=parsers.non_empty, since=GROUPS,
             help='Start a request group: the --resource, --required, '
                  '--forbidden, --member-of and --in-tree options that '
                  'follow must be satisfied by a single provider. A name '
@@ -228,7 +231,7 @@ class ListAllocationCandidate(common.Lister):
                  'each group.')
         self.add_option(
             parser, '--in-tree', metavar='<in_tree>', dest='in_tree',
-            type=common.non_empty,
+            type=parsers.non_empty,
             action=AddToGroup, since=IN_TREE, extended=True,
             help='Only providers in the tree of this resource provider '
                  '(UUID or name), for the candidate or the current '
@@ -361,7 +364,7 @@ class ListAllocationCandidate(common.Lister):
             if resources[name]:
                 params.append(('resources' + name, ','.join(
                     '%s:%s' % pair for pair in resources[name])))
-            for value in common.required_traits_params(
+            for value in filters.required_traits_params(
                     group.get('required', []), group.get('forbidden', [])):
                 params.append(('required' + name, value))
             if group.get('aggregate_uuid'):
@@ -371,10 +374,10 @@ class ListAllocationCandidate(common.Lister):
                     group['aggregate_uuid'])))
             for value in group.get('member_of', []):
                 params.append(('member_of' + name,
-                               common.member_of_param(value)))
+                               filters.member_of_param(value)))
             for value in group.get('in_tree', []):
                 params.append(('in_tree' + name,
-                               resource_provider.find_provider(http, value)))
+                               providers.find_provider(http, value)))
         if root_required:
             params.append(('root_required', root_required))
         for names in subtrees:
@@ -388,7 +391,7 @@ class ListAllocationCandidate(common.Lister):
         groups = request_groups(parsed_args)
         limit = None
         if parsed_args.limit is not None:
-            limit = common.parse_int(parsed_args.limit, '--limit')
+            limit = parsers.parse_int(parsed_args.limit, '--limit')
         self._check_group_names(groups, self._parser_at_least(NAMED_GROUPS))
         subtrees = self._same_subtrees(parsed_args, groups)
         root_required = self._root_required(parsed_args)
@@ -423,8 +426,7 @@ class ListAllocationCandidate(common.Lister):
 
         summaries = resp['provider_summaries']
         inventory = {
-            rp: ','.join('%s=%s/%s' % (rc, usage['used'], usage['capacity'])
-                         for rc, usage in summary['resources'].items())
+            rp: ','.join(amounts.used_of_capacity(summary['resources']))
             for rp, summary in summaries.items()}
 
         def provider_columns(rp):
@@ -453,9 +455,9 @@ class ListAllocationCandidate(common.Lister):
                     for rp in rps:
                         groups_of.setdefault(rp, []).append(
                             suffix or UNNAMED_GROUP)
-            for rp, amounts in held:
+            for rp, resources in held:
                 row = [number, ','.join('%s=%s' % item
-                                        for item in amounts.items())]
+                                        for item in resources.items())]
                 row += provider_columns(rp)
                 if with_mappings:
                     row.append(','.join(groups_of.pop(rp, [])))

@@ -18,7 +18,9 @@ inventories and usages (two requests per provider, several in flight).
 """
 
 from osc_placement.resources import common
-from osc_placement.resources import resource_provider
+from osc_placement.resources import filters
+from osc_placement.resources import parsers
+from osc_placement.resources import providers
 
 # One row per provider and resource class.
 FIELDS = ('resource_provider', 'name', 'resource_class', 'total',
@@ -29,7 +31,7 @@ SUMMARY_FIELDS = ('resource_class', 'providers', 'total', 'reserved',
 SUMMED = ('total', 'reserved', 'capacity', 'used', 'free')
 
 
-class ListCapacity(resource_provider.ManyProviders, common.Lister):
+class ListCapacity(filters.ManyProviders, common.Lister):
     """List the capacity, usage and free amount of resource providers
 
     One row per provider and resource class: the inventory (``total``,
@@ -47,12 +49,12 @@ class ListCapacity(resource_provider.ManyProviders, common.Lister):
         parser = super().get_parser(prog_name)
         parser.add_argument(
             '--resource-provider', metavar='<resource_provider>',
-            action='append', default=[], type=common.non_empty,
+            action='append', default=[], type=parsers.non_empty,
             help='Only this provider (UUID or name). May be repeated.')
         self.add_selection(parser, 'in_tree', 'member_of', 'required')
         parser.add_argument(
             '--resource-class', metavar='<resource_class>', action='append',
-            default=[], type=common.non_empty,
+            default=[], type=parsers.non_empty,
             help='Only this resource class. May be repeated.')
         parser.add_argument(
             '--summary', action='store_true',
@@ -63,14 +65,14 @@ class ListCapacity(resource_provider.ManyProviders, common.Lister):
         return parser
 
     def take_action(self, parsed_args):
-        resource_provider.check_aggregate_uuids(parsed_args.member_of)
+        filters.check_aggregate_uuids(parsed_args.member_of)
         http = self.prepare(parsed_args)
-        providers = self.select_providers(http, parsed_args)
+        selected = self.select_providers(http, parsed_args)
         classes = set(parsed_args.resource_class)
         rows = []
         for provider, records in self.each_provider(
-                http, lambda uuid: resource_provider.provider_capacity(
-                    http, uuid), providers):
+                http, lambda uuid: providers.provider_capacity(
+                    http, uuid), selected):
             for rc in sorted(records):
                 if classes and rc not in classes:
                     continue

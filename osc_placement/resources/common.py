@@ -23,14 +23,20 @@
 
 import argparse
 import copy
+import textwrap
 from urllib import parse as urlparse
 
-from cliff import _argparse as cliff_argparse
+from autopage import argparse as autopage_argparse
 from osc_lib.command import command
 from osc_lib import exceptions
 
-from osc_placement.text import printable
+from osc_placement.resources import parsers
 from osc_placement import version
+
+# The formatter of the help: cliff's colours (autopage), and the
+# description printed as get_description() filled it.
+HELP_FORMATTER = autopage_argparse.RawDescriptionHelpFormatter
+DESCRIPTION_WIDTH = 76
 
 
 # Segments that percent-encoding keeps and that a URL resolves away, so
@@ -71,26 +77,6 @@ def columns(cmd, declared):
                  if since is None or cmd.compare_version(version.ge(since)))
 
 
-def non_empty(value):
-    """argparse type of positionals: an empty string is a usage error."""
-    if not value.strip():
-        raise argparse.ArgumentTypeError(
-            'must not be empty, got %r' % value)
-    return value
-
-
-def name_list(value):
-    """argparse type of comma-separated names, optionally led by ``!``.
-
-    Traits, aggregates, group names: no name in the list may be empty.
-    """
-    names = value[1:] if value.startswith('!') else value
-    if not all(name.strip() for name in names.split(',')):
-        raise argparse.ArgumentTypeError(
-            '%r: empty name in the comma-separated list' % value)
-    return value
-
-
 class ValueGate(object):
     """A microversion needed only when an option's value has some shape.
 
@@ -115,38 +101,30 @@ def _given(value):
         and value != ''
 
 
-class _ReferenceUsageFormatter(cliff_argparse.SmartHelpFormatter):
-    """Help layout of the placement commands.
+def _hyphenated_first(flags):
+    """The flags of an option, the hyphenated spelling first.
 
-    Leaves options marked ``extended`` out of the usage synopsis, and keeps
-    the paragraphs and indented examples of a command's description instead
-    of running them into one paragraph.
+    For an option spelt both ways (``--max_unit``, ``--max-unit``), as
+    OpenStackClient spells its options.
     """
+    return tuple(sorted(flags, key=lambda flag: '_' in flag))
 
-    def add_usage(self, usage, actions, groups, prefix=None):
-        actions = [a for a in actions if not getattr(a, 'extended', False)]
-        return super().add_usage(usage, actions, groups, prefix)
 
-    def _format_action_invocation(self, action):
-        # An option spelt both ways (--max_unit, --max-unit): the usage
-        # line shows the first, the reference's; the help shows the
-        # hyphenated one first, as OpenStackClient's options are spelt.
-        hyphenated = sorted(action.option_strings, key=lambda s: '_' in s)
-        if hyphenated != action.option_strings:
-            action = copy.copy(action)
-            action.option_strings = hyphenated
-        return super()._format_action_invocation(action)
+def fill_paragraphs(text, width=DESCRIPTION_WIDTH):
+    """``text`` with each plain paragraph wrapped to ``width`` columns.
 
-    def _fill_text(self, text, width, indent):
-        paragraphs = []
-        for paragraph in text.split('\n\n'):
-            lines = paragraph.split('\n')
-            if any(line[:1].isspace() for line in lines):
-                paragraphs.append('\n'.join(indent + line for line in lines))
-            else:
-                paragraphs.append(super()._fill_text(paragraph, width,
-                                                     indent))
-        return '\n\n'.join(paragraphs)
+    Paragraphs with indented lines (examples, literal blocks) are kept as
+    they are, line for line.
+    """
+    paragraphs = []
+    for paragraph in text.strip('\n').split('\n\n'):
+        lines = paragraph.split('\n')
+        if any(line[:1].isspace() for line in lines):
+            paragraphs.append(paragraph)
+        else:
+            paragraphs.append(textwrap.fill(' '.join(
+                line.strip() for line in lines), width))
+    return '\n\n'.join(paragraphs)
 
 
 class PlacementCommand(version.CheckerMixin):
@@ -161,17 +139,25 @@ class PlacementCommand(version.CheckerMixin):
     min_version = None
     default_parallel = 1
 
+    # True while the parser is built only for its usage synopsis (see
+    # _reference_usage()).
+    _usage_only = False
+
     def get_description(self):
         description = super().get_description()
         if self.min_version:
             description = '%s\n\nThis command requires at least ' \
                 '``--os-placement-api-version %s``.' % (
                     description.rstrip(), self.min_version)
-        return description
+        return fill_paragraphs(description)
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
-        parser.formatter_class = _ReferenceUsageFormatter
+        # The description is filled paragraph by paragraph above; the
+        # formatter prints it as it is (keeping the examples' lines).
+        parser.formatter_class = HELP_FORMATTER
+        if not self._usage_only:
+            parser.usage = self._reference_usage(prog_name)
         self._option_gates = []
         self._required_since = []
         self._required_before = []
@@ -196,6 +182,21 @@ class PlacementCommand(version.CheckerMixin):
                 values = [values]
             for value in values or ():
                 check_segment(value, what)
+
+    def _reference_usage(self, prog_name):
+        """The usage synopsis of the reference plugin: no extended option.
+
+        Built from a second parser of this command in which the extended
+        options are hidden (argparse leaves hidden options out of the
+        synopsis) and the reference's spelling of each option comes first,
+        so that the usage errors print what scripts already parse.
+        """
+        shadow = copy.copy(self)
+        shadow._usage_only = True
+        usage = shadow.get_parser(prog_name).format_usage()
+        # 'usage: <synopsis>\n'; argparse expands %(prog)s in a usage text.
+        synopsis = usage.split(': ', 1)[1].rstrip('\n')
+        return synopsis.replace('%', '%%')
 
     def parser_version(self):
         """The version to build the parser for, known without a request."""
@@ -247,7 +248,10 @@ class PlacementCommand(version.CheckerMixin):
                              % (gate.min_version, gate.meaning))
         text = argparse.SUPPRESS if help is argparse.SUPPRESS \
             else ' '.join(sentences)
-        action = parser.add_argument(*flags, help=text, **kwargs)
+        if self._usage_only and extended:
+            text = argparse.SUPPRESS
+        spelt = flags if self._usage_only else _hyphenated_first(flags)
+        action = parser.add_argument(*spelt, help=text, **kwargs)
         action.extended = extended
         action.min_version = since
         if since or value_gates:
@@ -357,12 +361,13 @@ class NamedCommand(object):
         if self.more_help:
             # One entry in the help for both: the metavar once.
             help = '%s. %s' % (help.rstrip('.'), self.more_help)
-        actions = [parser.add_argument(dest, metavar=metavar, type=non_empty,
+        actions = [parser.add_argument(dest, metavar=metavar,
+                                       type=parsers.non_empty,
                                        help=help)]
         if self.more_help:
             actions.append(self.add_option(
                 parser, 'more', metavar=metavar, nargs='*', default=[],
-                type=non_empty, extended=True, help=argparse.SUPPRESS))
+                type=parsers.non_empty, extended=True, help=argparse.SUPPRESS))
         if self.positional_in_path:
             for action in actions:
                 self.in_path(action)
@@ -371,141 +376,3 @@ class NamedCommand(object):
     def named(self, parsed_args):
         """The positional's value, then the others given after it."""
         return [getattr(parsed_args, self.positional[0])] + parsed_args.more
-
-
-def required_traits_params(required, forbidden):
-    """The ``required`` query values for required and forbidden traits.
-
-    A required value with a comma ("any of", 1.39+) is its own ``in:``
-    parameter, in the order given; plain required traits and forbidden
-    traits share one last parameter. A forbidden value may list several
-    traits (``A,B``): each one is sent with its own ``!`` (``!A,!B``).
-    """
-    params = []
-    all_of = []
-    for trait in required:
-        if ',' in trait:
-            params.append('in:' + trait)
-        else:
-            all_of.append(trait)
-    all_of.extend('!' + trait for value in forbidden
-                  for trait in value.split(','))
-    if all_of:
-        params.append(','.join(all_of))
-    return params
-
-
-def member_of_param(value):
-    """The ``member_of`` query value for one ``--member-of`` value.
-
-    ``a,b`` is "in any of a, b": ``in:a,b``. From 1.32 a leading ``!``
-    forbids the aggregates: ``!a`` or ``!in:a,b``.
-    """
-    if value.startswith('!'):
-        aggregates = value[1:]
-        return '!in:' + aggregates if ',' in aggregates else '!' + aggregates
-    return 'in:' + value
-
-
-def is_forbidden_aggregate(values):
-    return any(v.startswith('!') for v in values)
-
-
-def is_repeated(values):
-    return len(values) > 1
-
-
-MEMBER_OF_GATES = (
-    ValueGate('1.24', is_repeated,
-              'the option can be repeated: each value is one more condition '
-              '(all must hold)'),
-    ValueGate('1.32', is_forbidden_aggregate,
-              'a value starting with ``!`` forbids the aggregates: '
-              '``!<agg>`` or ``!<agg1>,<agg2>`` excludes providers in any '
-              'of them'),
-)
-
-
-def has_comma(values):
-    return any(',' in v for v in values)
-
-
-REQUIRED_TRAIT_GATES = (
-    ValueGate('1.39', has_comma,
-              'a value can be a comma-separated list of traits, meaning '
-              'any of them'),
-)
-
-
-def _is_decimal(text):
-    digits = text[1:] if text[:1] in '+-' else text
-    return digits.isascii() and digits.isdigit()
-
-
-def parse_int(value, what, minimum=None):
-    """int(value), or a CommandError naming ``what`` and the value.
-
-    Only plain decimal digits: not Python's ``1_000`` or other scripts'
-    digits.
-    """
-    if isinstance(value, int) and not isinstance(value, bool):
-        number = value
-    elif isinstance(value, str) and _is_decimal(value.strip()):
-        number = int(value.strip())
-    else:
-        raise exceptions.CommandError(
-            '%s: %r is not an integer.' % (printable(what), value))
-    if minimum is not None and number < minimum:
-        raise exceptions.CommandError(
-            '%s: %r must be an integer of at least %d.'
-            % (printable(what), value, minimum))
-    return number
-
-
-def integer(text):
-    """argparse type of integer options: the digits :func:`parse_int` takes.
-
-    A ValueError makes argparse print its usual "invalid int value".
-    """
-    if not _is_decimal(text.strip()):
-        raise ValueError(text)
-    return int(text.strip())
-
-
-# argparse names the type in its error ("invalid int value: '1_000'").
-integer.__name__ = 'int'
-
-
-def parse_float(value, what):
-    """float(value), or a CommandError naming ``what`` and the value."""
-    try:
-        number = float(value)
-    except (TypeError, ValueError):
-        number = None
-    if number is None or number != number or abs(number) == float('inf'):
-        raise exceptions.CommandError(
-            '%s: %r is not a number.' % (printable(what), value))
-    return number
-
-
-def delete_each(cmd, http, values, delete, thing, things):
-    """Call ``delete(value)`` for each value; report failures at the end.
-
-    One value behaves as a single delete: its error is the command's error.
-    With several, the deletes go through ``http.each`` (in parallel with
-    ``--os-placement-parallel``); each failure is logged on its own line,
-    in the order of the values, and the command fails with ``Failed to
-    delete N of M <things>.``
-    """
-    if len(values) == 1:
-        delete(values[0])
-        return
-    outcomes = http.each(delete, values, default=cmd.default_parallel)
-    failed = 0
-    for value, (_, exc) in zip(values, outcomes):
-        if exc is not None:
-            failed += 1
-            cmd.log.error('Failed to delete %s %s: %s', thing, value, exc)
-    if failed:
-        raise exceptions.CommandError(
-            'Failed to delete %d of %d %s.' % (failed, len(values), things))

@@ -20,12 +20,16 @@ retries on its own).
 """
 
 import math
+import textwrap
 
 from osc_lib import exceptions
 from osc_lib import utils
 
+from osc_placement import amounts
+from osc_placement import batch
 from osc_placement.resources import common
-from osc_placement.resources import resource_provider
+from osc_placement.resources import parsers
+from osc_placement.resources import providers
 from osc_placement.text import printable
 
 
@@ -53,12 +57,12 @@ class Field(object):
     def parse(self, value, what):
         """The value typed by the user as a number, or a clear error."""
         if self.kind is float:
-            return common.parse_float(value, what)
-        return common.parse_int(value, what)
+            return parsers.parse_float(value, what)
+        return parsers.parse_int(value, what)
 
     @property
     def argparse_type(self):
-        return finite_float if self.kind is float else common.integer
+        return finite_float if self.kind is float else parsers.integer
 
 
 # The fields of an inventory record, in the order of the output columns.
@@ -164,17 +168,24 @@ class SetInventory(common.NamedCommand, common.Lister):
                   'with ``--aggregate``, UUID of the aggregate')
     positional_in_path = False
 
+    def get_description(self):
+        fields = '\n'.join(
+            textwrap.fill('%s: %s' % (field.name, field.meaning),
+                          common.DESCRIPTION_WIDTH, initial_indent='* ',
+                          subsequent_indent='  ')
+            for field in FIELDS_SPEC)
+        return '%s\n\nThe fields of an inventory record:\n\n%s' % (
+            super().get_description(), fields)
+
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
-        fields_help = '\n'.join('%s: %s' % (f.name, f.meaning)
-                                for f in FIELDS_SPEC)
         parser.add_argument(
             '--resource',
             metavar='<resource_class>:<inventory_field>=<value>',
             default=[], action='append',
             help='One inventory value. ' + CLASS_HELP + ' '
                  '<inventory_field> is optional (default: total) and is '
-                 'one of:\n' + fields_help + '\nMay be repeated.')
+                 'one of the fields listed above. May be repeated.')
         self.add_option(
             parser, '--aggregate', action='store_true', since=BY_AGGREGATE,
             help='The positional argument is an aggregate UUID: set the '
@@ -208,34 +219,35 @@ class SetInventory(common.NamedCommand, common.Lister):
         changes = [parse_resource(r) for r in parsed_args.resource]
         http = self.prepare(parsed_args)
         if parsed_args.aggregate:
-            providers = http.request(
-                'GET', resource_provider.BASE_URL,
+            targets = http.request(
+                'GET', providers.BASE_URL,
                 params={'member_of': parsed_args.uuid},
             ).field('resource_providers', list)
-            if not providers:
+            if not targets:
                 raise exceptions.CommandError(
                     'No resource providers found in aggregate with uuid '
                     '%s.' % parsed_args.uuid)
         else:
-            rp_uuid = resource_provider.find_provider(http, parsed_args.uuid)
-            providers = [{'uuid': rp_uuid, 'generation': http.request(
+            rp_uuid = providers.find_provider(http, parsed_args.uuid)
+            targets = [{'uuid': rp_uuid, 'generation': http.request(
                 'GET', common.url('resource_providers', rp_uuid)).field(
                     'generation')}]
-        self._total = len(providers)
+        self._total = len(targets)
         fields = ('resource_class',) + FIELDS
         if not parsed_args.aggregate:
-            inventories = self._set_one(http, providers[0], changes,
+            inventories = self._set_one(http, targets[0], changes,
                                         parsed_args)
             return fields, _rows(inventories, fields)
 
         # In parallel with --os-placement-parallel; the outcomes come back
         # in the order of the providers whatever order they finished in.
-        outcomes = http.each(
+        outcomes = batch.each(
+            http,
             lambda provider: self._set_one(http, provider, changes,
                                            parsed_args),
-            providers, default=self.default_parallel)
+            targets, default=self.default_parallel)
         updated = []
-        for provider, (inventories, exc) in zip(providers, outcomes):
+        for provider, (inventories, exc) in zip(targets, outcomes):
             if exc is None:
                 updated.append((provider['uuid'], inventories))
             else:
@@ -273,7 +285,7 @@ class SetInventory(common.NamedCommand, common.Lister):
             'inventories', dict)
 
 
-class SetClassInventory(resource_provider.ProviderCommand, common.ShowOne):
+class SetClassInventory(providers.ProviderCommand, common.ShowOne):
     """Replace the inventory of one resource class of a resource provider.
 
     The class must already be in the provider's inventory (use
@@ -291,16 +303,16 @@ class SetClassInventory(resource_provider.ProviderCommand, common.ShowOne):
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
         self.in_path(parser.add_argument(
-            'resource_class', metavar='<class>', type=common.non_empty,
+            'resource_class', metavar='<class>', type=parsers.non_empty,
             help=CLASS_HELP))
         for field in FIELDS_SPEC:
             # The reference's spelling first: the usage line keeps it; the
-            # help shows the hyphenated one first (common's formatter).
+            # help shows the hyphenated one first (add_option).
             flags = ['--' + field.name]
             if '_' in field.name:
                 flags.append('--' + field.name.replace('_', '-'))
-            parser.add_argument(
-                *flags, dest=field.name, metavar='<%s>' % field.name,
+            self.add_option(
+                parser, *flags, dest=field.name, metavar='<%s>' % field.name,
                 required=field.required, type=field.argparse_type,
                 help=field.meaning)
         return parser
@@ -321,7 +333,7 @@ class SetClassInventory(resource_provider.ProviderCommand, common.ShowOne):
         return FIELDS, utils.get_dict_properties(record, FIELDS)
 
 
-class DeleteInventory(resource_provider.ProviderCommand, common.Command):
+class DeleteInventory(providers.ProviderCommand, common.Command):
     """Delete the inventory of a resource provider.
 
     With ``--resource-class``, only the inventory of that class is deleted;
@@ -333,7 +345,7 @@ class DeleteInventory(resource_provider.ProviderCommand, common.Command):
         parser = super().get_parser(prog_name)
         self.in_path(self.add_option(
             parser, '--resource-class', metavar='<resource_class>',
-            type=common.non_empty, required_before=DELETE_ALL_SINCE,
+            type=parsers.non_empty, required_before=DELETE_ALL_SINCE,
             help=(CLASS_HELP + ' Only the inventory of this class is '
                   'deleted; without this option, all the inventory of the '
                   'provider is.')))
@@ -349,8 +361,7 @@ def _with_usage(record, used, long):
     """The record with ``used`` and, for ``--long``, capacity and free."""
     record = dict(record, used=used)
     if long:
-        capacity = int((record['total'] - record['reserved'])
-                       * record['allocation_ratio'])
+        capacity = amounts.capacity(record)
         record['capacity'] = capacity
         record['free'] = capacity - used
     return record
@@ -358,32 +369,32 @@ def _with_usage(record, used, long):
 
 LONG_FIELDS = ('capacity', 'free')
 LONG_HELP = ('Also show ``capacity``, the amount that can be allocated '
-             '(int((total - reserved) * allocation_ratio)), and ``free``, '
-             'what is left of it (capacity - used).')
+             '(``(total - reserved) * allocation_ratio``, rounded down), and '
+             '``free``, what is left of it (capacity - used).')
 
 
-class ShowInventory(resource_provider.ProviderCommand, common.ShowOne):
+class ShowInventory(providers.ProviderCommand, common.ShowOne):
     """Show the inventory of one resource class of a resource provider"""
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
         self.in_path(parser.add_argument(
             'resource_class', metavar='<resource_class>',
-            type=common.non_empty, help=CLASS_HELP))
+            type=parsers.non_empty, help=CLASS_HELP))
         return parser
 
     def take_action(self, parsed_args):
         http, rp_uuid = self.prepare_provider(parsed_args)
         record = http.request('GET', _inventories_path(
             rp_uuid, parsed_args.resource_class)).json_object()
-        usages = resource_provider.provider_usages(http, rp_uuid)
+        usages = providers.provider_usages(http, rp_uuid)
         record = _with_usage(
             record, usages.get(parsed_args.resource_class, 0), long=False)
         fields = FIELDS + ('used',)
         return fields, utils.get_dict_properties(record, fields)
 
 
-class ListInventory(resource_provider.ProviderCommand, common.Lister):
+class ListInventory(providers.ProviderCommand, common.Lister):
     """List the inventory of a resource provider, with the amounts used"""
 
     def get_parser(self, prog_name):
@@ -397,7 +408,7 @@ class ListInventory(resource_provider.ProviderCommand, common.Lister):
         http, rp_uuid = self.prepare_provider(parsed_args)
         inventories = http.request('GET', _inventories_path(rp_uuid)).field(
             'inventories', dict)
-        usages = resource_provider.provider_usages(http, rp_uuid)
+        usages = providers.provider_usages(http, rp_uuid)
         fields = ('resource_class',) + FIELDS + ('used',)
         if parsed_args.long:
             fields += LONG_FIELDS

@@ -18,6 +18,7 @@ class (create if missing, succeed if present) came with 1.7.
 
 from osc_lib import utils
 
+from osc_placement import batch
 from osc_placement.resources import common
 
 COLLECTION = 'resource_classes'
@@ -108,7 +109,7 @@ class DeleteResourceClass(common.NamedCommand, common.Command):
 
     def take_action(self, parsed_args):
         http = self.prepare(parsed_args)
-        common.delete_each(
+        batch.delete_each(
             self, http, self.named(parsed_args),
             lambda name: http.request('DELETE', class_url(name)),
             'resource class', 'resource classes')

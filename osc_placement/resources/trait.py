@@ -26,8 +26,10 @@ provider changed in between.
 
 from osc_lib import exceptions
 
+from osc_placement import batch
 from osc_placement.resources import common
-from osc_placement.resources import resource_provider
+from osc_placement.resources import parsers
+from osc_placement.resources import providers
 
 MIN_VERSION = '1.6'
 FIELDS = ('name',)
@@ -142,13 +144,13 @@ class DeleteTrait(common.NamedCommand, common.Command):
 
     def take_action(self, parsed_args):
         http = self.prepare(parsed_args)
-        common.delete_each(
+        batch.delete_each(
             self, http, self.named(parsed_args),
             lambda name: http.request('DELETE', common.url('traits', name)),
             'trait', 'traits')
 
 
-class ListResourceProviderTrait(resource_provider.ProviderCommand,
+class ListResourceProviderTrait(providers.ProviderCommand,
                                 common.Lister):
     """List the traits of a resource provider"""
 
@@ -161,7 +163,7 @@ class ListResourceProviderTrait(resource_provider.ProviderCommand,
         return FIELDS, trait_rows(traits)
 
 
-class SetResourceProviderTrait(resource_provider.ProviderCommand,
+class SetResourceProviderTrait(providers.ProviderCommand,
                                common.Lister):
     """Replace all the traits of a resource provider
 
@@ -178,7 +180,7 @@ class SetResourceProviderTrait(resource_provider.ProviderCommand,
         parser = super().get_parser(prog_name)
         parser.add_argument(
             '--trait', metavar='<trait>', action='append', default=[],
-            type=common.non_empty, help='Name of a trait. May be repeated.')
+            type=parsers.non_empty, help='Name of a trait. May be repeated.')
         return parser
 
     def take_action(self, parsed_args):
@@ -192,7 +194,7 @@ class SetResourceProviderTrait(resource_provider.ProviderCommand,
         return FIELDS, trait_rows(traits)
 
 
-class DeleteResourceProviderTrait(resource_provider.ProviderCommand,
+class DeleteResourceProviderTrait(providers.ProviderCommand,
                                   common.Command):
     """Remove all the traits of a resource provider
 
@@ -207,7 +209,7 @@ class DeleteResourceProviderTrait(resource_provider.ProviderCommand,
         http.request('DELETE', provider_traits_url(rp_uuid))
 
 
-class _ChangeResourceProviderTrait(resource_provider.ProviderCommand,
+class _ChangeResourceProviderTrait(providers.ProviderCommand,
                                    common.Lister):
     """Shared by ``trait add`` and ``trait remove``.
 
@@ -222,7 +224,7 @@ class _ChangeResourceProviderTrait(resource_provider.ProviderCommand,
         parser = super().get_parser(prog_name)
         parser.add_argument(
             '--trait', metavar='<trait>', action='append', required=True,
-            type=common.non_empty, help=self.trait_help)
+            type=parsers.non_empty, help=self.trait_help)
         return parser
 
     def take_action(self, parsed_args):

@@ -13,7 +13,7 @@
 """Usage commands: what is allocated, per provider or per project."""
 
 from osc_placement.resources import common
-from osc_placement.resources import resource_provider
+from osc_placement.resources import providers
 
 # Microversions of the usage API.
 PROJECT_USAGES = '1.9'     # GET /usages: the usages of a project
@@ -94,10 +94,10 @@ class ResourceShowUsage(common.NamedCommand, common.Lister):
         return fields, _per_class_rows(usages)
 
 
-class ShowUsage(resource_provider.ProviderCommand, common.Lister):
+class ShowUsage(providers.ProviderCommand, common.Lister):
     """Show the resources used on a resource provider, per class"""
 
     def take_action(self, parsed_args):
         http, rp_uuid = self.prepare_provider(parsed_args)
-        usages = resource_provider.provider_usages(http, rp_uuid)
+        usages = providers.provider_usages(http, rp_uuid)
         return FIELDS, _per_class_rows(usages)

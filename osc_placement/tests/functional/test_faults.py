@@ -28,6 +28,7 @@ from keystoneauth1 import session as ks_session
 from oslotest import base
 import testscenarios
 
+from osc_placement import errors
 from osc_placement import http
 from osc_placement.tests import cli
 from osc_placement.tests.functional import faultserver
@@ -351,7 +352,6 @@ class TestReadTimeout(FaultTestCase):
     """OpenStackClient 10.5.0 sets no timeout: the plugin offers one."""
 
     scenarios = testscenarios.multiply_scenarios(COMMANDS, [
-        ('timeout', {'global_argv': ['--timeout', '1'], 'env': None}),
         ('os-placement-timeout', {
             'global_argv': ['--os-placement-timeout', '1'], 'env': None}),
         ('env', {'global_argv': [], 'env': {'OS_PLACEMENT_TIMEOUT': '1'}}),
@@ -505,7 +505,7 @@ class TestTimeout(FaultTestCase):
             ks_session.Session(auth=auth, timeout=1),
             {'service_type': 'placement', 'region_name': None,
              'interface': 'public'}, api_version='1.14')
-        raised = self.assertRaises(http.ConnectionFailed, client.request,
+        raised = self.assertRaises(errors.ConnectionFailed, client.request,
                                    'GET', '/resource_providers')
         self.assertEqual(
             'Unable to reach the Placement API at %s/resource_providers: '

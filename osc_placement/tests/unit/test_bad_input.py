@@ -421,8 +421,8 @@ LINE_BREAKS = [
          ['--os-placement-api-version', '1.\n5', 'resource',
           'class', 'create', 'CUSTOM_A'], 1, ['1.0 to 1.39']),
     case('line-break-timeout',
-         ['--timeout', '1\n0', 'resource', 'class', 'create',
-          'CUSTOM_A'], 1, ['--timeout', 'seconds']),
+         ['--os-placement-timeout', '1\n0', 'resource', 'class', 'create',
+          'CUSTOM_A'], 1, ['--os-placement-timeout', 'seconds']),
 ]
 
 ALL = (INVENTORY_SET + INVENTORY_CLASS_SET + ALLOCATION_SET + CANDIDATES

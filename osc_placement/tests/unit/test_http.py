@@ -25,6 +25,7 @@ from osc_lib import exceptions
 import requests
 import testscenarios
 
+from osc_placement import errors
 from osc_placement import http
 from osc_placement.tests.unit import base
 from osc_placement import version
@@ -313,7 +314,7 @@ class TestRequests(HTTPTestCase):
 
     def test_exception_for_keeps_the_response(self):
         response = fake_response(409, {'errors': [{'detail': 'x\n\n gen'}]})
-        exc = http.exception_for(response)
+        exc = errors.exception_for(response)
         self.assertIsInstance(exc, exceptions.Conflict)
         self.assertIs(response, exc.response)
         self.assertEqual('gen (HTTP 409)', str(exc))
@@ -322,7 +323,7 @@ class TestRequests(HTTPTestCase):
         self.requests_mock.get(
             ENDPOINT + '/traits', exc=requests.exceptions.ConnectionError(
                 'something odd\nsecond line'))
-        raised = self.assertRaises(http.ConnectionFailed, client().request,
+        raised = self.assertRaises(errors.ConnectionFailed, client().request,
                                    'GET', '/traits')
         message = str(raised)
         self.assertTrue(message.startswith(
@@ -340,12 +341,12 @@ class TestBodyNotJSON(HTTPTestCase):
     def test_json_of_a_body_that_is_not_json(self):
         self.requests_mock.get(ENDPOINT + '/traits', text=self.body)
         response = client().request('GET', '/traits')
-        raised = self.assertRaises(http.InvalidResponse, response.json)
+        raised = self.assertRaises(errors.InvalidResponse, response.json)
         self.assertIsInstance(raised, exceptions.CommandError)
         self.assertEqual(
             'Invalid response from the Placement API: GET %s/traits answered '
             'HTTP 200 with a body that is not JSON: %r'
-            % (ENDPOINT, http._text_of(self.body)), str(raised))
+            % (ENDPOINT, errors.text_of(self.body)), str(raised))
 
 
 # Error mapping.
@@ -439,7 +440,7 @@ class TestErrorMessage(base.TestCase):
 
     def test_error_message(self):
         response = fake_response(418, self.body, reason='Reason Given')
-        self.assertEqual(self.expected, http.error_message(response))
+        self.assertEqual(self.expected, errors.error_message(response))
 
 
 class TestErrorMessageWithoutBody(base.TestCase):
@@ -453,7 +454,7 @@ class TestErrorMessageWithoutBody(base.TestCase):
     ]
 
     def test_error_message_without_body_or_reason(self):
-        self.assertEqual(self.expected, http.error_message(
+        self.assertEqual(self.expected, errors.error_message(
             fake_response(self.status, reason=self.reason)))
 
 
@@ -482,7 +483,7 @@ class TestTransportErrors(HTTPTestCase):
 
     def test_transport_errors(self):
         self.requests_mock.get(ENDPOINT + '/traits', exc=self.exc)
-        raised = self.assertRaises(http.ConnectionFailed, client().request,
+        raised = self.assertRaises(errors.ConnectionFailed, client().request,
                                    'GET', '/traits')
         self.assertIsInstance(raised, exceptions.CommandError)
         self.assertEqual('Unable to reach the Placement API at %s/traits: %s.'

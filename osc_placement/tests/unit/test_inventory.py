@@ -451,7 +451,7 @@ class TestClassSetRatio(InventoryTestCase):
             '--total', '8', '--allocation_ratio', self.value)
         self.assertEqual(2, code)
         self.assertTrue(err.splitlines()[-1].endswith(
-            "error: argument --allocation_ratio/--allocation-ratio: invalid "
+            "error: argument --allocation-ratio/--allocation_ratio: invalid "
             "float value: %r"
             % self.value))
         self.assertEqual([], self.sent())

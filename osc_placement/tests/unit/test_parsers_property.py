@@ -40,11 +40,13 @@ from hypothesis import strategies as st
 from osc_lib import exceptions
 import requests
 
+from osc_placement import errors
 from osc_placement import http
 from osc_placement import plugin
 from osc_placement.resources import allocation_candidate
-from osc_placement.resources import common
+from osc_placement.resources import filters
 from osc_placement.resources import inventory
+from osc_placement.resources import parsers
 from osc_placement.tests.unit import base
 from osc_placement import text
 from osc_placement import version
@@ -227,7 +229,7 @@ class TestParsers(base.TestCase):
                       st.sampled_from([None, 0, 1]))
     def test_parse_int_gives_an_int_or_names_the_option_and_value(
             self, value, minimum):
-        number, error = outcome(common.parse_int, value, '--amount', minimum)
+        number, error = outcome(parsers.parse_int, value, '--amount', minimum)
         if error is None:
             self.assertIs(int, type(number))
             self.assertEqual(int(value), number)
@@ -241,7 +243,7 @@ class TestParsers(base.TestCase):
     @SETTINGS
     @hypothesis.given(st.one_of(TEXT, st.sampled_from(NUMBERS), st.none()))
     def test_parse_float_gives_a_finite_float_or_names_the_value(self, value):
-        number, error = outcome(common.parse_float, value, '--ratio')
+        number, error = outcome(parsers.parse_float, value, '--ratio')
         if error is None:
             self.assertTrue(
                 isinstance(number, float) and math.isfinite(number))
@@ -254,7 +256,7 @@ class TestParsers(base.TestCase):
     @SETTINGS
     @hypothesis.given(TEXT)
     def test_non_empty_keeps_the_value_or_is_an_argparse_error(self, value):
-        kept, error = outcome(common.non_empty, value,
+        kept, error = outcome(parsers.non_empty, value,
                               errors=argparse.ArgumentTypeError)
         if error is None:
             self.assertEqual(value, kept)
@@ -267,7 +269,7 @@ class TestParsers(base.TestCase):
     @hypothesis.given(AGGREGATE_VALUES)
     def test_member_of_param_is_in_or_forbidden_of_the_same_aggregates(
             self, value):
-        param = common.member_of_param(value)
+        param = filters.member_of_param(value)
         self.assertIsInstance(param, str)
         if not value.startswith('!'):
             self.assertEqual('in:' + value, param)
@@ -282,7 +284,7 @@ class TestParsers(base.TestCase):
     @hypothesis.given(TRAITS, TRAITS)
     def test_required_traits_params_keep_every_trait_in_order(
             self, required, forbidden):
-        params = common.required_traits_params(required, forbidden)
+        params = filters.required_traits_params(required, forbidden)
         self.assertTrue(all(isinstance(p, str) for p in params))
         any_of = ['in:' + t for t in required if ',' in t]
         all_of = [t for t in required if ',' not in t] + \
@@ -414,13 +416,13 @@ class TestParsers(base.TestCase):
     def test_error_line_of_any_body_is_one_clean_line(
             self, status, body, content_type, reason):
         response = _response(status, body, content_type, reason)
-        message = http.error_message(response)
+        message = errors.error_message(response)
         self.assertTrue(
             isinstance(message, str) and message.strip() == message)
         self.assertTrue(message)
         self.assertOneLine(message)
         self.assertFalse(re.search(text._CONTROL_RE, message), repr(message))
-        error = http.exception_for(response)
+        error = errors.exception_for(response)
         self.assertIsInstance(error, exceptions.ClientException)
         self.assertEqual('%s (HTTP %d)' % (message, status), str(error))
 
@@ -428,7 +430,7 @@ class TestParsers(base.TestCase):
     @hypothesis.given(BODIES)
     def test_json_of_any_body_is_data_or_an_invalid_response(self, body):
         response = _response(200, body)
-        data, error = outcome(response.json, errors=http.InvalidResponse)
+        data, error = outcome(response.json, errors=errors.InvalidResponse)
         try:
             expected = json.loads(body.decode('utf-8'))
         except ValueError:
@@ -447,5 +449,5 @@ class TestParsers(base.TestCase):
     def test_carriage_return_in_a_json_detail_is_not_printed(self):
         body = json.dumps({'errors': [{'status': 400,
                                        'detail': 'Refused.\rAll good'}]})
-        message = http.error_message(_response(400, body.encode()))
+        message = errors.error_message(_response(400, body.encode()))
         self.assertOneLine(message)

@@ -197,13 +197,36 @@ class TestTimeoutRefused(PluginTestCase):
                  for value in ('abc', '0', '-1', 'nan', 'inf')]
 
     def test_timeout_option_refuses(self):
-        out, err, code = self.openstack('--timeout', self.value,
+        out, err, code = self.openstack('--os-placement-timeout', self.value,
                                         'resource', 'class', 'list')
         self.assertEqual(
             ('', "--os-placement-timeout (or --timeout, OS_PLACEMENT_TIMEOUT)"
              ": %r is not a positive number of seconds.\n" % self.value, 1),
             (out, err, code))
         self.assertEqual([], self.requests_mock.request_history)
+
+
+class TestDeprecatedTimeout(PluginTestCase):
+    """--timeout still works for a release, with a warning naming the new
+    option; --os-placement-timeout warns of nothing."""
+
+    scenarios = [
+        ('old', {'flag': '--timeout', 'warned': True}),
+        ('new', {'flag': '--os-placement-timeout', 'warned': False}),
+    ]
+
+    def test_deprecated_timeout_warns(self):
+        self.requests_mock.get(cli.ENDPOINT + '/', json=base.VERSIONS)
+        self.requests_mock.get(cli.ENDPOINT + '/resource_classes',
+                               json={'resource_classes': []})
+        out, err, code = self.openstack(self.flag, '2.5', 'resource',
+                                        'class', 'list', '-f', 'json')
+        self.assertEqual((0, '[]'), (code, out.strip()), err)
+        self.assertEqual([2.5, 2.5], [r.timeout for r in
+                                      self.requests_mock.request_history])
+        warning = ('The --timeout option is deprecated and will be removed '
+                   'in a future release: use --os-placement-timeout.\n')
+        self.assertEqual(warning if self.warned else '', err)
 
 
 class TestTimeoutOfOtherServices(PluginTestCase):

@@ -1,0 +1,37 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
+
+"""Amounts of an inventory: the capacity formula and its one text form.
+
+Placement lets consumers allocate ``(total - reserved) *
+allocation_ratio`` of a resource class, rounded down; every figure this
+plugin computes from an inventory starts from :func:`capacity`, and every
+``used/capacity`` it prints is written by :func:`used_of_capacity`.
+"""
+
+import math
+
+
+def capacity(inventory):
+    """What consumers may allocate: floor((total - reserved) * ratio)."""
+    return int(math.floor((inventory['total'] - inventory['reserved'])
+                          * inventory['allocation_ratio']))
+
+
+def used_of_capacity(records, sep='='):
+    """['VCPU=2/16', ...]: ``used/capacity`` per resource class.
+
+    ``records``: {class: a mapping with ``used`` and ``capacity``}, in
+    the order to show; ``sep`` goes between the class and the figures.
+    """
+    return ['%s%s%s/%s' % (rc, sep, record['used'], record['capacity'])
+            for rc, record in records.items()]

@@ -1,0 +1,217 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
+
+"""What Placement's failures say, in one line.
+
+Every failure a request can meet is turned into an osc-lib exception whose
+text is one line: an HTTP error status (:func:`exception_for`, from
+Placement's JSON error body, keystonemiddleware's, or the text of any other
+body, HTML stripped), an answer this client cannot use
+(:class:`InvalidResponse`) and a failure below HTTP
+(:class:`ConnectionFailed`, with :func:`describe_transport_error` saying
+why). ``http.py`` sends the requests and raises these.
+"""
+
+import errno
+import html
+import http.client
+import json
+import re
+import socket
+import ssl
+
+from keystoneauth1 import exceptions as ks_exceptions
+from osc_lib import exceptions
+import requests
+
+from osc_placement.text import printable
+
+_http_error_to_exc = {
+    cls.http_status: cls
+    for cls in exceptions.ClientException.__subclasses__()
+}
+
+# Error text taken from a body that is not Placement's JSON (an HTML page
+# from a proxy, say) is cut to this many characters.
+MAX_TEXT_ERROR = 300
+
+# Patterns, compiled by re (and cached) the first time an error needs them.
+_TAG_RE = r'(?is)<(script|style|head)\b.*?</\1\s*>|<[^>]*>'
+_BLANKS_RE = r'\s+'
+# A JSON-schema error of a request body: the reason, then the schema dump.
+# (Errors of the query string keep the reference's text.)
+_BODY_SCHEMA_ERROR = 'JSON does not validate:'
+_SCHEMA_DUMP_RE = r'\s+Failed validating\b.*$'
+_INSTANCE_RE = r'\bOn instance((?:\[[^\]]*\])+)'
+_INDEX_RE = r"\['((?:[^'\\]|\\.)*)'\]|\[(\d+)\]"
+
+
+class InvalidResponse(exceptions.CommandError):
+    """A successful response whose body is not the JSON Placement sends."""
+
+
+class ConnectionFailed(exceptions.CommandError):
+    """The request never got an HTTP answer."""
+
+
+def text_of(body):
+    """Plain text of an HTML or text body, on one line."""
+    text = re.sub(_TAG_RE, ' ', body)
+    text = printable(re.sub(_BLANKS_RE, ' ', html.unescape(text)).strip())
+    if len(text) > MAX_TEXT_ERROR:
+        text = text[:MAX_TEXT_ERROR - 3].rstrip() + '...'
+    return text
+
+
+def _detail_from_json(body):
+    """Placement's own error detail, or None if the body is not its shape.
+
+    Also reads the ``{"error": {"message": ...}}`` body of keystonemiddleware
+    (what an invalid token gets).
+    """
+    if not isinstance(body, dict):
+        return None
+    error = body.get('error')
+    if isinstance(error, dict) and isinstance(error.get('message'), str):
+        return printable(re.sub(_BLANKS_RE, ' ', error['message']).strip()) \
+            or None
+    errors = body.get('errors')
+    if not isinstance(errors, list) or not errors:
+        return None
+    first = errors[0]
+    if not isinstance(first, dict):
+        return None
+    detail = first.get('detail') or first.get('title')
+    if not isinstance(detail, str):
+        return None
+    # Placement puts a generic headline first and the useful sentence on the
+    # last line: keep the last line, as the reference does.
+    lines = [printable(line.strip()) for line in detail.split('\n')]
+    non_empty = [line for line in lines if line]
+    return _without_schema(non_empty[-1]) if non_empty else None
+
+
+def _without_schema(detail):
+    """A JSON-schema error cut to its reason and the field it is about.
+
+    ``... 0 is less than the minimum of 1  Failed validating 'minimum' in
+    schema[...]: {...}  On instance['inventories']['VCPU']['total']: 0``
+    becomes ``... 0 is less than the minimum of 1 (field
+    inventories/VCPU/total)``. Any other detail is returned as it is.
+    """
+    if not detail.startswith(_BODY_SCHEMA_ERROR):
+        return detail
+    reason = re.sub(_SCHEMA_DUMP_RE, '', detail, flags=re.S)
+    instance = re.search(_INSTANCE_RE, detail)
+    if instance:
+        path = [key or index for key, index
+                in re.findall(_INDEX_RE, instance.group(1))]
+        reason = '%s (field %s)' % (reason, '/'.join(path))
+    return reason
+
+
+def error_message(response):
+    """One line describing a failed response, without the status suffix."""
+    try:
+        body = json.loads(response.content) if response.content else None
+    except ValueError:
+        body = None
+    detail = _detail_from_json(body)
+    if detail is None and response.content:
+        detail = text_of(response.text)
+    if not detail:
+        detail = response.reason or http.client.responses.get(
+            response.status_code, 'Error')
+    return detail
+
+
+def error_code(response):
+    """Placement's machine-readable error code (1.23+), or None.
+
+    For example ``placement.concurrent_update``.
+    """
+    try:
+        return response.json()['errors'][0].get('code')
+    except (exceptions.CommandError, LookupError, TypeError,
+            AttributeError, ValueError):
+        return None
+
+
+def exception_for(response):
+    """The osc-lib exception for an HTTP error response.
+
+    Its text is ``<message> (HTTP <status>)``, as the reference prints it.
+    ``.response`` is the response and ``.error_code`` Placement's code.
+    """
+    status = response.status_code
+    message = error_message(response)
+    exc_class = _http_error_to_exc.get(status, exceptions.ClientException)
+    exc = exc_class(status, message)
+    exc.response = response
+    exc.error_code = error_code(response)
+    return exc
+
+
+def _walk_causes(exc):
+    seen = set()
+    stack = [exc]
+    while stack:
+        current = stack.pop()
+        if current is None or id(current) in seen:
+            continue
+        seen.add(id(current))
+        yield current
+        stack.append(current.__cause__)
+        stack.append(current.__context__)
+        stack.extend(a for a in getattr(current, 'args', ())
+                     if isinstance(a, BaseException))
+        stack.append(getattr(current, 'reason', None)
+                     if isinstance(getattr(current, 'reason', None),
+                                   BaseException) else None)
+
+
+def describe_transport_error(exc):
+    """A short reason for a failure below HTTP, from the exception chain."""
+    causes = list(_walk_causes(exc))
+    for cause in causes:
+        if isinstance(cause, socket.gaierror) or \
+                type(cause).__name__ == 'NameResolutionError':
+            return 'the host name could not be resolved'
+    for cause in causes:
+        if isinstance(cause, ConnectionRefusedError) or (
+                isinstance(cause, OSError)
+                and cause.errno == errno.ECONNREFUSED):
+            return 'connection refused'
+    tls = [c for c in causes if isinstance(c, ssl.SSLError)]
+    if tls or any(isinstance(c, ks_exceptions.SSLError) for c in causes):
+        # The innermost ssl error says why; keystoneauth's wrapper does not.
+        reason = ''
+        for cause in tls:
+            if isinstance(cause, ssl.SSLCertVerificationError):
+                reason = cause.verify_message or cause.reason or ''
+                break
+            reason = reason or cause.reason or ''
+        return 'TLS handshake failed%s' % (
+            ' (%s)' % str(reason).lower().replace('_', ' ')
+            if reason else '')
+    for cause in causes:
+        if isinstance(cause, (socket.timeout, TimeoutError,
+                              requests.exceptions.Timeout,
+                              ks_exceptions.ConnectTimeout)):
+            return 'no answer before the timeout'
+    for cause in causes:
+        if isinstance(cause, (ConnectionResetError, BrokenPipeError)):
+            return 'the connection was closed by the server'
+        if type(cause).__name__ in ('RemoteDisconnected',
+                                    'ProtocolError'):
+            return 'the connection was closed before an answer came'
+    return str(exc).split('\n')[0]

@@ -1,0 +1,96 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
+
+"""Parsers of the values users type, before any request.
+
+Each fails with one line naming the option and the value: the argparse
+types (``non_empty``, ``name_list``, ``integer``) as a usage error, the
+others (``parse_int``, ``parse_float``) as a ``CommandError``. None of
+them touches the network.
+"""
+
+import argparse
+
+from osc_lib import exceptions
+
+from osc_placement.text import printable
+
+
+def non_empty(value):
+    """argparse type of positionals: an empty string is a usage error."""
+    if not value.strip():
+        raise argparse.ArgumentTypeError(
+            'must not be empty, got %r' % value)
+    return value
+
+
+def name_list(value):
+    """argparse type of comma-separated names, optionally led by ``!``.
+
+    Traits, aggregates, group names: no name in the list may be empty.
+    """
+    names = value[1:] if value.startswith('!') else value
+    if not all(name.strip() for name in names.split(',')):
+        raise argparse.ArgumentTypeError(
+            '%r: empty name in the comma-separated list' % value)
+    return value
+
+
+def _is_decimal(text):
+    digits = text[1:] if text[:1] in '+-' else text
+    return digits.isascii() and digits.isdigit()
+
+
+def parse_int(value, what, minimum=None):
+    """int(value), or a CommandError naming ``what`` and the value.
+
+    Only plain decimal digits: not Python's ``1_000`` or other scripts'
+    digits.
+    """
+    if isinstance(value, int) and not isinstance(value, bool):
+        number = value
+    elif isinstance(value, str) and _is_decimal(value.strip()):
+        number = int(value.strip())
+    else:
+        raise exceptions.CommandError(
+            '%s: %r is not an integer.' % (printable(what), value))
+    if minimum is not None and number < minimum:
+        raise exceptions.CommandError(
+            '%s: %r must be an integer of at least %d.'
+            % (printable(what), value, minimum))
+    return number
+
+
+def integer(text):
+    """argparse type of integer options: the digits :func:`parse_int` takes.
+
+    A ValueError makes argparse print its usual "invalid int value".
+    """
+    if not _is_decimal(text.strip()):
+        raise ValueError(text)
+    return int(text.strip())
+
+
+# argparse names the type in its error ("invalid int value: '1_000'").
+integer.__name__ = 'int'
+
+
+def parse_float(value, what):
+    """float(value), or a CommandError naming ``what`` and the value."""
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        number = None
+    if number is None or number != number or abs(number) == float('inf'):
+        raise exceptions.CommandError(
+            '%s: %r is not a number.' % (printable(what), value))
+    return number

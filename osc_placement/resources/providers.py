@@ -1,0 +1,141 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
+
+"""Resource providers looked up, and what is read about one provider.
+
+* ``find_provider()`` (a UUID) and ``lookup()`` (the record) take a
+  provider given by name or UUID; ``ProviderCommand`` is the mixin of the
+  commands whose positional is one provider.
+* ``provider_usages()``, ``provider_allocations()``,
+  ``provider_capacity()`` and ``provider_details()`` are the
+  per-provider reads that the commands over many providers repeat.
+"""
+
+from urllib import parse as urlparse
+import uuid as uuid_lib
+
+from osc_lib import exceptions
+
+from osc_placement import amounts
+from osc_placement.resources import common
+from osc_placement.text import printable
+
+BASE_URL = '/resource_providers'
+
+
+def is_uuid_like(value):
+    try:
+        uuid_lib.UUID(value)
+    except (TypeError, ValueError, AttributeError):
+        return False
+    return True
+
+
+def _not_found(value):
+    return exceptions.CommandError(
+        "No resource provider with name or UUID '%s' found."
+        % printable(value))
+
+
+def lookup(http, name_or_uuid):
+    """The record of a provider given by UUID or name; one request."""
+    key = 'uuid' if is_uuid_like(name_or_uuid) else 'name'
+    found = http.request('GET', BASE_URL, params={
+        key: name_or_uuid}).field('resource_providers', list)
+    if not found:
+        raise _not_found(name_or_uuid)
+    return found[0]
+
+
+def find_provider(http, name_or_uuid):
+    """The UUID of a provider given by UUID (as is) or by name.
+
+    A UUID-shaped value costs no request; a name is looked up with
+    ``GET /resource_providers?name=<value>``.
+    """
+    if is_uuid_like(name_or_uuid):
+        return name_or_uuid
+    # Provider names are unique in Placement.
+    return lookup(http, name_or_uuid)['uuid']
+
+
+def created_provider_path(response):
+    """The path, below the endpoint, of the provider a POST created.
+
+    Read from the Location header, but sent to the configured endpoint:
+    behind a load balancer or a TLS proxy the host Placement puts in
+    Location may not be reachable from the client.
+    """
+    location = response.header('Location')
+    _root, sep, rp_uuid = urlparse.unquote(
+        urlparse.urlsplit(location).path).rpartition(BASE_URL + '/')
+    if not sep or not is_uuid_like(rp_uuid):
+        raise response.invalid('a Location header that does not name a '
+                               'resource provider: %r' % location)
+    return common.url('resource_providers', rp_uuid)
+
+
+class ProviderCommand(common.NamedCommand):
+    """Mixin of the commands about one resource provider.
+
+    Adds the ``<uuid>`` positional (a UUID or a name) first, and
+    ``prepare_provider()``: ``prepare()`` then the provider's UUID.
+    """
+
+    positional = ('uuid', '<uuid>', 'UUID or name of the resource provider')
+    # A value that is not a UUID is looked up by name.
+    positional_in_path = False
+
+    def prepare_provider(self, parsed_args):
+        http = self.prepare(parsed_args)
+        return http, find_provider(http, parsed_args.uuid)
+
+
+def _read(http, rp_uuid, what, kind):
+    return http.request('GET', common.url(
+        'resource_providers', rp_uuid, what)).field(what, kind)
+
+
+def provider_usages(http, rp_uuid):
+    """{resource class: amount used} of a provider."""
+    return _read(http, rp_uuid, 'usages', dict)
+
+
+def provider_allocations(http, rp_uuid):
+    """{consumer: {'resources': {class: amount}}} on a provider."""
+    return _read(http, rp_uuid, 'allocations', dict)
+
+
+def provider_capacity(http, rp_uuid):
+    """{class: inventory record with ``capacity``, ``used`` and ``free``}.
+
+    Two requests: the provider's inventories, then its usages. ``free`` is
+    ``capacity - used``, negative on an over-committed provider.
+    """
+    inventories = _read(http, rp_uuid, 'inventories', dict)
+    usages = provider_usages(http, rp_uuid)
+    records = {}
+    for rc, inventory in inventories.items():
+        capacity = amounts.capacity(inventory)
+        used = usages.get(rc, 0)
+        records[rc] = dict(inventory, capacity=capacity, used=used,
+                           free=capacity - used)
+    return records
+
+
+def provider_details(http, rp_uuid, aggregates):
+    """Capacity and traits (and aggregates) of a provider: 3 or 4 GETs."""
+    found = {'capacity': provider_capacity(http, rp_uuid),
+             'traits': _read(http, rp_uuid, 'traits', list)}
+    found['aggregates'] = _read(http, rp_uuid, 'aggregates', list) \
+        if aggregates else []
+    return found
