@@ -207,8 +207,11 @@ class TestTimeoutRefused(PluginTestCase):
 
 
 class TestDeprecatedTimeout(PluginTestCase):
-    """--timeout still works for a release, with a warning naming the new
-    option; --os-placement-timeout warns of nothing."""
+    """--timeout works for one more release, with a warning.
+
+    The warning names the new option; --os-placement-timeout warns of
+    nothing.
+    """
 
     scenarios = [
         ('old', {'flag': '--timeout', 'warned': True}),
