@@ -364,7 +364,7 @@ class DeleteAllocation(common.NamedCommand, common.Command):
 
     def take_action(self, parsed_args):
         http = self.prepare(parsed_args)
-        batch.delete_each(
+        return batch.delete_each(
             self, http, self.named(parsed_args),
             lambda consumer: http.request('DELETE', consumer_url(consumer)),
             'allocations of consumer', 'allocations')

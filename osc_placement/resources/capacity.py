@@ -81,6 +81,8 @@ class ListCapacity(filters.ManyProviders, common.Lister):
                                  name=provider['name']))
         if not parsed_args.summary:
             return FIELDS, [tuple(row[f] for f in FIELDS) for row in rows]
+        # A total over the providers read would look complete.
+        self.require_complete('totals')
         sums = {}
         for row in rows:
             total = sums.setdefault(row['resource_class'], dict(

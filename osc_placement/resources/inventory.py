@@ -200,20 +200,20 @@ class SetInventory(common.NamedCommand, common.Lister):
         return parser
 
     def run(self, parsed_args):
-        self._failures = []
+        self._batch = None
         result = super().run(parsed_args)
         # Some providers were updated and printed; now say which failed.
-        if self._failures:
-            self._report_failures()
+        if self._batch is not None:
+            return self._report() or result
         return result
 
-    def _report_failures(self):
-        for rp_uuid, exc in self._failures:
-            self.log.error('Failed to set inventory for resource provider '
-                           '%s: %s.', rp_uuid, exc)
-        raise exceptions.CommandError(
-            'Failed to set inventory for %d of %d resource providers.'
-            % (len(self._failures), self._total))
+    def _report(self):
+        """Each failure, then the count (or what an interruption left)."""
+        return batch.report(
+            self, self._batch, 'set inventory for', 'resource provider',
+            'resource providers', key=lambda provider: provider['uuid'],
+            done_word='updated', undone_words='were not changed',
+            period='.')
 
     def take_action(self, parsed_args):
         changes = [parse_resource(r) for r in parsed_args.resource]
@@ -232,7 +232,6 @@ class SetInventory(common.NamedCommand, common.Lister):
             targets = [{'uuid': rp_uuid, 'generation': http.request(
                 'GET', common.url('resource_providers', rp_uuid)).field(
                     'generation')}]
-        self._total = len(targets)
         fields = ('resource_class',) + FIELDS
         if not parsed_args.aggregate:
             inventories = self._set_one(http, targets[0], changes,
@@ -241,23 +240,22 @@ class SetInventory(common.NamedCommand, common.Lister):
 
         # In parallel with --os-placement-parallel; the outcomes come back
         # in the order of the providers whatever order they finished in.
-        outcomes = batch.each(
+        self._batch = batch.run(
             http,
             lambda provider: self._set_one(http, provider, changes,
                                            parsed_args),
-            targets, default=self.default_parallel)
-        updated = []
-        for provider, (inventories, exc) in zip(targets, outcomes):
-            if exc is None:
-                updated.append((provider['uuid'], inventories))
-            else:
-                self._failures.append((provider['uuid'], exc))
+            targets, default=self.default_parallel,
+            progress=batch.Progress.of(self, 'resource providers'),
+            name=lambda provider: provider['uuid'],
+            stderr=self.app.stderr)
+        updated = self._batch.done()
+        if not updated and self._batch.interrupted is None:
+            # Nothing to print: the failures are the command's error.
+            self._report()
 
-        if self._failures and not updated:
-            self._report_failures()
-
-        rows = [row for rp_uuid, inventories in updated
-                for row in _rows(inventories, fields, prefix=(rp_uuid,))]
+        rows = [row for provider, inventories in updated
+                for row in _rows(inventories, fields,
+                                 prefix=(provider['uuid'],))]
         return ('resource_provider',) + fields, rows
 
     @staticmethod

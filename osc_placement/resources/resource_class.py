@@ -109,7 +109,7 @@ class DeleteResourceClass(common.NamedCommand, common.Command):
 
     def take_action(self, parsed_args):
         http = self.prepare(parsed_args)
-        batch.delete_each(
+        return batch.delete_each(
             self, http, self.named(parsed_args),
             lambda name: http.request('DELETE', class_url(name)),
             'resource class', 'resource classes')

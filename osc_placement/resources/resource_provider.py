@@ -162,7 +162,7 @@ class DeleteResourceProvider(providers.ProviderCommand, common.Command):
 
     def take_action(self, parsed_args):
         http = self.prepare(parsed_args)
-        batch.delete_each(
+        return batch.delete_each(
             self, http, self.named(parsed_args),
             lambda value: http.request('DELETE', common.url(
                 'resource_providers', providers.find_provider(http, value))),

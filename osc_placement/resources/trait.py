@@ -144,7 +144,7 @@ class DeleteTrait(common.NamedCommand, common.Command):
 
     def take_action(self, parsed_args):
         http = self.prepare(parsed_args)
-        batch.delete_each(
+        return batch.delete_each(
             self, http, self.named(parsed_args),
             lambda name: http.request('DELETE', common.url('traits', name)),
             'trait', 'traits')

@@ -1,0 +1,311 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
+
+"""The batch engine as a user meets it: parallelism, signals, dead ends.
+
+The commands run in this process against requests-mock. The mock's
+callbacks count the requests in flight (so that a test sees whether the
+batch ran in parallel), send this process a signal in the middle of a
+batch, or fail every request below HTTP as a dead endpoint does.
+"""
+
+import io
+import os
+import signal
+import threading
+
+from keystoneauth1 import session as ks_session
+import requests
+import testscenarios
+
+from osc_placement import batch
+from osc_placement import http
+from osc_placement.tests.unit import base
+
+load_tests = testscenarios.load_tests_apply_scenarios
+
+URL = base.ENDPOINT
+COUNT = 24
+PROVIDERS = [{'uuid': 'aaaaaaaa-aaaa-4aaa-8aaa-%012d' % n,
+              'name': 'rp-%02d' % n, 'generation': 1,
+              'root_provider_uuid': 'aaaaaaaa-aaaa-4aaa-8aaa-%012d' % n,
+              'parent_provider_uuid': None} for n in range(COUNT)]
+INVENTORY = {'VCPU': {'total': 8, 'reserved': 0, 'allocation_ratio': 1.0,
+                      'min_unit': 1, 'max_unit': 8, 'step_size': 1}}
+
+
+class InFlight(object):
+    """A work function that counts the items in flight.
+
+    The first ``meet`` items wait for each other (a barrier): they can only
+    all return if that many were in flight at once.
+    """
+
+    def __init__(self, meet=None):
+        self.lock = threading.Lock()
+        self.now = 0
+        self.most = 0
+        self.seen = 0
+        self.barrier = threading.Barrier(meet, timeout=10) if meet else None
+
+    def __call__(self, item):
+        with self.lock:
+            self.now += 1
+            self.seen += 1
+            first = self.barrier is not None and \
+                self.seen <= self.barrier.parties
+            self.most = max(self.most, self.now)
+        try:
+            if first:
+                self.barrier.wait()
+            return item * 2
+        finally:
+            with self.lock:
+                self.now -= 1
+
+
+class Client(object):
+    """What the engine uses of the HTTP client.
+
+    The parallelism asked for, and the call that readies the session.
+    """
+
+    def __init__(self, parallel=None):
+        self.parallel = parallel
+        self.readied = []
+
+    def allow_parallel(self, workers):
+        self.readied.append(workers)
+
+
+class BatchTestCase(base.TestCase):
+
+    api_version = '1.39'
+
+    def mock_cloud(self, reads):
+        self.requests_mock.get(URL + '/resource_providers', complete_qs=True,
+                               json={'resource_providers': PROVIDERS})
+        for rp in PROVIDERS:
+            path = URL + '/resource_providers/' + rp['uuid']
+            self.requests_mock.get(path + '/inventories', json=reads)
+            self.requests_mock.get(path + '/usages', json=reads)
+
+
+class TestParallelism(base.TestCase):
+    """At N, N items in flight at once and never more; at 1, one at a time.
+
+    (requests-mock sends one request at a time, whatever the threads: the
+    engine is tested here on its own, and end to end through the relay of
+    the e2e tests.)
+    """
+
+    scenarios = [
+        ('default-one', {'parallel': None, 'default': 1, 'meet': None,
+                         'most': 1}),
+        ('one', {'parallel': 1, 'default': 8, 'meet': None, 'most': 1}),
+        ('two', {'parallel': 2, 'default': 1, 'meet': 2, 'most': 2}),
+        ('eight', {'parallel': 8, 'default': 1, 'meet': 8, 'most': 8}),
+        ('default-eight', {'parallel': None, 'default': 8, 'meet': 8,
+                           'most': 8}),
+    ]
+
+    def test_items_in_flight(self):
+        work = InFlight(self.meet)
+        client = Client(self.parallel)
+        result = batch.run(client, work, range(40), default=self.default)
+        self.assertEqual([(n, 2 * n) for n in range(40)], result.done())
+        self.assertEqual(self.most, work.most)
+        self.assertEqual(40, work.seen)
+        self.assertEqual([self.most] if self.most > 1 else [],
+                         client.readied)
+
+
+class TestPoolSize(base.TestCase):
+    """The session keeps as many connections as requests in flight."""
+
+    def test_pools_grow_to_the_parallelism(self):
+        session = ks_session.Session()
+        client = http.SessionClient(session, {'service_type': 'placement'},
+                                    api_version='1.39')
+        client.allow_parallel(4)
+        sizes = {prefix: adapter.poolmanager.connection_pool_kw['maxsize']
+                 for prefix, adapter in session.adapters.items()}
+        self.assertEqual({requests.adapters.DEFAULT_POOLSIZE}, set(
+            sizes.values()))
+        client.allow_parallel(32)
+        self.assertEqual({32}, {
+            adapter.poolmanager.connection_pool_kw['maxsize']
+            for adapter in session.adapters.values()})
+
+
+class TestInterrupted(BatchTestCase):
+    """A signal in the middle of a write: it says what it changed."""
+
+    scenarios = [
+        ('sigint', {'signum': signal.SIGINT, 'code': 130}),
+        ('sigterm', {'signum': signal.SIGTERM, 'code': 143}),
+    ]
+
+    def test_write_interrupted_after_the_third_provider(self):
+        self.requests_mock.get(
+            URL + '/resource_providers?member_of=' + base.AGG1,
+            complete_qs=True, json={'resource_providers': PROVIDERS})
+        puts = []
+
+        def put(request, context):
+            puts.append(request.path)
+            if len(puts) == 3:
+                os.kill(os.getpid(), self.signum)
+            return {'inventories': INVENTORY,
+                    'resource_provider_generation': 2}
+        for rp in PROVIDERS:
+            self.requests_mock.put(
+                URL + '/resource_providers/%s/inventories' % rp['uuid'],
+                json=put)
+        out, err, code = self.openstack(
+            '--os-placement-parallel', '1', 'resource', 'provider',
+            'inventory', 'set', base.AGG1, '--aggregate', '--resource',
+            'VCPU=8', '-f', 'value', '-c', 'resource_provider')
+        self.assertEqual(self.code, code)
+        self.assertEqual([rp['uuid'] for rp in PROVIDERS[:3]],
+                         out.split())
+        self.assertEqual(
+            ['Interrupted: 3 of %d resource providers updated; the other %d '
+             'were not changed.' % (COUNT, COUNT - 3)], err.splitlines())
+        self.assertEqual(3, len(puts))
+
+    def test_read_interrupted_prints_no_totals(self):
+        reads = []
+
+        def body(request, context):
+            reads.append(request.path)
+            if len(reads) == 10:
+                os.kill(os.getpid(), self.signum)
+            if request.path.endswith('/usages'):
+                return {'usages': {}}
+            return {'inventories': INVENTORY}
+        self.mock_cloud(body)
+        out, err, code = self.openstack(
+            '--os-placement-parallel', '1', 'resource', 'provider',
+            'capacity', 'list', '--summary')
+        self.assertEqual(('', self.code), (out, code))
+        self.assertEqual(
+            ['Interrupted after 5 of %d resource providers; no totals '
+             'printed.' % COUNT], err.splitlines())
+        self.assertEqual(10, len(reads))
+
+
+class TestDeadEndpoint(BatchTestCase):
+    """Connection refused, again and again: the batch stops trying."""
+
+    scenarios = [
+        ('serial', {'parallel': '1', 'threshold': 3}),
+        ('parallel', {'parallel': '4', 'threshold': 4}),
+    ]
+
+    def test_stops_after_consecutive_failures_below_http(self):
+        self.requests_mock.get(URL + '/resource_providers', complete_qs=True,
+                               json={'resource_providers': PROVIDERS})
+        for rp in PROVIDERS:
+            self.requests_mock.get(
+                URL + '/resource_providers/%s/inventories' % rp['uuid'],
+                exc=requests.exceptions.ConnectionError(
+                    ConnectionRefusedError(111, 'refused')))
+        out, err, code = self.openstack(
+            '--os-placement-parallel', self.parallel, 'resource', 'provider',
+            'capacity', 'list')
+        self.assertEqual(('', 1), (out.strip(), code))
+        lines = err.splitlines()
+        tried = len(self.requests_mock.request_history) - 1
+        # Those in flight when the batch stopped finish.
+        self.assertGreaterEqual(tried, self.threshold)
+        self.assertLess(tried, 2 * self.threshold)
+        failed = [line for line in lines if line.startswith(
+            'Failed to read resource provider ')]
+        self.assertEqual(tried, len(failed))
+        self.assertIn('connection refused', failed[0])
+        self.assertEqual(
+            ['Stopped: %d requests in a row could not reach the Placement '
+             'API (connection refused); %d of %d resource providers were '
+             'not tried.' % (self.threshold, COUNT - tried, COUNT),
+             'Failed to read %d of %d resource providers.' % (COUNT, COUNT)],
+            lines[-2:])
+
+
+class TestPartialTotals(BatchTestCase):
+    """A provider that cannot be read: no totals, and the count."""
+
+    def test_summary_needs_every_provider(self):
+        self.mock_cloud({'inventories': INVENTORY, 'usages': {}})
+        self.requests_mock.get(
+            URL + '/resource_providers/%s/usages' % PROVIDERS[5]['uuid'],
+            **base.error_reply(500, 'Boom.'))
+        out, err, code = self.openstack('resource', 'provider', 'capacity',
+                                        'list', '--summary')
+        self.assertEqual(('', 1), (out, code))
+        self.assertEqual(
+            ['Failed to read resource provider %s: Boom. (HTTP 500)'
+             % PROVIDERS[5]['uuid'],
+             'Failed to read 1 of %d resource providers; no totals printed.'
+             % COUNT], err.splitlines())
+
+    def test_rows_are_printed_then_the_failure(self):
+        self.mock_cloud({'inventories': INVENTORY, 'usages': {}})
+        self.requests_mock.get(
+            URL + '/resource_providers/%s/usages' % PROVIDERS[5]['uuid'],
+            **base.error_reply(500, 'Boom.'))
+        out, err, code = self.openstack('resource', 'provider', 'capacity',
+                                        'list', '-f', 'value', '-c', 'name')
+        self.assertEqual(1, code)
+        self.assertEqual([rp['name'] for rp in PROVIDERS if rp is not
+                          PROVIDERS[5]], out.split())
+        self.assertEqual('Failed to read 1 of %d resource providers.'
+                         % COUNT, err.splitlines()[-1])
+
+
+class Terminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+class TestProgress(base.TestCase):
+    """The progress line: on a terminal, over enough items, cleared."""
+
+    scenarios = [
+        ('terminal', {'stream': Terminal, 'quiet': False, 'items': 40,
+                      'drawn': True}),
+        ('quiet', {'stream': Terminal, 'quiet': True, 'items': 40,
+                   'drawn': False}),
+        ('pipe', {'stream': io.StringIO, 'quiet': False, 'items': 40,
+                  'drawn': False}),
+        ('few', {'stream': Terminal, 'quiet': False, 'items': 5,
+                 'drawn': False}),
+    ]
+
+    def test_progress(self):
+        stream = self.stream()
+        progress = batch.Progress(stream, 'capacity list',
+                                  'resource providers', not self.quiet and
+                                  stream.isatty())
+
+        result = batch.run(Client(1), lambda item: item * 2,
+                           range(self.items), progress=progress)
+        self.assertEqual([(n, n * 2) for n in range(self.items)],
+                         result.done())
+        text = stream.getvalue()
+        if self.drawn:
+            self.assertIn('\rcapacity list: %d/%d resource providers'
+                          % (self.items, self.items),
+                          text.replace('\x1b[K', ''))
+            self.assertTrue(text.endswith('\r\x1b[K'))
+        else:
+            self.assertEqual('', text)
