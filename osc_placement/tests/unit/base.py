@@ -128,8 +128,7 @@ class TestCase(base.BaseTestCase):
         """The name lookup of a provider answers with this one."""
         self.requests_mock.get(
             ENDPOINT + '/resource_providers?name=' + name, complete_qs=True,
-            json={'resource_providers': [
-                {'uuid': uuid, 'name': name, 'generation': generation}]})
+            json={'resource_providers': [provider(uuid, name, generation)]})
 
     def assertNoSuchProvider(self, name, *argv):
         """``openstack argv`` looks ``name`` up, finds none, and says so.
