@@ -17,6 +17,7 @@ import io
 import logging
 import os
 import sys
+import warnings
 
 from cliff import app as cliff_app
 from openstackclient import shell
@@ -48,13 +49,24 @@ def clean_environment(env=None):
 
 
 def _forget_clients():
-    """OSC caches each plugin's client on the ClientManager class: drop them.
+    """Each plugin's client is made anew by the next command.
 
-    A process runs one command; tests run many in one process.
+    OpenStackClient puts each plugin's client on the ClientManager class, as
+    a ClientCache attribute named after the plugin's API: the first client
+    made serves every later command of the process. A process runs one
+    command; tests run many in one process. Each cache is replaced by an
+    empty one around the same factory (the plugin's ``make_client``).
     """
-    for value in vars(osc_clientmanager.ClientManager).values():
-        if isinstance(value, osc_clientmanager.ClientCache):
-            value._handle = None
+    manager = osc_clientmanager.ClientManager
+    caches = {name: value for name, value in vars(manager).items()
+              if isinstance(value, osc_clientmanager.ClientCache)}
+    with warnings.catch_warnings():
+        # osc-lib deprecates the class for new users; OpenStackClient, the
+        # one that matters here, still registers its plugins with it.
+        warnings.simplefilter('ignore', DeprecationWarning)
+        for name, cache in caches.items():
+            setattr(manager, name, osc_clientmanager.ClientCache(
+                cache.factory))
 
 
 def run(argv, env=None):

@@ -33,6 +33,7 @@ import subprocess
 
 from oslotest import base
 
+from osc_placement import tests
 from osc_placement.tests import sandbox as sb
 
 COMMAND_TIMEOUT = 120
@@ -46,29 +47,23 @@ def new_uuid(prefix):
 
 
 def make_provider(sandbox, name, inventories, aggregate=None, uuid=None):
-    """Create a provider (a new UUID unless given) with an inventory."""
+    """Create a provider (a new UUID unless given) with an inventory.
+
+    The name ends with the UUID's last digits: the tests of a class share
+    one server.
+    """
     uuid = uuid or new_uuid('eeeeeeee')
-    rp = sandbox.api('POST', '/resource_providers',
-                     {'name': name + '-' + uuid[-4:], 'uuid': uuid})
-    generation = sandbox.api(
-        'PUT', '/resource_providers/%s/inventories' % uuid,
-        {'inventories': inventories,
-         'resource_provider_generation': rp['generation']},
-    )['resource_provider_generation']
-    if aggregate:
-        sandbox.api('PUT', '/resource_providers/%s/aggregates' % uuid,
-                    {'aggregates': [aggregate],
-                     'resource_provider_generation': generation})
+    tests.create_provider(sandbox, uuid, name + '-' + uuid[-4:], inventories,
+                          aggregates=[aggregate] if aggregate else ())
     return uuid
 
 
 def allocate(sandbox, consumer, rp, resources):
+    """Replace the allocations of ``consumer`` (new or not) by one."""
     current = sandbox.api('GET', '/allocations/%s' % consumer)
-    sandbox.api('PUT', '/allocations/%s' % consumer,
-                {'allocations': {rp: {'resources': resources}},
-                 'project_id': 'project-9', 'user_id': 'user-9',
-                 'consumer_generation': current.get('consumer_generation'),
-                 'consumer_type': 'INSTANCE'})
+    tests.allocate(sandbox, consumer, {rp: resources},
+                   project='project-9', user='user-9',
+                   generation=current.get('consumer_generation'))
 
 
 def allocations_of(sandbox, consumer):

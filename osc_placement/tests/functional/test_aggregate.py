@@ -12,6 +12,7 @@
 
 """Resource provider aggregate commands against a real Placement."""
 
+from osc_placement import tests
 from osc_placement.tests.functional import base
 
 RP1 = 'aaaaaaaa-aaaa-4aaa-8aaa-000000000001'
@@ -35,8 +36,7 @@ class TestProviderAggregate(base.TestCase):
 
     def setUp(self):
         super().setUp()
-        self.api('POST', '/resource_providers',
-                 body={'name': 'compute-1', 'uuid': RP1})
+        tests.create_provider(self, RP1, 'compute-1')
 
     def test_list_needs_1_1(self):
         err, code = self.fails('resource', 'provider', 'aggregate', 'list',

@@ -14,6 +14,7 @@
 
 import testscenarios
 
+from osc_placement import tests
 from osc_placement.tests.functional import base
 
 RP1 = 'aaaaaaaa-aaaa-4aaa-8aaa-000000000001'
@@ -27,28 +28,9 @@ ALLOC = 'resource', 'provider', 'allocation'
 load_tests = testscenarios.load_tests_apply_scenarios
 
 
-def provider(placement, uuid, name, **inventory):
-    placement.api('POST', '/resource_providers',
-                  body={'name': name, 'uuid': uuid})
-    placement.api('PUT', '/resource_providers/%s/inventories' % uuid,
-                  body={'resource_provider_generation': 0,
-                        'inventories': {rc: {'total': total}
-                                        for rc, total in inventory.items()}})
-
-
 def server_allocations(placement, consumer, version='1.38'):
     return placement.api('GET', '/allocations/' + consumer,
                          version=version)
-
-
-def put_allocations(placement, consumer, allocations, generation=None,
-                    version='1.28'):
-    body = {'allocations': {rp: {'resources': res}
-                            for rp, res in allocations.items()},
-            'project_id': 'project-1', 'user_id': 'user-1',
-            'consumer_generation': generation}
-    placement.api('PUT', '/allocations/' + consumer, body=body,
-                  version=version)
 
 
 def resources_of(rows):
@@ -60,8 +42,9 @@ class TwoProvidersTestCase(base.TestCase):
 
     def setUp(self):
         super().setUp()
-        provider(self, RP1, 'compute-1', VCPU=8, MEMORY_MB=4096)
-        provider(self, RP2, 'storage-1', DISK_GB=100)
+        tests.create_provider(self, RP1, 'compute-1',
+                              {'VCPU': 8, 'MEMORY_MB': 4096})
+        tests.create_provider(self, RP2, 'storage-1', {'DISK_GB': 100})
 
 
 class ConsumerTestCase(TwoProvidersTestCase):
@@ -69,8 +52,8 @@ class ConsumerTestCase(TwoProvidersTestCase):
 
     def setUp(self):
         super().setUp()
-        put_allocations(self, C1, {RP1: {'VCPU': 2, 'MEMORY_MB': 256},
-                                   RP2: {'DISK_GB': 10}})
+        tests.allocate(self, C1, {RP1: {'VCPU': 2, 'MEMORY_MB': 256},
+                                  RP2: {'DISK_GB': 10}}, consumer_type=None)
 
 
 class TestAllocationSet(TwoProvidersTestCase):
@@ -117,7 +100,7 @@ class TestAllocationSet(TwoProvidersTestCase):
                           'user-1'), (stored['project_id'], stored['user_id']))
 
     def test_set_at_1_28_replaces_an_existing_consumer(self):
-        put_allocations(self, C1, {RP1: {'VCPU': 4}})
+        tests.allocate(self, C1, {RP1: {'VCPU': 4}}, consumer_type=None)
         rows = self.ok(*ALLOC, 'set', C1, '--allocation',
                        'rp=storage-1,DISK_GB=5', *OWNER, '-f', 'json',
                        version='1.28')
@@ -173,12 +156,13 @@ class TestAllocationSet(TwoProvidersTestCase):
         The CLI's PUT carries the stale generation: Placement refuses it, the
         CLI reports it once (no retry) and the other writer's allocations stay.
         """
-        put_allocations(self, C1, {RP1: {'VCPU': 1}})
+        tests.allocate(self, C1, {RP1: {'VCPU': 1}}, consumer_type=None)
         puts = []
 
         def other_writer_first(method, url, kwargs):
             puts.append(kwargs['json']['consumer_generation'])
-            put_allocations(self, C1, {RP1: {'VCPU': 3}}, generation=1)
+            tests.allocate(self, C1, {RP1: {'VCPU': 3}}, generation=1,
+                           consumer_type=None)
 
         self.before_request(other_writer_first, 'PUT', '/allocations/' + C1)
         out, err, code = self.openstack(*ALLOC, 'set', C1, '--allocation',
@@ -195,10 +179,12 @@ class TestAllocationSet(TwoProvidersTestCase):
         self.assertEqual(2, stored['consumer_generation'])
 
     def test_unset_concurrent_writer_wins(self):
-        put_allocations(self, C1, {RP1: {'VCPU': 1}, RP2: {'DISK_GB': 1}})
+        tests.allocate(self, C1, {RP1: {'VCPU': 1}, RP2: {'DISK_GB': 1}},
+                       consumer_type=None)
 
         def other_writer_first(method, url, kwargs):
-            put_allocations(self, C1, {RP2: {'DISK_GB': 9}}, generation=1)
+            tests.allocate(self, C1, {RP2: {'DISK_GB': 9}}, generation=1,
+                           consumer_type=None)
 
         self.before_request(other_writer_first, 'PUT')
         err, code = self.fails(*ALLOC, 'unset', C1, '--provider', RP1,
@@ -260,8 +246,8 @@ class TestAllocationsOfAConsumer(ConsumerTestCase):
         Placement refuses that value in a write; the unset succeeds and the
         type stays unknown.
         """
-        put_allocations(self, C2, {RP1: {'VCPU': 1}, RP2: {'DISK_GB': 1}},
-                        version='1.37')
+        tests.allocate(self, C2, {RP1: {'VCPU': 1}, RP2: {'DISK_GB': 1}},
+                       consumer_type=None)
         rows = self.ok(*ALLOC, 'unset', C1, '--provider', RP2, '-f', 'json',
                        version='1.38')
         self.assertEqual([(RP1, 'unknown')],
@@ -283,7 +269,7 @@ class TestAllocationsOfAConsumer(ConsumerTestCase):
         self.assertEqual({}, server_allocations(self, C1)['allocations'])
 
     def test_delete_several_reports_each_failure(self):
-        put_allocations(self, C2, {RP1: {'VCPU': 1}})
+        tests.allocate(self, C2, {RP1: {'VCPU': 1}}, consumer_type=None)
         out, err, code = self.openstack(*ALLOC, 'delete', C1, C3, C2)
         self.assertEqual(('', 1), (out, code))
         self.assertEqual([
@@ -295,7 +281,7 @@ class TestAllocationsOfAConsumer(ConsumerTestCase):
                 'allocations'])
 
     def test_list_by_provider(self):
-        put_allocations(self, C2, {RP1: {'VCPU': 1}})
+        tests.allocate(self, C2, {RP1: {'VCPU': 1}}, consumer_type=None)
         rows = self.ok(*ALLOC, 'list', 'compute-1', '-f', 'json',
                        version='1.12')
         self.assertEqual([
@@ -304,10 +290,8 @@ class TestAllocationsOfAConsumer(ConsumerTestCase):
             sorted(rows, key=lambda r: r['consumer_uuid']))
 
     def test_list_by_provider_long(self):
-        self.api('PUT', '/allocations/' + C2, version='1.38', body={
-            'allocations': {RP1: {'resources': {'VCPU': 1}}},
-            'project_id': 'project-2', 'user_id': 'user-2',
-            'consumer_generation': None, 'consumer_type': 'MIGRATION'})
+        tests.allocate(self, C2, {RP1: {'VCPU': 1}}, project='project-2',
+                       user='user-2', consumer_type='MIGRATION')
         rows = self.ok(*ALLOC, 'list', RP1, '--long', '-f', 'json',
                        version='1.38')
         self.assertEqual([

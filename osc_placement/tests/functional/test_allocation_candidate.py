@@ -18,6 +18,7 @@ memory) and, on NUMA node 0, an SR-IOV physical function on physnet1
 Beside it ``compute-2``, a flat compute node in an aggregate.
 """
 
+from osc_placement import tests
 from osc_placement.tests.functional import base
 
 CN1 = 'aaaaaaaa-aaaa-4aaa-8aaa-000000000001'
@@ -30,31 +31,6 @@ AGG2 = 'dddddddd-dddd-4ddd-8ddd-000000000002'
 LIST = ('allocation', 'candidate', 'list')
 GATE = 'Operation or argument is not supported with version %s; ' \
     'requires at least version %s\n'
-
-
-def add_provider(placement, uuid, name, inventory, parent=None, traits=(),
-                 aggregates=()):
-    body = {'name': name, 'uuid': uuid}
-    if parent:
-        body['parent_provider_uuid'] = parent
-    placement.api('POST', '/resource_providers', body=body, version='1.14')
-    placement.api('PUT', '/resource_providers/%s/inventories' % uuid,
-                  body={'resource_provider_generation': 0,
-                        'inventories': {rc: {'total': total}
-                                        for rc, total in inventory.items()}})
-    generation = 1
-    if traits:
-        for trait in traits:
-            if trait.startswith('CUSTOM_'):
-                placement.api('PUT', '/traits/' + trait)
-        placement.api('PUT', '/resource_providers/%s/traits' % uuid,
-                      body={'resource_provider_generation': generation,
-                            'traits': list(traits)})
-        generation += 1
-    if aggregates:
-        placement.api('PUT', '/resource_providers/%s/aggregates' % uuid,
-                      body={'resource_provider_generation': generation,
-                            'aggregates': list(aggregates)})
 
 
 def candidates(rows):
@@ -82,19 +58,19 @@ class TestAllocationCandidateList(base.TestCase):
 
     def setUp(self):
         super().setUp()
-        add_provider(self, CN1, 'compute-1', {'DISK_GB': 100},
-                     traits=['CUSTOM_GOLD'], aggregates=[AGG1])
-        add_provider(self, NUMA0, 'compute-1-numa0',
-                     {'VCPU': 4, 'MEMORY_MB': 2048}, parent=CN1,
-                     traits=['HW_CPU_X86_AVX'])
-        add_provider(self, NUMA1, 'compute-1-numa1',
-                     {'VCPU': 4, 'MEMORY_MB': 2048}, parent=CN1,
-                     traits=['HW_CPU_X86_SSE'])
-        add_provider(self, PF, 'compute-1-pf0', {'SRIOV_NET_VF': 8},
-                     parent=NUMA0, traits=['CUSTOM_PHYSNET1'])
-        add_provider(self, CN2, 'compute-2',
-                     {'VCPU': 8, 'MEMORY_MB': 4096, 'DISK_GB': 50},
-                     aggregates=[AGG2])
+        tests.create_provider(self, CN1, 'compute-1', {'DISK_GB': 100},
+                              traits=['CUSTOM_GOLD'], aggregates=[AGG1])
+        tests.create_provider(self, NUMA0, 'compute-1-numa0',
+                              {'VCPU': 4, 'MEMORY_MB': 2048}, parent=CN1,
+                              traits=['HW_CPU_X86_AVX'])
+        tests.create_provider(self, NUMA1, 'compute-1-numa1',
+                              {'VCPU': 4, 'MEMORY_MB': 2048}, parent=CN1,
+                              traits=['HW_CPU_X86_SSE'])
+        tests.create_provider(self, PF, 'compute-1-pf0', {'SRIOV_NET_VF': 8},
+                              parent=NUMA0, traits=['CUSTOM_PHYSNET1'])
+        tests.create_provider(self, CN2, 'compute-2',
+                              {'VCPU': 8, 'MEMORY_MB': 4096, 'DISK_GB': 50},
+                              aggregates=[AGG2])
 
     def test_gate_below_1_10(self):
         err, code = self.fails(*LIST, '--resource', 'VCPU=1', version='1.9')

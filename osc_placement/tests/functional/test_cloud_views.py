@@ -19,6 +19,7 @@ command runs with ``--os-placement-parallel 1``.
 import fixtures
 import pydot
 
+from osc_placement import tests
 from osc_placement.tests.functional import base
 
 SERIAL = ('--os-placement-parallel', '1')
@@ -52,25 +53,16 @@ class TestCloudViews(base.TestCase):
                 ('host-2', HOST2, None, {'VCPU': {'total': 4,
                                                   'allocation_ratio': 2.0}}),
                 ('empty', EMPTY, None, {})):
-            self.api('POST', '/resource_providers', body={
-                'name': name, 'uuid': uuid, 'parent_provider_uuid': parent})
-            if inventories:
-                self.api('PUT', '/resource_providers/%s/inventories' % uuid,
-                         body={'resource_provider_generation': 0,
-                               'inventories': inventories})
-        self.api('PUT', '/resource_providers/%s/aggregates' % HOST1,
-                 body={'aggregates': [AGG],
-                       'resource_provider_generation': 1})
+            tests.create_provider(
+                self, uuid, name, inventories, parent=parent,
+                aggregates=[AGG] if uuid == HOST1 else ())
         for consumer, allocations, ctype in (
                 (VM1, {NUMA0: {'VCPU': 2, 'MEMORY_MB': 1024},
                        HOST1: {'DISK_GB': 20}}, 'INSTANCE'),
                 (VM2, {HOST2: {'VCPU': 6}}, 'INSTANCE'),
                 (GONE, {HOST2: {'VCPU': 1}}, 'MIGRATION')):
-            self.api('PUT', '/allocations/' + consumer, body={
-                'allocations': {rp: {'resources': r}
-                                for rp, r in allocations.items()},
-                'project_id': 'p1', 'user_id': 'u1',
-                'consumer_generation': None, 'consumer_type': ctype})
+            tests.allocate(self, consumer, allocations, project='p1',
+                           user='u1', consumer_type=ctype)
         # Lower the host-2 ratio under its usage: over-committed.
         generation = self.api('GET', '/resource_providers/' + HOST2)[
             'generation']

@@ -18,6 +18,7 @@ command printed is not taken as proof of what it wrote.
 
 import requests
 
+from osc_placement import tests
 from osc_placement.tests.functional import base
 
 RP1 = 'aaaaaaaa-aaaa-4aaa-8aaa-000000000001'
@@ -38,11 +39,6 @@ def full(**values):
     return result
 
 
-def create_provider(placement, uuid=RP1, name='compute-1'):
-    placement.api('POST', '/resource_providers',
-                  body={'name': name, 'uuid': uuid})
-
-
 def put_inventories(placement, uuid, inventories):
     generation = placement.api(
         'GET', '/resource_providers/' + uuid)['generation']
@@ -54,13 +50,6 @@ def put_inventories(placement, uuid, inventories):
 def inventories(placement, uuid=RP1):
     return placement.api(
         'GET', '/resource_providers/%s/inventories' % uuid)['inventories']
-
-
-def allocate(placement, resources, uuid=RP1, consumer=CONSUMER):
-    placement.api('PUT', '/allocations/' + consumer, body={
-        'allocations': {uuid: {'resources': resources}},
-        'project_id': 'project-1', 'user_id': 'user-1',
-        'consumer_generation': None, 'consumer_type': 'INSTANCE'})
 
 
 def rows_by_class(rows):
@@ -76,7 +65,7 @@ def in_aggregate(placement, *uuids):
 class TestInventory(base.TestCase):
 
     def test_set_replaces_the_inventory(self):
-        create_provider(self)
+        tests.create_provider(self, RP1, 'compute-1')
         put_inventories(self, RP1, {'DISK_GB': {'total': 100}})
         rows = self.ok(
             'resource', 'provider', 'inventory', 'set', RP1,
@@ -94,7 +83,7 @@ class TestInventory(base.TestCase):
         self.assertEqual(expected, rows_by_class(rows))
 
     def test_set_without_resource_empties_the_inventory(self):
-        create_provider(self)
+        tests.create_provider(self, RP1, 'compute-1')
         put_inventories(self, RP1, {'DISK_GB': {'total': 100}})
         rows = self.ok('resource', 'provider', 'inventory', 'set', RP1,
                        '-f', 'json', version='1.0')
@@ -102,7 +91,7 @@ class TestInventory(base.TestCase):
         self.assertEqual({}, inventories(self))
 
     def test_set_amend_keeps_the_other_classes(self):
-        create_provider(self)
+        tests.create_provider(self, RP1, 'compute-1')
         put_inventories(self, RP1, {
             'DISK_GB': {'total': 100, 'reserved': 5},
             'VCPU': {'total': 4, 'allocation_ratio': 2.0}})
@@ -115,7 +104,7 @@ class TestInventory(base.TestCase):
             'MEMORY_MB': full(total=1024)}, inventories(self))
 
     def test_set_dry_run_writes_nothing(self):
-        create_provider(self)
+        tests.create_provider(self, RP1, 'compute-1')
         put_inventories(self, RP1, {'DISK_GB': {'total': 100}})
         generation = self.api('GET', '/resource_providers/' + RP1)[
             'generation']
@@ -130,7 +119,7 @@ class TestInventory(base.TestCase):
                              'generation'])
 
     def test_set_by_provider_name(self):
-        create_provider(self, name='compute-by-name')
+        tests.create_provider(self, RP1, 'compute-by-name')
         self.ok('resource', 'provider', 'inventory', 'set',
                 'compute-by-name', '--resource', 'VCPU=3')
         self.assertEqual({'VCPU': full(total=3)}, inventories(self))
@@ -143,7 +132,7 @@ class TestInventory(base.TestCase):
             (err, code))
 
     def test_set_malformed_value_sends_nothing(self):
-        create_provider(self)
+        tests.create_provider(self, RP1, 'compute-1')
         put_inventories(self, RP1, {'DISK_GB': {'total': 100}})
         err, code = self.fails('resource', 'provider', 'inventory', 'set',
                                RP1, '--resource', 'VCPU=4', '--resource',
@@ -154,10 +143,10 @@ class TestInventory(base.TestCase):
         self.assertEqual({'DISK_GB': full(total=100)}, inventories(self))
 
     def test_set_in_use_class_cannot_be_removed(self):
-        create_provider(self)
+        tests.create_provider(self, RP1, 'compute-1')
         put_inventories(self, RP1, {'VCPU': {'total': 8},
                                     'DISK_GB': {'total': 100}})
-        allocate(self, {'VCPU': 2})
+        tests.allocate(self, CONSUMER, {RP1: {'VCPU': 2}})
         err, code = self.fails('resource', 'provider', 'inventory', 'set',
                                RP1, '--resource', 'DISK_GB=10')
         self.assertEqual(1, code)
@@ -166,7 +155,7 @@ class TestInventory(base.TestCase):
         self.assertEqual({'VCPU', 'DISK_GB'}, set(inventories(self)))
 
     def test_reserved_equal_to_total_from_1_26(self):
-        create_provider(self)
+        tests.create_provider(self, RP1, 'compute-1')
         rows = self.ok('resource', 'provider', 'inventory', 'set', RP1,
                        '--resource', 'VCPU=4', '--resource',
                        'VCPU:reserved=4', '-f', 'json', version='1.26')
@@ -176,7 +165,7 @@ class TestInventory(base.TestCase):
                          inventories(self))
 
     def test_reserved_equal_to_total_refused_at_1_25(self):
-        create_provider(self)
+        tests.create_provider(self, RP1, 'compute-1')
         err, code = self.fails('resource', 'provider', 'inventory', 'set',
                                RP1, '--resource', 'VCPU=4', '--resource',
                                'VCPU:reserved=4', version='1.25')
@@ -197,7 +186,7 @@ class TestInventory(base.TestCase):
         read, now stale: the server answers 409, the loser exits 1 with the
         server's message and does not retry; the winner's write stays.
         """
-        create_provider(self)
+        tests.create_provider(self, RP1, 'compute-1')
         put_inventories(self, RP1, {'VCPU': {'total': 8},
                                     'DISK_GB': {'total': 100}})
         interleaved = []
@@ -222,7 +211,7 @@ class TestInventory(base.TestCase):
                           'DISK_GB': full(total=50)}, inventories(self))
 
     def test_set_aggregate_needs_1_3(self):
-        create_provider(self)
+        tests.create_provider(self, RP1, 'compute-1')
         err, code = self.fails('resource', 'provider', 'inventory', 'set',
                                AGG, '--aggregate', '--resource', 'VCPU=2',
                                version='1.2')
@@ -232,9 +221,9 @@ class TestInventory(base.TestCase):
         self.assertEqual({}, inventories(self))
 
     def test_set_aggregate_sets_every_member(self):
-        create_provider(self, RP1, 'compute-1')
-        create_provider(self, RP2, 'compute-2')
-        create_provider(self, RP3, 'outsider')
+        tests.create_provider(self, RP1, 'compute-1')
+        tests.create_provider(self, RP2, 'compute-2')
+        tests.create_provider(self, RP3, 'outsider')
         in_aggregate(self, RP1, RP2)
         rows = self.ok('resource', 'provider', 'inventory', 'set', AGG,
                        '--aggregate', '--resource', 'VCPU=8', '-f', 'json',
@@ -246,8 +235,8 @@ class TestInventory(base.TestCase):
         self.assertEqual({}, inventories(self, RP3))
 
     def test_set_aggregate_amend(self):
-        create_provider(self, RP1, 'compute-1')
-        create_provider(self, RP2, 'compute-2')
+        tests.create_provider(self, RP1, 'compute-1')
+        tests.create_provider(self, RP2, 'compute-2')
         put_inventories(self, RP1, {'DISK_GB': {'total': 100}})
         in_aggregate(self, RP1, RP2)
         self.ok('resource', 'provider', 'inventory', 'set', AGG,
@@ -257,8 +246,8 @@ class TestInventory(base.TestCase):
         self.assertEqual({'VCPU': full(total=2)}, inventories(self, RP2))
 
     def test_set_aggregate_dry_run_writes_nothing(self):
-        create_provider(self, RP1, 'compute-1')
-        create_provider(self, RP2, 'compute-2')
+        tests.create_provider(self, RP1, 'compute-1')
+        tests.create_provider(self, RP2, 'compute-2')
         put_inventories(self, RP1, {'DISK_GB': {'total': 100}})
         in_aggregate(self, RP1, RP2)
         rows = self.ok('resource', 'provider', 'inventory', 'set', AGG,
@@ -286,10 +275,10 @@ class TestInventory(base.TestCase):
         """
         for uuid, name in ((RP1, 'compute-1'), (RP2, 'compute-2'),
                            (RP3, 'compute-3')):
-            create_provider(self, uuid, name)
+            tests.create_provider(self, uuid, name)
             put_inventories(self, uuid, {'MEMORY_MB': {'total': 1024}})
         in_aggregate(self, RP1, RP2, RP3)
-        allocate(self, {'MEMORY_MB': 256}, uuid=RP2)
+        tests.allocate(self, CONSUMER, {RP2: {'MEMORY_MB': 256}})
         out, err, code = self.openstack('resource', 'provider', 'inventory',
                                         'set', AGG, '--aggregate',
                                         '--resource', 'VCPU=4', '-f', 'value')
@@ -309,7 +298,7 @@ class TestInventory(base.TestCase):
         self.assertEqual({'VCPU': full(total=4)}, inventories(self, RP3))
 
     def test_class_set_replaces_one_class(self):
-        create_provider(self)
+        tests.create_provider(self, RP1, 'compute-1')
         put_inventories(self, RP1, {
             'VCPU': {'total': 4, 'reserved': 1, 'max_unit': 2},
             'DISK_GB': {'total': 100}})
@@ -325,14 +314,14 @@ class TestInventory(base.TestCase):
                           'DISK_GB': full(total=100)}, inventories(self))
 
     def test_class_set_fields_not_given_take_defaults(self):
-        create_provider(self)
+        tests.create_provider(self, RP1, 'compute-1')
         put_inventories(self, RP1, {'VCPU': {'total': 4, 'reserved': 1}})
         self.ok('resource', 'provider', 'inventory', 'class', 'set',
                 'compute-1', 'VCPU', '--total', '6', version='1.0')
         self.assertEqual({'VCPU': full(total=6)}, inventories(self))
 
     def test_class_set_class_not_in_inventory(self):
-        create_provider(self)
+        tests.create_provider(self, RP1, 'compute-1')
         put_inventories(self, RP1, {'VCPU': {'total': 4}})
         err, code = self.fails('resource', 'provider', 'inventory', 'class',
                                'set', RP1, 'DISK_GB', '--total', '6')
@@ -343,7 +332,7 @@ class TestInventory(base.TestCase):
         self.assertEqual({'VCPU': full(total=4)}, inventories(self))
 
     def test_class_set_concurrent_change_is_a_conflict(self):
-        create_provider(self)
+        tests.create_provider(self, RP1, 'compute-1')
         put_inventories(self, RP1, {'VCPU': {'total': 4}})
         interleaved = []
 
@@ -363,12 +352,12 @@ class TestInventory(base.TestCase):
         self.assertEqual({'VCPU': full(total=10)}, inventories(self))
 
     def test_list_with_usage_and_long(self):
-        create_provider(self)
+        tests.create_provider(self, RP1, 'compute-1')
         put_inventories(self, RP1, {
             'VCPU': {'total': 8, 'reserved': 1, 'allocation_ratio': 16.0},
             'MEMORY_MB': {'total': 1001, 'reserved': 0,
                           'allocation_ratio': 1.5}})
-        allocate(self, {'VCPU': 10, 'MEMORY_MB': 100})
+        tests.allocate(self, CONSUMER, {RP1: {'VCPU': 10, 'MEMORY_MB': 100}})
         rows = rows_by_class(self.ok(
             'resource', 'provider', 'inventory', 'list', RP1, '-f', 'json'))
         self.assertEqual({
@@ -386,7 +375,7 @@ class TestInventory(base.TestCase):
                                         long_rows['MEMORY_MB']['free']))
 
     def test_long_capacity_matches_what_the_server_allows(self):
-        create_provider(self)
+        tests.create_provider(self, RP1, 'compute-1')
         put_inventories(self, RP1, {
             'VCPU': {'total': 3, 'reserved': 1, 'allocation_ratio': 1.5}})
         free = rows_by_class(self.ok(
@@ -394,7 +383,7 @@ class TestInventory(base.TestCase):
             '-f', 'json'))['VCPU']['free']
         self.assertEqual(3, free)
         # Exactly ``free`` fits; then nothing is left, and the server agrees.
-        allocate(self, {'VCPU': free})
+        tests.allocate(self, CONSUMER, {RP1: {'VCPU': free}})
         rows = rows_by_class(self.ok(
             'resource', 'provider', 'inventory', 'list', RP1, '--long',
             '-f', 'json'))
@@ -409,21 +398,21 @@ class TestInventory(base.TestCase):
         self.assertEqual(409, resp.status_code)
 
     def test_list_at_1_0(self):
-        create_provider(self)
+        tests.create_provider(self, RP1, 'compute-1')
         rows = self.ok('resource', 'provider', 'inventory', 'list', RP1,
                        '-f', 'json', version='1.0')
         self.assertEqual([], rows)
 
     def test_show_with_usage(self):
-        create_provider(self)
+        tests.create_provider(self, RP1, 'compute-1')
         put_inventories(self, RP1, {'VCPU': {'total': 8}})
-        allocate(self, {'VCPU': 3})
+        tests.allocate(self, CONSUMER, {RP1: {'VCPU': 3}})
         record = self.ok('resource', 'provider', 'inventory', 'show',
                          'compute-1', 'VCPU', '-f', 'json')
         self.assertEqual(dict(full(total=8), used=3), record)
 
     def test_show_class_not_in_inventory(self):
-        create_provider(self)
+        tests.create_provider(self, RP1, 'compute-1')
         err, code = self.fails('resource', 'provider', 'inventory', 'show',
                                RP1, 'VCPU')
         self.assertEqual(
@@ -431,7 +420,7 @@ class TestInventory(base.TestCase):
             (err, code))
 
     def test_delete_one_class(self):
-        create_provider(self)
+        tests.create_provider(self, RP1, 'compute-1')
         put_inventories(self, RP1, {'VCPU': {'total': 8},
                                     'DISK_GB': {'total': 10}})
         self.ok('resource', 'provider', 'inventory', 'delete', RP1,
@@ -439,7 +428,7 @@ class TestInventory(base.TestCase):
         self.assertEqual({'DISK_GB': full(total=10)}, inventories(self))
 
     def test_delete_all_from_1_5(self):
-        create_provider(self)
+        tests.create_provider(self, RP1, 'compute-1')
         put_inventories(self, RP1, {'VCPU': {'total': 8},
                                     'DISK_GB': {'total': 10}})
         out = self.ok('resource', 'provider', 'inventory', 'delete',
@@ -448,7 +437,7 @@ class TestInventory(base.TestCase):
         self.assertEqual({}, inventories(self))
 
     def test_delete_all_needs_the_class_at_1_4(self):
-        create_provider(self)
+        tests.create_provider(self, RP1, 'compute-1')
         put_inventories(self, RP1, {'VCPU': {'total': 8}})
         err, code = self.fails('resource', 'provider', 'inventory',
                                'delete', RP1, version='1.4')
@@ -458,9 +447,9 @@ class TestInventory(base.TestCase):
         self.assertEqual({'VCPU': full(total=8)}, inventories(self))
 
     def test_delete_in_use(self):
-        create_provider(self)
+        tests.create_provider(self, RP1, 'compute-1')
         put_inventories(self, RP1, {'VCPU': {'total': 8}})
-        allocate(self, {'VCPU': 1})
+        tests.allocate(self, CONSUMER, {RP1: {'VCPU': 1}})
         err, code = self.fails('resource', 'provider', 'inventory',
                                'delete', RP1, '--resource-class', 'VCPU')
         self.assertEqual(1, code)

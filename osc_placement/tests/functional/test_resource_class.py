@@ -14,6 +14,7 @@
 
 import testscenarios
 
+from osc_placement import tests
 from osc_placement.tests.functional import base
 
 RP1 = 'aaaaaaaa-aaaa-4aaa-8aaa-000000000001'
@@ -33,14 +34,6 @@ def class_names(placement):
 
 def make_class(placement, name):
     placement.api('PUT', '/resource_classes/' + name)
-
-
-def use_in_inventory(placement, name):
-    placement.api('POST', '/resource_providers',
-                  body={'name': 'compute-1', 'uuid': RP1})
-    placement.api('PUT', '/resource_providers/%s/inventories' % RP1,
-                  body={'resource_provider_generation': 0,
-                        'inventories': {name: {'total': 1}}})
 
 
 class TestAtEachVersion(base.TestCase):
@@ -129,7 +122,7 @@ class TestResourceClass(base.TestCase):
 
     def test_delete_in_use(self):
         make_class(self, 'CUSTOM_FPGA')
-        use_in_inventory(self, 'CUSTOM_FPGA')
+        tests.create_provider(self, RP1, 'compute-1', {'CUSTOM_FPGA': 1})
         err, code = self.fails('resource', 'class', 'delete', 'CUSTOM_FPGA')
         self.assertEqual((
             'Error in delete resource class: Cannot delete resource class '
@@ -149,7 +142,7 @@ class TestResourceClass(base.TestCase):
     def test_delete_several_goes_on_after_failures(self):
         for name in ('CUSTOM_A', 'CUSTOM_B', 'CUSTOM_USED'):
             make_class(self, name)
-        use_in_inventory(self, 'CUSTOM_USED')
+        tests.create_provider(self, RP1, 'compute-1', {'CUSTOM_USED': 1})
         out, err, code = self.openstack(
             'resource', 'class', 'delete', 'CUSTOM_A', 'CUSTOM_NOPE',
             'CUSTOM_USED', 'VCPU', 'CUSTOM_B')

@@ -14,6 +14,7 @@
 
 import testscenarios
 
+from osc_placement import tests
 from osc_placement.tests.functional import base
 
 RP1 = 'aaaaaaaa-aaaa-4aaa-8aaa-000000000001'
@@ -27,13 +28,6 @@ GATE = ('Operation or argument is not supported with version %s; '
 load_tests = testscenarios.load_tests_apply_scenarios
 
 
-def make_rp(placement, name, uuid, parent=None):
-    body = {'name': name, 'uuid': uuid}
-    if parent:
-        body['parent_provider_uuid'] = parent
-    placement.api('POST', '/resource_providers', body=body)
-
-
 def names(rows):
     return sorted(r['name'] for r in rows)
 
@@ -41,7 +35,7 @@ def names(rows):
 class TestResourceProvider(base.TestCase):
 
     def test_list_at_default_negotiated_version(self):
-        make_rp(self, 'compute-1', RP1)
+        tests.create_provider(self, RP1, 'compute-1')
         rows = self.ok('resource', 'provider', 'list', '-f', 'json')
         # Negotiation stops at 1.29: the tree columns are there.
         self.assertEqual([{'uuid': RP1, 'name': 'compute-1', 'generation': 0,
@@ -49,7 +43,7 @@ class TestResourceProvider(base.TestCase):
                            'parent_provider_uuid': None}], rows)
 
     def test_list_at_1_0_has_three_columns(self):
-        make_rp(self, 'compute-1', RP1)
+        tests.create_provider(self, RP1, 'compute-1')
         rows = self.ok('resource', 'provider', 'list', '-f', 'json',
                        version='1.0')
         self.assertEqual([{'uuid': RP1, 'name': 'compute-1', 'generation': 0}],
@@ -83,7 +77,7 @@ class TestResourceProvider(base.TestCase):
             'resource_providers'])
 
     def test_create_parent_needs_1_14(self):
-        make_rp(self, 'compute-1', RP1)
+        tests.create_provider(self, RP1, 'compute-1')
         err, code = self.fails('resource', 'provider', 'create', 'child',
                                '--parent-provider', RP1, version='1.13')
         self.assertEqual((GATE % ('1.13', '1.14') + '\n', 1), (err, code))
@@ -91,7 +85,7 @@ class TestResourceProvider(base.TestCase):
                          'resource_providers']))
 
     def test_show_allocations_of_an_idle_provider_prints_empty_dict(self):
-        make_rp(self, 'compute-1', RP1)
+        tests.create_provider(self, RP1, 'compute-1')
         out = self.ok('resource', 'provider', 'show', '--allocations', RP1,
                       '-c', 'allocations', '-f', 'value')
         self.assertEqual('{}\n', out)
@@ -103,9 +97,9 @@ class TestResourceProvider(base.TestCase):
             (err, code))
 
     def test_set_reparent_and_no_parent_at_1_37(self):
-        make_rp(self, 'compute-1', RP1)
-        make_rp(self, 'compute-2', RP2)
-        make_rp(self, 'numa-0', RP3, parent=RP1)
+        tests.create_provider(self, RP1, 'compute-1')
+        tests.create_provider(self, RP2, 'compute-2')
+        tests.create_provider(self, RP3, 'numa-0', parent=RP1)
         moved = self.ok('resource', 'provider', 'set', 'numa-0', '--name',
                         'numa-0', '--parent-provider', 'compute-2',
                         '-f', 'json', version='1.37')
@@ -120,8 +114,8 @@ class TestResourceProvider(base.TestCase):
             'parent_provider_uuid'])
 
     def test_no_parent_needs_1_37(self):
-        make_rp(self, 'compute-1', RP1)
-        make_rp(self, 'numa-0', RP3, parent=RP1)
+        tests.create_provider(self, RP1, 'compute-1')
+        tests.create_provider(self, RP3, 'numa-0', parent=RP1)
         err, code = self.fails('resource', 'provider', 'set', RP3, '--name',
                                'numa-0', '--no-parent', version='1.36')
         self.assertEqual((GATE % ('1.36', '1.37') + '\n', 1), (err, code))
@@ -129,9 +123,9 @@ class TestResourceProvider(base.TestCase):
             'parent_provider_uuid'])
 
     def test_reparenting_before_1_37_is_refused_by_the_server(self):
-        make_rp(self, 'compute-1', RP1)
-        make_rp(self, 'compute-2', RP2)
-        make_rp(self, 'numa-0', RP3, parent=RP1)
+        tests.create_provider(self, RP1, 'compute-1')
+        tests.create_provider(self, RP2, 'compute-2')
+        tests.create_provider(self, RP3, 'numa-0', parent=RP1)
         err, code = self.fails('resource', 'provider', 'set', RP3, '--name',
                                'numa-0', '--parent-provider', RP2,
                                version='1.36')
@@ -141,8 +135,8 @@ class TestResourceProvider(base.TestCase):
         self.assertTrue(err.endswith('(HTTP 400)\n'), err)
 
     def test_delete_several_reports_each_failure(self):
-        make_rp(self, 'compute-1', RP1)
-        make_rp(self, 'compute-2', RP2)
+        tests.create_provider(self, RP1, 'compute-1')
+        tests.create_provider(self, RP2, 'compute-2')
         out, err, code = self.openstack('resource', 'provider', 'delete',
                                         'compute-1', 'ghost', RP2)
         self.assertEqual(1, code)
@@ -159,9 +153,9 @@ class CloudTestCase(base.TestCase):
 
     def setUp(self):
         super().setUp()
-        make_rp(self, 'compute-1', RP1)
-        make_rp(self, 'compute-2', RP2)
-        make_rp(self, 'numa-0', RP3, parent=RP1)
+        tests.create_provider(self, RP1, 'compute-1')
+        tests.create_provider(self, RP2, 'compute-2')
+        tests.create_provider(self, RP3, 'numa-0', parent=RP1)
         self.api('PUT', '/resource_providers/%s/inventories' % RP1,
                  body={'resource_provider_generation': 0,
                        'inventories': {'VCPU': {'total': 8}}})
@@ -224,10 +218,10 @@ class TestResourceProvidersInACloud(CloudTestCase):
         self.assertEqual((GATE % ('1.23', '1.24') + '\n', 1), (err, code))
 
     def test_tree_show(self):
-        make_rp(self, 'numa-1', 'aaaaaaaa-aaaa-4aaa-8aaa-000000000004',
-                parent=RP1)
-        make_rp(self, 'pf-0', 'aaaaaaaa-aaaa-4aaa-8aaa-000000000005',
-                parent=RP3)
+        tests.create_provider(self, 'aaaaaaaa-aaaa-4aaa-8aaa-000000000004',
+                              'numa-1', parent=RP1)
+        tests.create_provider(self, 'aaaaaaaa-aaaa-4aaa-8aaa-000000000005',
+                              'pf-0', parent=RP3)
         out = self.ok('resource', 'provider', 'tree', 'show', 'pf-0',
                       '-f', 'value', '-c', 'name')
         self.assertEqual(['compute-1', '  numa-0', '    pf-0',

@@ -23,6 +23,7 @@ import fixtures
 import testscenarios
 
 from osc_placement import http as placement_http
+from osc_placement import tests
 from osc_placement.tests.functional import base
 
 RP1 = 'aaaaaaaa-aaaa-4aaa-8aaa-000000000001'
@@ -105,8 +106,7 @@ class CloudTestCase(base.TestCase):
     def setUp(self):
         super().setUp()
         for name, uuid in (('compute-1', RP1), ('compute-2', RP2)):
-            self.api('POST', '/resource_providers',
-                     body={'name': name, 'uuid': uuid})
+            tests.create_provider(self, uuid, name)
         for trait in ('CUSTOM_GOLD', 'CUSTOM_SILVER', 'CUSTOM_BRONZE'):
             self.api('PUT', '/traits/' + trait)
         self.api('PUT', RP1_TRAITS, body={

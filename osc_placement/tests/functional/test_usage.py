@@ -12,6 +12,7 @@
 
 """Usage commands against a real Placement."""
 
+from osc_placement import tests
 from osc_placement.tests.functional import base
 
 RP1 = 'aaaaaaaa-aaaa-4aaa-8aaa-000000000001'
@@ -36,23 +37,16 @@ class TestUsage(base.TestCase):
     def setUp(self):
         super().setUp()
         for uuid, name in ((RP1, 'compute-1'), (RP2, 'compute-2')):
-            self.api('POST', '/resource_providers',
-                     body={'name': name, 'uuid': uuid})
-            self.api('PUT', '/resource_providers/%s/inventories' % uuid,
-                     body={'resource_provider_generation': 0,
-                           'inventories': {'VCPU': {'total': 8},
-                                           'MEMORY_MB': {'total': 4096},
-                                           'DISK_GB': {'total': 100}}})
+            tests.create_provider(self, uuid, name, {
+                'VCPU': 8, 'MEMORY_MB': 4096, 'DISK_GB': 100})
         for consumer, rp, resources, project, user, ctype in (
                 (C1, RP1, {'VCPU': 2, 'MEMORY_MB': 512}, 'project-1',
                  'user-1', 'INSTANCE'),
                 (C2, RP2, {'VCPU': 1}, 'project-1', 'user-2', 'MIGRATION'),
                 (C3, RP1, {'DISK_GB': 10}, 'project-2', 'user-1',
                  'INSTANCE')):
-            self.api('PUT', '/allocations/' + consumer, body={
-                'allocations': {rp: {'resources': resources}},
-                'project_id': project, 'user_id': user,
-                'consumer_generation': None, 'consumer_type': ctype})
+            tests.allocate(self, consumer, {rp: resources}, project=project,
+                           user=user, consumer_type=ctype)
 
     def test_provider_usage_at_default_version(self):
         rows = self.ok('resource', 'provider', 'usage', 'show', RP1,

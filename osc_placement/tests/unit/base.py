@@ -18,10 +18,12 @@ The fixed identifiers below are the ones the recorded contract uses.
 """
 
 import collections
+import io
 import json
 from urllib import parse as urlparse
 
 from oslotest import base
+import requests
 from requests_mock.contrib import fixture as rm_fixture
 
 from osc_placement.tests import cli
@@ -81,6 +83,30 @@ def provider(uuid, name='compute', generation=0, parent=None):
             'root_provider_uuid': parent or uuid}
 
 
+def response(status, body=b'', content_type=None, reason=None,
+             encoding='utf-8'):
+    """A requests.Response to ``GET <endpoint>/x``, as a session returns it.
+
+    ``body`` is bytes, text (sent as UTF-8) or data (sent as JSON, with its
+    content type). ``encoding=None`` leaves requests to guess the encoding
+    of the text, as it does when the headers name none.
+    """
+    result = requests.Response()
+    result.status_code = status
+    if isinstance(body, (dict, list)):
+        body = json.dumps(body).encode()
+        content_type = 'application/json'
+    elif isinstance(body, str):
+        body = body.encode()
+    result.raw = io.BytesIO(body)
+    if content_type:
+        result.headers['Content-Type'] = content_type
+    result.reason = reason
+    result.encoding = encoding
+    result.url = ENDPOINT + '/x'
+    return result
+
+
 def sent_request(request):
     """A requests-mock request as a :class:`Sent`."""
     url = urlparse.urlsplit(request.url)
@@ -128,8 +154,7 @@ class TestCase(base.BaseTestCase):
         """The name lookup of a provider answers with this one."""
         self.requests_mock.get(
             ENDPOINT + '/resource_providers?name=' + name, complete_qs=True,
-            json={'resource_providers': [
-                {'uuid': uuid, 'name': name, 'generation': generation}]})
+            json={'resource_providers': [provider(uuid, name, generation)]})
 
     def assertNoSuchProvider(self, name, *argv):
         """``openstack argv`` looks ``name`` up, finds none, and says so.

@@ -142,9 +142,7 @@ class TestAllocationCandidate(CandidateTestCase):
             self.query())
 
     def test_in_tree_by_name_in_a_group(self):
-        self.requests_mock.get(
-            URL + '/resource_providers?name=compute-1', complete_qs=True,
-            json={'resource_providers': [{'uuid': CN}]})
+        self.by_name('compute-1', CN)
         self.requests_mock.get(URL + '/allocation_candidates', json=EMPTY)
         out, err, code = self.openstack(
             '--group', '1', '--resource', 'VCPU=1',

@@ -538,8 +538,7 @@ def _answer(request, context):
         if path == '/':
             return json.dumps(base.VERSIONS)
         if path.startswith('/resource_providers/') and path.count('/') == 2:
-            return json.dumps({'uuid': path.split('/')[2], 'name': 'rp',
-                               'generation': 1})
+            return json.dumps(base.provider(path.split('/')[2], 'rp', 1))
         if path.startswith('/allocations/'):
             return json.dumps({'allocations': {}})
     context.status_code = 400

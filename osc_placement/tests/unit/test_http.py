@@ -17,8 +17,6 @@ A keystoneauth session with the ``admin_token`` plugin, as OpenStackClient
 makes it for ``--os-endpoint``/``--os-token``, and requests-mock behind it.
 """
 
-import json
-
 from keystoneauth1 import loading
 from keystoneauth1 import session as ks_session
 from osc_lib import exceptions
@@ -44,21 +42,6 @@ def client(api_version='1.14'):
         endpoint=ENDPOINT, token='the-token')
     return http.SessionClient(ks_session.Session(auth=auth), KS_FILTER,
                               api_version=api_version)
-
-
-def fake_response(status, body=b'', content_type=None, reason=None):
-    """A requests.Response as the session returns it."""
-    response = requests.Response()
-    response.status_code = status
-    if isinstance(body, (dict, list)):
-        body = json.dumps(body).encode()
-        content_type = 'application/json'
-    response._content = body.encode() if isinstance(body, str) else body
-    if content_type:
-        response.headers['Content-Type'] = content_type
-    response.reason = reason
-    response.encoding = 'utf-8'
-    return response
 
 
 class HTTPTestCase(base.TestCase):
@@ -313,7 +296,7 @@ class TestRequests(HTTPTestCase):
         self.assertEqual(404, response.status_code)
 
     def test_exception_for_keeps_the_response(self):
-        response = fake_response(409, {'errors': [{'detail': 'x\n\n gen'}]})
+        response = base.response(409, {'errors': [{'detail': 'x\n\n gen'}]})
         exc = errors.exception_for(response)
         self.assertIsInstance(exc, exceptions.Conflict)
         self.assertIs(response, exc.response)
@@ -439,7 +422,7 @@ class TestErrorMessage(base.TestCase):
     ]]
 
     def test_error_message(self):
-        response = fake_response(418, self.body, reason='Reason Given')
+        response = base.response(418, self.body, reason='Reason Given')
         self.assertEqual(self.expected, errors.error_message(response))
 
 
@@ -455,7 +438,7 @@ class TestErrorMessageWithoutBody(base.TestCase):
 
     def test_error_message_without_body_or_reason(self):
         self.assertEqual(self.expected, errors.error_message(
-            fake_response(self.status, reason=self.reason)))
+            base.response(self.status, reason=self.reason)))
 
 
 # Failures below HTTP.

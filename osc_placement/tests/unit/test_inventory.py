@@ -31,8 +31,7 @@ FULL = {'total': 8, 'reserved': 0, 'min_unit': 1, 'max_unit': 8,
         'step_size': 1, 'allocation_ratio': 16.0}
 
 
-def rp(uuid, name='compute', generation=0):
-    return {'uuid': uuid, 'name': name, 'generation': generation}
+rp = base.provider
 
 
 def record(**values):
@@ -76,10 +75,7 @@ class InventoryTestCase(base.TestCase):
 class TestInventory(InventoryTestCase):
 
     def test_set_by_name_resolves_then_reads_generation(self):
-        self.requests_mock.get(
-            URL + '/resource_providers?name=compute-1',
-            json={'resource_providers': [rp(RP1, 'compute-1', 5)]},
-            complete_qs=True)
+        self.by_name('compute-1', RP1, generation=5)
         self.requests_mock.get(URL + '/resource_providers/' + RP1,
                                json=rp(RP1, 'compute-1', 5))
         self.requests_mock.put(
@@ -270,9 +266,7 @@ class TestInventory(InventoryTestCase):
     # inventory class set
 
     def test_class_set_by_name_encodes_the_class(self):
-        self.requests_mock.get(
-            URL + '/resource_providers?name=compute-1',
-            json={'resource_providers': [rp(RP1, 'compute-1', 7)]})
+        self.by_name('compute-1', RP1, generation=7)
         self.requests_mock.get(URL + '/resource_providers/' + RP1,
                                json=rp(RP1, 'compute-1', 7))
         self.requests_mock.put(
@@ -341,9 +335,7 @@ class TestInventory(InventoryTestCase):
         self.assertNotIn('--long', err)
 
     def test_list_by_name(self):
-        self.requests_mock.get(
-            URL + '/resource_providers?name=compute-1',
-            json={'resource_providers': [rp(RP1, 'compute-1')]})
+        self.by_name('compute-1', RP1, generation=0)
         self.inventory_of({}, {})
         out, err, code = self.openstack(
             'resource', 'provider', 'inventory', 'list', 'compute-1', '-f',
@@ -375,9 +367,7 @@ class TestInventory(InventoryTestCase):
     # inventory delete
 
     def test_delete_by_name_one_class(self):
-        self.requests_mock.get(
-            URL + '/resource_providers?name=compute-1',
-            json={'resource_providers': [rp(RP1, 'compute-1')]})
+        self.by_name('compute-1', RP1, generation=0)
         self.requests_mock.delete(
             URL + '/resource_providers/%s/inventories/VCPU' % RP1,
             status_code=204)

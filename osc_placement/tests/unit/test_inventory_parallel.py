@@ -58,7 +58,7 @@ class TestSetAggregateInParallel(base.TestCase):
         self.requests_mock.get(
             base.ENDPOINT + '/resource_providers?member_of=' + AGG,
             complete_qs=True, json={'resource_providers': [
-                {'uuid': uuid, 'name': 'rp%d' % n, 'generation': n}
+                base.provider(uuid, 'rp%d' % n, n)
                 for n, uuid in enumerate(PROVIDERS)]})
         for n, uuid in enumerate(PROVIDERS):
             url = base.ENDPOINT + inventories_path(uuid)

@@ -38,7 +38,6 @@ import types
 import hypothesis
 from hypothesis import strategies as st
 from osc_lib import exceptions
-import requests
 
 from osc_placement import errors
 from osc_placement import http
@@ -147,14 +146,9 @@ VERSION_VALUES = st.one_of(
 
 
 def _response(status, body, content_type=None, reason='Bad Request'):
-    response = requests.Response()
-    response.status_code = status
-    response._content = body
-    response.reason = reason
-    response.url = 'http://placement.test/placement/x'
-    if content_type:
-        response.headers['Content-Type'] = content_type
-    return http.Response('GET', response)
+    """Our reading of a response whose encoding requests guesses."""
+    return http.Response('GET', base.response(
+        status, body, content_type, reason, encoding=None))
 
 
 JSON_TEXT = st.text(max_size=60).map(lambda s: s.replace('\r', ' '))

@@ -24,6 +24,8 @@ from unittest import mock as umock
 import fixtures
 from keystoneauth1 import loading
 from keystoneauth1 import session as ks_session
+from openstack.config import cloud_region
+from openstackclient.common import clientmanager
 import testscenarios
 
 from osc_placement import http
@@ -35,12 +37,19 @@ from osc_placement import version
 load_tests = testscenarios.load_tests_apply_scenarios
 
 
-def _instance(requested, session=None):
-    instance = umock.Mock(spec=['_api_version', '_region_name', 'interface',
-                                'session'])
-    instance._api_version = {'placement': requested}
-    instance._region_name = 'RegionTwo'
-    instance.interface = 'internal'
+def _instance(requested, session=None, config=None):
+    """The ClientManager OpenStackClient hands to ``make_client``.
+
+    Built as OpenStackClient builds it, from the options of the command
+    line (region RegionTwo, internal interface, ``config``) and the API
+    versions asked for; ``session`` stands for the one its authentication
+    makes.
+    """
+    options = cloud_region.CloudRegion(
+        region_name='RegionTwo',
+        config=dict({'interface': 'internal'}, **(config or {})))
+    instance = clientmanager.ClientManager(
+        cli_options=options, api_version={'placement': requested})
     instance.session = session or umock.Mock(spec=['request'])
     return instance
 
@@ -119,9 +128,8 @@ class TestHooks(PluginTestCase):
         self.assertIn("'latest' to negotiate up to 1.39", text)
 
     def test_make_client_passes_the_timeout_to_each_request(self):
-        instance = _instance('1', _session())
-        instance._cli_options = umock.Mock(
-            config={plugin.TIMEOUT_CONFIG_KEY: '2.5'})
+        instance = _instance('1', _session(),
+                             config={plugin.TIMEOUT_CONFIG_KEY: '2.5'})
         self.requests_mock.get(cli.ENDPOINT + '/', json=base.VERSIONS)
         self.requests_mock.get(cli.ENDPOINT + '/traits', json={'traits': []})
         client = plugin.make_client(instance)

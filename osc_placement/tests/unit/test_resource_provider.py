@@ -34,10 +34,7 @@ class TestResourceProvider(base.TestCase):
     api_version = '1.14'
 
     def test_name_is_resolved_with_one_query(self):
-        self.requests_mock.get(
-            URL + '/resource_providers?name=compute-1',
-            json={'resource_providers': [rp(RP1, 'compute-1')]},
-            complete_qs=True)
+        self.by_name('compute-1', RP1, generation=0)
         self.requests_mock.get(
             URL + '/resource_providers/' + RP1, json=rp(RP1, 'compute-1'))
         out, err, code = self.openstack(
@@ -123,9 +120,7 @@ class TestResourceProvider(base.TestCase):
             self.requests_sent()[0].query)
 
     def test_parent_provider_by_name_on_create(self):
-        self.requests_mock.get(
-            URL + '/resource_providers?name=compute-1',
-            json={'resource_providers': [rp(RP1, 'compute-1')]})
+        self.by_name('compute-1', RP1, generation=0)
         self.requests_mock.post(
             URL + '/resource_providers', status_code=201,
             headers={'Location': URL + '/resource_providers/' + RP2})

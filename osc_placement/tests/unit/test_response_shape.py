@@ -93,8 +93,7 @@ class TestOwnBugs(base.TestCase):
         self.requests_mock.get(base.ENDPOINT + '/traits',
                                json={'traits': ['CUSTOM_GOLD']})
         self.requests_mock.get(base.ENDPOINT + '/resource_providers', json={
-            'resource_providers': [{'uuid': 'u', 'name': 'n',
-                                    'generation': 0}]})
+            'resource_providers': [base.provider('u', 'n')]})
 
     def _break(self, target):
         def broken(*args, **kwargs):

@@ -121,11 +121,9 @@ class TestTrait(TraitTestCase):
             '--trait', 'CUSTOM_A')
 
     def test_set_reads_generation_then_puts(self):
-        self.requests_mock.get(
-            URL + '/resource_providers?name=compute-1', complete_qs=True,
-            json={'resource_providers': [{'uuid': RP1}]})
+        self.by_name('compute-1', RP1)
         self.requests_mock.get(URL + '/resource_providers/' + RP1,
-                               json={'uuid': RP1, 'generation': 7})
+                               json=base.provider(RP1, generation=7))
         self.requests_mock.put(TRAITS, **traits(['CUSTOM_A', 'CUSTOM_B'], 8))
         out, err, code = self.openstack(
             'resource', 'provider', 'trait', 'set', 'compute-1', '--trait',
@@ -142,7 +140,7 @@ class TestTrait(TraitTestCase):
 
     def test_set_never_retries_a_conflict(self):
         self.requests_mock.get(URL + '/resource_providers/' + RP1,
-                               json={'uuid': RP1, 'generation': 7})
+                               json=base.provider(RP1, generation=7))
         self.requests_mock.put(TRAITS, **conflict())
         out, err, code = self.openstack(
             'resource', 'provider', 'trait', 'set', RP1, '--trait', 'CUSTOM_A')
@@ -152,7 +150,7 @@ class TestTrait(TraitTestCase):
 
     def test_set_without_trait_removes_all(self):
         self.requests_mock.get(URL + '/resource_providers/' + RP1,
-                               json={'uuid': RP1, 'generation': 2})
+                               json=base.provider(RP1, generation=2))
         self.requests_mock.put(TRAITS, **traits([], 3))
         out, err, code = self.openstack(
             'resource', 'provider', 'trait', 'set', RP1, '-f', 'json')
@@ -192,9 +190,7 @@ class TestTrait(TraitTestCase):
         self.assertEqual('application/json', put.headers['Content-Type'])
 
     def test_add_by_provider_name(self):
-        self.requests_mock.get(
-            URL + '/resource_providers?name=compute-1', complete_qs=True,
-            json={'resource_providers': [{'uuid': RP1}]})
+        self.by_name('compute-1', RP1)
         self.requests_mock.get(TRAITS, **traits([], 0))
         self.requests_mock.put(TRAITS, **traits(['CUSTOM_A'], 1))
         out, err, code = self.openstack(
@@ -367,9 +363,7 @@ class TestProviderTraitsByName(TraitTestCase):
                                             ('delete', 'DELETE', '/traits')]]
 
     def test_provider_by_name(self):
-        self.requests_mock.get(
-            URL + '/resource_providers?name=compute-1', complete_qs=True,
-            json={'resource_providers': [{'uuid': RP1}]})
+        self.by_name('compute-1', RP1)
         self.requests_mock.register_uri(
             self.method, TRAITS, **traits(['CUSTOM_A'], 1))
         out, err, code = self.openstack(
