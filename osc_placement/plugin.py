@@ -86,11 +86,10 @@ def make_client(instance):
     requested = version.validate(instance._api_version[API_NAME])
     client_class = utils.get_client_class(API_NAME, requested, API_VERSIONS)
     ks_filter = {'service_type': API_NAME,
-                 'region_name': instance._region_name,
+                 'region_name': instance.region_name,
                  'interface': instance.interface}
     LOG.debug('Instantiating placement client: %s', client_class)
-    options = getattr(instance, '_cli_options', None)
-    config = getattr(options, 'config', None) or {}
+    config = instance.get_configuration() or {}
     # The option (or the environment variable, its default) under a name
     # that openstacksdk's config loader does not take for the timeout of
     # the whole session (it does so with any key ending in "timeout").
