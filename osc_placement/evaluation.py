@@ -380,7 +380,8 @@ def _group_constraints(tree, group, root_aggs):
             lambda rp, any_of=any_of: bool(any_of & tree.traits(rp))))
     for trait in group.forbidden:
         out.append(_Constraint(
-            'forbidden', 'no %s' % trait, 'has forbidden trait %s' % trait,
+            'forbidden', 'no trait %s' % trait,
+            'has forbidden trait %s' % trait,
             lambda rp, trait=trait: trait not in tree.traits(rp)))
     for any_of in group.member_of:
         names = sorted(any_of)
