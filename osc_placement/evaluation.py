@@ -471,9 +471,13 @@ class _Evaluation(object):
                                      for rp in self.tree.providers):
                 reasons.append(c.failure)
         if not reasons:
-            reasons.append('no single provider has %s' % _join(
+            text = 'no single provider has %s' % _join(
                 c.words for c in _conflict(constraints,
-                                           self.tree.providers)))
+                                           self.tree.providers))
+            if not group.granular and len(self.tree.providers) > 1:
+                text += (' (before microversion 1.29 one provider serves '
+                         'all the resources)')
+            reasons.append(text)
         return [], reasons
 
     def spread_options(self, group):
@@ -609,7 +613,7 @@ class _Evaluation(object):
         for name, check in checks:
             others = [c for n, c in checks if n != name]
             if any(all(o(c) for o in others) for c in combos):
-                reasons.append(self._combination_reason(name, combos))
+                reasons.extend(self._combination_reasons(name))
         if not reasons:
             reasons.append('no combination of providers meets %s together'
                            % _join(self._rule_words(name)
@@ -625,7 +629,12 @@ class _Evaluation(object):
             return 'the free capacity of each provider'
         return 'same_subtree %s' % ','.join(name[1])
 
-    def _combination_reason(self, name, combos):
+    def _combination_reasons(self, name):
+        if name == 'capacity':
+            return self._capacity_reasons()
+        return [self._combination_reason(name)]
+
+    def _combination_reason(self, name):
         request = self.request
         if name == 'nested':
             amounts = {}
@@ -642,12 +651,10 @@ class _Evaluation(object):
                         '(group_policy isolate)' % tuple(names))
             return ('groups %s need separate providers (group_policy '
                     'isolate)' % _join(names))
-        if name == 'capacity':
-            return self._capacity_reason(combos)
         return ('groups %s not under one provider (same_subtree)'
                 % ', '.join(name[1]))
 
-    def _capacity_reason(self, combos):
+    def _capacity_reasons(self):
         """The class whose amounts summed over the groups do not fit."""
         totals = {}
         for group in self.request.groups.values():
@@ -667,11 +674,10 @@ class _Evaluation(object):
                     reasons.append(
                         '%s: %d requested, %d free (capacity %d, used %d)'
                         % (rc, amount, max(cap - used, 0), cap, used))
-        if reasons:
-            return '; '.join(reasons)
-        return ('%s requested by the groups together: more than the '
-                'providers they can use have free'
-                % _join('%s:%d' % item for item in totals.items()))
+        return reasons or [
+            '%s requested by the groups together: more than the providers '
+            'they can use have free'
+            % _join('%s:%d' % item for item in totals.items())]
 
     def run(self):
         request, tree = self.request, self.tree

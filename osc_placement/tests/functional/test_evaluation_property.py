@@ -426,4 +426,3 @@ class TestEvaluationAgainstPlacement(base.BaseTestCase):
     def test_between_groups(self, data):
         """1.25 to 1.39, two groups: policy, subtree, shared capacity."""
         self.check(data, BEFORE_NESTED[-2:] + NESTED, groups=True)
-
