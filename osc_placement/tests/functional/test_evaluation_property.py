@@ -426,3 +426,38 @@ class TestEvaluationAgainstPlacement(base.BaseTestCase):
     def test_between_groups(self, data):
         """1.25 to 1.39, two groups: policy, subtree, shared capacity."""
         self.check(data, BEFORE_NESTED[-2:] + NESTED, groups=True)
+
+    def test_resourceless_group_ignores_in_tree(self):
+        """A group without resources is not held to its in_tree.
+
+        research_context.get_provider_ids_matching finds such a group's
+        providers with get_providers_with_root, which has no tree filter
+        (RequestGroupSearchContext applies in_tree to
+        get_providers_with_resource only). Rare in the random space, so
+        shown once here, on both sides.
+        """
+        vcpu = {'VCPU': {'total': 4, 'reserved': 0, 'allocation_ratio': 1.0,
+                         'min_unit': 1, 'max_unit': 4, 'step_size': 1}}
+        nodes = [
+            {'parent': None, 'inventories': {}, 'traits': ['CUSTOM_A'],
+             'aggregates': []},
+            {'parent': 0, 'inventories': vcpu, 'traits': [],
+             'aggregates': []},
+            {'parent': None, 'inventories': vcpu, 'traits': [],
+             'aggregates': []},
+        ]
+        uuids, consumers = self.build(nodes, [])
+        self.addCleanup(self.tear_down_cloud, nodes, uuids, consumers)
+        params = {'resources_CPU': 'VCPU:1', 'required_NIC': 'CUSTOM_A',
+                  'in_tree_NIC': uuids[2], 'same_subtree': '_CPU,_NIC',
+                  'group_policy': 'none'}
+        trees = {uuids[0]: self.read_tree(uuids[0]),
+                 uuids[2]: self.read_tree(uuids[2])}
+        self.assertEqual({uuids[0]}, self.candidate_roots(
+            params, '1.36', trees))
+        request = evaluation.Request.from_query(params, '1.36')
+        self.assertEqual([], evaluation.evaluate(
+            request, trees[uuids[0]]).reasons)
+        self.assertEqual(
+            ['group _NIC: lacks required trait CUSTOM_A'],
+            evaluation.evaluate(request, trees[uuids[2]]).reasons)
