@@ -492,3 +492,26 @@ class TestEvaluationAgainstPlacement(base.BaseTestCase):
             evaluation.evaluate(request, trees[uuids[0]]).reasons)
         self.assertEqual([], evaluation.evaluate(
             request, trees[uuids[3]]).reasons)
+
+    def test_resourceless_group_needs_a_positive_filter(self):
+        """A group without resources and only '!' filters matches nothing.
+
+        research_context.get_provider_ids_matching keeps, for a group
+        without resources, the providers in "filtered_rps", which only a
+        required trait or member_of fills. Shown here on both sides.
+        """
+        vcpu = {'VCPU': {'total': 4, 'reserved': 0, 'allocation_ratio': 1.0,
+                         'min_unit': 1, 'max_unit': 4, 'step_size': 1}}
+        nodes = [{'parent': None, 'inventories': vcpu, 'traits': [],
+                  'aggregates': []}]
+        uuids, consumers = self.build(nodes, [])
+        self.addCleanup(self.tear_down_cloud, nodes, uuids, consumers)
+        trees = {uuids[0]: self.read_tree(uuids[0])}
+        params = {'resources_CPU': 'VCPU:1', 'required_NIC': '!CUSTOM_A',
+                  'same_subtree': '_CPU,_NIC', 'group_policy': 'none'}
+        self.assertEqual(set(), self.candidate_roots(params, '1.36', trees))
+        request = evaluation.Request.from_query(params, '1.36')
+        self.assertEqual(
+            ['group _NIC: a group without resources matches providers '
+             'only by a required trait or aggregate'],
+            evaluation.evaluate(request, trees[uuids[0]]).reasons)
