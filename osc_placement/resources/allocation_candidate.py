@@ -21,15 +21,19 @@ order the reference sends it.
 """
 
 import argparse
+import copy
 import re
 
+from cliff import columns
 from osc_lib import exceptions
 
 from osc_placement import amounts
+from osc_placement import batch
 from osc_placement.resources import common
 from osc_placement.resources import filters
 from osc_placement.resources import parsers
 from osc_placement.resources import providers
+from osc_placement.resources import verdicts
 from osc_placement import version
 
 BASE_URL = '/allocation_candidates'
@@ -169,6 +173,8 @@ class ListAllocationCandidate(common.Lister):
     # The reference checks --limit, then --group, then the options of the
     # groups.
     gates_first = ('limit', 'group')
+    # False for the commands that take the request without --limit.
+    offers_limit = True
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
@@ -179,11 +185,13 @@ class ListAllocationCandidate(common.Lister):
                  'candidate (or the provider of the current --group) must '
                  'be able to serve, e.g. ``--resource VCPU=4 --resource '
                  'MEMORY_MB=2048``. May be repeated.')
-        self.add_option(
-            parser, '--limit', metavar='<limit>', since=LIMIT,
-            help='Return at most this many candidates. The value must be '
-                 'an integer; whether it is in range is the server\'s '
-                 'call (Placement refuses 0 and negative values).')
+        if self.offers_limit:
+            self.add_option(
+                parser, '--limit', metavar='<limit>', since=LIMIT,
+                help='Return at most this many candidates. The value must '
+                     'be an integer; whether it is in range is the '
+                     'server\'s call (Placement refuses 0 and negative '
+                     'values).')
         self.add_option(
             parser, '--required', metavar='<required>', dest='required',
             type=parsers.name_list, action=AddToGroup, since=TRAITS_SHOWN,
@@ -250,6 +258,11 @@ class ListAllocationCandidate(common.Lister):
             help='Named groups whose providers must all be in the subtree '
                  'of one of them. May be repeated. A group named here may '
                  'have no --resource (only traits, aggregates or tree).')
+        self.add_output_options(parser)
+        return parser
+
+    def add_output_options(self, parser):
+        """The options of this command's output (not of the request)."""
         self.add_option(
             parser, '--long', action='store_true', since=TREE_SHOWN,
             extended=True,
@@ -257,7 +270,6 @@ class ListAllocationCandidate(common.Lister):
                  'and, from ``--os-placement-api-version %s``, the request '
                  'groups it satisfies in the candidate (mappings).'
                  % MAPPINGS_SHOWN)
-        return parser
 
     def check_option_gates(self, parsed_args):
         """Gate the grouped options on their values across all groups."""
@@ -385,12 +397,24 @@ class ListAllocationCandidate(common.Lister):
         return params
 
     def take_action(self, parsed_args):
-        # Every value first, with the version known without a request
-        # (the negotiation's ceiling), so that a mistake is reported before
-        # anything is sent.
+        http, params = self.request(parsed_args)
+        response = http.request('GET', BASE_URL, params=params)
+        return self._table({
+            'provider_summaries': response.field('provider_summaries', dict),
+            'allocation_requests': response.field('allocation_requests',
+                                                  list),
+        }, parsed_args.long)
+
+    def request(self, parsed_args):
+        """The client and the query of the request, every value checked.
+
+        Every value first, with the version known without a request (the
+        negotiation's ceiling), so that a mistake is reported before
+        anything is sent; then the gates at the live version.
+        """
         groups = request_groups(parsed_args)
         limit = None
-        if parsed_args.limit is not None:
+        if getattr(parsed_args, 'limit', None) is not None:
             limit = parsers.parse_int(parsed_args.limit, '--limit')
         self._check_group_names(groups, self._parser_at_least(NAMED_GROUPS))
         subtrees = self._same_subtrees(parsed_args, groups)
@@ -401,14 +425,8 @@ class ListAllocationCandidate(common.Lister):
         # 'latest' against a server below 1.33: integers only.
         self._check_group_names(groups, self.compare_version(
             version.ge(NAMED_GROUPS)))
-        params = self._query(http, parsed_args, groups, resources, subtrees,
-                             root_required, limit)
-        response = http.request('GET', BASE_URL, params=params)
-        return self._table({
-            'provider_summaries': response.field('provider_summaries', dict),
-            'allocation_requests': response.field('allocation_requests',
-                                                  list),
-        }, parsed_args.long)
+        return http, self._query(http, parsed_args, groups, resources,
+                                 subtrees, root_required, limit)
 
     # The output.
 
@@ -468,3 +486,164 @@ class ListAllocationCandidate(common.Lister):
                 rows.append([number, ''] + provider_columns(rp)
                             + [','.join(suffixes)])
         return fields, rows
+
+
+class Reasons(columns.FormattableColumn):
+    """Every failing constraint of a tree.
+
+    A list in json and yaml; in the table, '; ' between them.
+    """
+
+    def human_readable(self):
+        return '; '.join(self._value)
+
+    def machine_readable(self):
+        return list(self._value)
+
+
+class ExplainAllocationCandidate(batch.Batched, ListAllocationCandidate):
+    """Explain which provider trees are candidates for a request, and why not
+
+    Takes the request as ``allocation candidate list`` does (without
+    ``--limit``) and prints one row per root provider, in the order of
+    ``resource provider list``: ``candidate`` is Placement's own answer
+    (``GET /allocation_candidates`` returns an allocation request within
+    the tree); ``reason`` is empty for a candidate, else the first
+    constraint that rules the tree out, with its figures, e.g. ``VCPU: 4
+    requested, 2 free (capacity 16, used 14)``. The reasons come from an
+    evaluation of the request against each tree's inventories, usages,
+    traits and aggregates (four requests per provider); where it does not
+    agree with Placement the reason is ``unexplained`` (``--debug`` says
+    what the evaluation found).
+
+    ``--summary`` instead drops each constraint of the request in turn and
+    counts the trees Placement then finds candidates in: the "relax one at
+    a time" bisection of a "No valid host".
+    """
+
+    offers_limit = False
+    FIELDS = ('resource_provider', 'name', 'candidate', 'reason')
+    SUMMARY_FIELDS = ('constraint', 'candidates_without_it')
+
+    def add_output_options(self, parser):
+        parser.add_argument(
+            '--resource-provider', metavar='<resource_provider>',
+            action='append', default=[], type=parsers.non_empty,
+            help='Consider only the tree of this provider (UUID or name). '
+                 'May be repeated.')
+        group = parser.add_mutually_exclusive_group()
+        group.add_argument(
+            '--long', action='store_true',
+            help='Also show ``reasons``: every constraint that fails for '
+                 'the tree, not only the first.')
+        group.add_argument(
+            '--summary', action='store_true',
+            help='One row per constraint of the request instead: '
+                 '``constraint`` (as given) and ``candidates_without_it``, '
+                 'how many of the trees Placement finds candidates in '
+                 'when only that constraint is dropped (one candidates '
+                 'request per constraint).')
+
+    def take_action(self, parsed_args):
+        http, params = self.request(parsed_args)
+        trees = verdicts.Trees(self, http, parsed_args.resource_provider)
+        if parsed_args.summary:
+            return self.SUMMARY_FIELDS, self._relaxed(http, parsed_args,
+                                                      trees)
+        trees.read()
+        self.require_complete('rows')
+        local = verdicts.local_verdicts(params, http.api_version, trees)
+        placement = verdicts.candidate_roots(self, http, trees, params,
+                                             local)
+        fields = self.FIELDS + (('reasons',) if parsed_args.long else ())
+        rows = []
+        for root in trees.roots:
+            candidate = placement[root['uuid']]
+            found = verdicts.reasons(local[root['uuid']], candidate)
+            row = [root['uuid'], root['name'], candidate,
+                   found[0] if found else '']
+            if parsed_args.long:
+                row.append(Reasons(found))
+            rows.append(row)
+        return fields, rows
+
+    # --summary: each constraint dropped in turn.
+
+    def _constraints(self, parsed_args):
+        """(label, how to drop it) of every constraint of the request."""
+        found = []
+        for name, group in request_groups(parsed_args).items():
+            where = '--group %s ' % name if name else ''
+            for dest, flag in (('resource', '--resource'),
+                               ('required', '--required'),
+                               ('forbidden', '--forbidden'),
+                               ('member_of', '--member-of'),
+                               ('aggregate_uuid', '--aggregate-uuid'),
+                               ('in_tree', '--in-tree')):
+                for index, value in enumerate(group.get(dest, [])):
+                    found.append(('%s%s %s' % (where, flag, value),
+                                  ('group', name, dest, index)))
+        for index, value in enumerate(parsed_args.root_required):
+            found.append(('--root-required %s' % value,
+                          ('args', 'root_required', index)))
+        for index, value in enumerate(parsed_args.same_subtree):
+            found.append(('--same-subtree %s' % value,
+                          ('args', 'same_subtree', index)))
+        if parsed_args.group_policy == 'isolate':
+            found.append(('--group-policy isolate',
+                          ('args', 'group_policy', None)))
+        return found
+
+    def _without(self, parsed_args, drop):
+        """A copy of the parsed request without one constraint."""
+        relaxed = copy.copy(parsed_args)
+        groups = {name: {dest: list(values) for dest, values in group.items()}
+                  for name, group in request_groups(parsed_args).items()}
+        setattr(relaxed, GROUPS_ATTR, groups)
+        if drop[0] == 'group':
+            _kind, name, dest, index = drop
+            del groups[name][dest][index]
+        elif drop[1] == 'group_policy':
+            relaxed.group_policy = 'none'
+        else:
+            _kind, dest, index = drop
+            values = list(getattr(parsed_args, dest))
+            del values[index]
+            setattr(relaxed, dest, values)
+        return relaxed
+
+    def _relaxed(self, http, parsed_args, trees):
+        considered = set(p['uuid'] for p in trees.roots)
+        constraints = self._constraints(parsed_args)
+        label_of = {drop: label for label, drop in constraints}
+
+        def count(drop):
+            relaxed = self._without(parsed_args, drop)
+            groups = request_groups(relaxed)
+            # Without it the request may not be one Placement takes (a
+            # group left without resources, say): then no count.
+            try:
+                # The checks of the values; no request.
+                subtrees = self._same_subtrees(relaxed, groups)
+                resources = self._check_resources(groups, subtrees)
+                self._require_resources(groups)
+            except exceptions.CommandError as exc:
+                return refused(drop, exc)
+            params = self._query(http, relaxed, groups, resources, subtrees,
+                                 self._root_required(relaxed), None)
+            try:
+                answer = http.request('GET', verdicts.CANDIDATES_URL,
+                                      params=params)
+            except exceptions.BadRequest as exc:
+                return refused(drop, exc)
+            return len(trees.roots_in(answer) & considered)
+
+        def refused(drop, exc):
+            self.log.warning('Without %s the request is refused: %s',
+                             label_of[drop], exc)
+
+        counted = dict(self.each(http, lambda item: count(item[1]),
+                                 constraints, 'relaxed request',
+                                 key=lambda item: item[0]))
+        return [(label, counted.get((label, drop)))
+                for label, drop in constraints]

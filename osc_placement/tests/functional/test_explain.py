@@ -1,0 +1,148 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
+
+"""``allocation candidate explain`` against a real Placement.
+
+Each test builds a small cloud on the placement fixture and asks why its
+trees are or are not candidates; the verdict must be Placement's and the
+reason the one in the command's documented words.
+"""
+
+import testscenarios
+
+from osc_placement import tests
+from osc_placement.tests.functional import base
+
+load_tests = testscenarios.load_tests_apply_scenarios
+
+HOST1 = '11111111-1111-4111-8111-000000000001'
+HOST2 = '11111111-1111-4111-8111-000000000002'
+NUMA = '11111111-1111-4111-8111-000000000003'
+AGG = 'dddddddd-dddd-4ddd-8ddd-000000000001'
+C1 = 'cccccccc-cccc-4ccc-8ccc-000000000001'
+
+
+class ExplainTestCase(base.TestCase):
+
+    def setUp(self):
+        super().setUp()
+        tests.create_provider(
+            self, HOST1, 'host1',
+            inventories={'VCPU': 16, 'MEMORY_MB': {'total': 8192,
+                                                   'max_unit': 4096},
+                         'DISK_GB': {'total': 100, 'step_size': 20,
+                                     'min_unit': 20}},
+            traits=['HW_CPU_X86_AVX2', 'CUSTOM_MAINTENANCE'],
+            aggregates=[AGG])
+        tests.create_provider(self, HOST2, 'host2',
+                              inventories={'VCPU': 16, 'MEMORY_MB': 8192})
+        tests.create_provider(self, NUMA, 'host2_numa0', parent=HOST2,
+                              inventories={'SRIOV_NET_VF': 4})
+        tests.allocate(self, C1, {HOST2: {'VCPU': 14}})
+
+    def explain(self, *argv, version='1.39'):
+        return self.ok('allocation', 'candidate', 'explain', *argv,
+                       '-f', 'json', version=version)
+
+
+class TestReasons(ExplainTestCase):
+    """One reason of each kind, in its words; Placement's verdict."""
+
+    scenarios = [
+        ('free', {'argv': ['--resource', 'VCPU=4'],
+                  'host1': '', 'host2': 'VCPU: 4 requested, 2 free '
+                  '(capacity 16, used 14)'}),
+        ('max-unit', {'argv': ['--resource', 'MEMORY_MB=8192'],
+                      'host1': 'MEMORY_MB: 8192 requested, above max_unit '
+                      '4096', 'host2': ''}),
+        ('step-size', {'argv': ['--resource', 'DISK_GB=30'],
+                       'host1': 'DISK_GB: 30 requested, not a multiple of '
+                       'step_size 20',
+                       'host2': 'no provider in the tree has DISK_GB'}),
+        ('required', {'argv': ['--resource', 'VCPU=1', '--required',
+                               'HW_CPU_X86_AVX2'],
+                      'host1': '', 'host2': 'lacks required trait '
+                      'HW_CPU_X86_AVX2'}),
+        ('forbidden', {'argv': ['--resource', 'VCPU=1', '--forbidden',
+                                'CUSTOM_MAINTENANCE'],
+                       'host1': 'has forbidden trait CUSTOM_MAINTENANCE',
+                       'host2': ''}),
+        ('member-of', {'argv': ['--resource', 'VCPU=1', '--member-of', AGG],
+                       'host1': '', 'host2': 'not in aggregate ' + AGG}),
+    ]
+
+    def test_reason(self):
+        rows = self.explain(*self.argv)
+        self.assertEqual(
+            [(HOST1, 'host1', not self.host1, self.host1),
+             (HOST2, 'host2', not self.host2, self.host2)],
+            [(r['resource_provider'], r['name'], r['candidate'], r['reason'])
+             for r in rows])
+
+
+class TestExplain(ExplainTestCase):
+
+    def test_verdict_is_placements(self):
+        candidates = self.ok('allocation', 'candidate', 'list', '--resource',
+                             'VCPU=4', '-f', 'json', version='1.39')
+        self.assertEqual({HOST1}, {r['resource provider'] for r in
+                                   candidates})
+        rows = self.explain('--resource', 'VCPU=4')
+        self.assertEqual({HOST1}, {r['resource_provider'] for r in rows
+                                   if r['candidate']})
+
+    def test_nested_group_names_the_group(self):
+        rows = self.explain('--resource', 'VCPU=1', '--group', '1',
+                            '--resource', 'SRIOV_NET_VF=8')
+        self.assertEqual(
+            ['group 1: no provider in the tree has SRIOV_NET_VF',
+             'group 1: SRIOV_NET_VF: 8 requested, 4 free (capacity 4, '
+             'used 0)'],
+            [r['reason'] for r in rows])
+
+    def test_long_lists_every_reason(self):
+        rows = self.explain('--resource', 'VCPU=4', '--required',
+                            'HW_CPU_X86_AVX2', '--long')
+        self.assertEqual([], rows[0]['reasons'])
+        self.assertEqual(
+            ['VCPU: 4 requested, 2 free (capacity 16, used 14)',
+             'lacks required trait HW_CPU_X86_AVX2'], rows[1]['reasons'])
+
+    def test_resource_provider_selects_trees(self):
+        rows = self.explain('--resource', 'VCPU=4', '--resource-provider',
+                            'host2_numa0')
+        self.assertEqual([HOST2], [r['resource_provider'] for r in rows])
+
+    def test_summary_drops_one_constraint_at_a_time(self):
+        rows = self.explain('--resource', 'VCPU=4', '--required',
+                            'HW_CPU_X86_AVX2', '--forbidden',
+                            'CUSTOM_MAINTENANCE', '--summary')
+        self.assertEqual(
+            [{'constraint': '--resource VCPU=4',
+              'candidates_without_it': None},
+             {'constraint': '--required HW_CPU_X86_AVX2',
+              'candidates_without_it': 0},
+             {'constraint': '--forbidden CUSTOM_MAINTENANCE',
+              'candidates_without_it': 1}], rows)
+
+    def test_bad_value_refused_as_list_refuses_it(self):
+        err, code = self.fails('allocation', 'candidate', 'explain',
+                               '--resource', 'VCPU')
+        listed = self.fails('allocation', 'candidate', 'list',
+                            '--resource', 'VCPU')
+        self.assertEqual(listed, (err, code))
+
+    def test_limit_is_not_offered(self):
+        err, code = self.fails('allocation', 'candidate', 'explain',
+                               '--resource', 'VCPU=1', '--limit', '1')
+        self.assertEqual(2, code)
+        self.assertIn('unrecognized arguments: --limit', err)
