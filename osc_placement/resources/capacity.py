@@ -10,17 +10,27 @@
 # License for the specific language governing permissions and limitations
 # under the License.
 
-"""Capacity: inventories and usages of many providers, side by side.
+"""Capacity: ``capacity list`` and ``capacity fit``.
 
-Placement has no request that returns them for many providers at once, so
-the command reads the provider list once, then each provider's
+``capacity list`` puts the inventories and usages of many providers side
+by side. Placement has no request that returns them for many providers at
+once, so the command reads the provider list once, then each provider's
 inventories and usages (two requests per provider, several in flight).
+
+``capacity fit`` counts how many more allocations of a shape each tree
+can take: Placement says which trees take one now, the evaluation
+(``evaluation.fit``) how many.
 """
 
+from osc_lib import exceptions
+
+from osc_placement import evaluation
+from osc_placement.resources import allocation_candidate
 from osc_placement.resources import common
 from osc_placement.resources import filters
 from osc_placement.resources import parsers
 from osc_placement.resources import providers
+from osc_placement.resources import verdicts
 
 # One row per provider and resource class.
 FIELDS = ('resource_provider', 'name', 'resource_class', 'total',
@@ -93,3 +103,165 @@ class ListCapacity(filters.ManyProviders, common.Lister):
         return SUMMARY_FIELDS, [
             (rc,) + tuple(sums[rc][f] for f in SUMMARY_FIELDS[1:])
             for rc in sorted(sums)]
+
+
+def parse_shape(values):
+    """The ``--resource`` values of a shape: [(class, amount)], checked.
+
+    The syntax of ``allocation candidate list``; each amount a positive
+    integer, each class named once, at least one.
+    """
+    if not values:
+        raise exceptions.CommandError(
+            'At least one --resource must be specified.')
+    shape = []
+    for value in values:
+        rc, amount = allocation_candidate.parse_resource(value)
+        amount = parsers.parse_int(amount, '--resource %r: amount' % value,
+                                   minimum=1)
+        if rc in dict(shape):
+            raise exceptions.CommandError(
+                '--resource %r: %s is given twice; give each resource '
+                'class once.' % (value, rc))
+        shape.append((rc, amount))
+    return shape
+
+
+def shape_text(shape):
+    """'VCPU=4,MEMORY_MB=8192': the shape as the user gives it."""
+    return ','.join('%s=%s' % pair for pair in shape)
+
+
+class FitCapacity(filters.ManyProviders, common.Lister):
+    """Count how many more allocations of a shape each provider tree takes
+
+    The shape is a set of resources, given as ``allocation candidate list``
+    takes them (``--resource VCPU=4 --resource MEMORY_MB=8192``), with the
+    traits and aggregates it needs. One row per root provider, in the order
+    of ``resource provider list``: ``fits``, how many more allocations of
+    the shape the tree can take now, and ``limited_by``, the resource class
+    that bounds it, or, when nothing fits, the reason in the words of
+    ``allocation candidate explain``.
+
+    A tree counts only where Placement itself gives a candidate for one
+    allocation of the shape now (``GET /allocation_candidates``). The count
+    is, per resource class, the sum over the tree's providers that may
+    serve it of ``floor(free / amount)`` (0 where the amount breaks
+    ``min_unit``, ``max_unit`` or ``step_size``), and the smallest of
+    these over the classes. It is exact for a tree of one provider; for a
+    nested tree it is an upper bound, as classes served by different
+    providers can constrain each other.
+
+    ``--summary`` prints one row: ``fits`` summed over the trees, ``trees``
+    (how many take at least one) and ``limited_by`` (the class that bounds
+    the most trees).
+    """
+
+    min_version = allocation_candidate.CANDIDATES
+    FIELDS = ('resource_provider', 'name', 'fits', 'limited_by')
+    SUMMARY_FIELDS = ('fits', 'trees', 'limited_by')
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        parser.add_argument(
+            '--resource', metavar='<resource_class>=<amount>',
+            action='append', default=[],
+            help='One resource class of the shape and its amount, a '
+                 'positive integer, e.g. ``VCPU=4``. Repeat for each class '
+                 '(each once).')
+        self.add_option(
+            parser, '--required', metavar='<required>', action='append',
+            type=parsers.name_list, default=[],
+            since=allocation_candidate.TRAITS_SHOWN,
+            value_gates=filters.REQUIRED_TRAIT_GATES,
+            help='A trait the shape needs. May be repeated: all are '
+                 'required.')
+        self.add_option(
+            parser, '--forbidden', metavar='<forbidden>', action='append',
+            type=parsers.name_list, default=[],
+            since=allocation_candidate.FORBIDDEN,
+            help='A trait the shape must not land on. May be repeated.')
+        self.add_option(
+            parser, '--member-of', metavar='<member_of>', action='append',
+            type=parsers.name_list, default=[],
+            since=allocation_candidate.AGGREGATES,
+            value_gates=filters.MEMBER_OF_GATES,
+            help='Comma-separated aggregate UUIDs: the shape lands in one '
+                 'of them. May be repeated: each value is one more '
+                 'condition.')
+        self.add_option(
+            parser, '--in-tree', metavar='<in_tree>', type=parsers.non_empty,
+            since=allocation_candidate.IN_TREE,
+            help='Only the tree of this provider (UUID or name).')
+        parser.add_argument(
+            '--resource-provider', metavar='<resource_provider>',
+            action='append', default=[], type=parsers.non_empty,
+            help='Only the tree of this provider (UUID or name). May be '
+                 'repeated.')
+        parser.add_argument(
+            '--summary', action='store_true',
+            help='One row for all the trees: ``fits`` (the sum), '
+                 '``trees`` (how many take at least one) and '
+                 '``limited_by`` (the class that bounds the most trees).')
+        return parser
+
+    def _params(self, http, parsed_args, shape):
+        params = [('resources', ','.join('%s:%d' % pair for pair in shape))]
+        for value in filters.required_traits_params(parsed_args.required,
+                                                    parsed_args.forbidden):
+            params.append(('required', value))
+        for value in parsed_args.member_of:
+            params.append(('member_of', filters.member_of_param(value)))
+        if parsed_args.in_tree:
+            params.append(('in_tree', providers.find_provider(
+                http, parsed_args.in_tree)))
+        return params
+
+    def take_action(self, parsed_args):
+        shape = parse_shape(parsed_args.resource)
+        filters.check_aggregate_uuids(parsed_args.member_of)
+        http = self.prepare(parsed_args)
+        params = self._params(http, parsed_args, shape)
+        trees = verdicts.Trees(self, http, parsed_args.resource_provider)
+        trees.read()
+        self.require_complete('rows' if not parsed_args.summary
+                              else 'totals')
+        local = verdicts.local_verdicts(params, http.api_version, trees)
+        placement = verdicts.candidate_roots(self, http, trees, params,
+                                             local)
+        # The evaluation read the request if it gave any verdict.
+        request = None
+        if any(verdict is not None for verdict in local.values()):
+            request = evaluation.Request.from_query(
+                verdicts.query_dict(params), http.api_version)
+        rows = []
+        for root in trees.roots:
+            uuid = root['uuid']
+            found = verdicts.reasons(local[uuid], placement[uuid])
+            if found:
+                fits, limited_by = 0, found[0]
+            elif local[uuid] is None:
+                fits, limited_by = None, verdicts.UNEXPLAINED
+            else:
+                fits, limited_by = evaluation.fit(request,
+                                                  trees.records[uuid])
+            rows.append((uuid, root['name'], fits, limited_by))
+        if not parsed_args.summary:
+            return self.FIELDS, rows
+        return self.SUMMARY_FIELDS, [summary(rows)]
+
+
+def summary(rows):
+    """(fits, trees, limited_by) over the rows of ``capacity fit``.
+
+    ``fits`` is None when a tree's count is not known.
+    """
+    counts = [fits for _uuid, _name, fits, _by in rows]
+    bounding = {}
+    for _uuid, _name, fits, limited_by in rows:
+        if fits:
+            bounding[limited_by] = bounding.get(limited_by, 0) + 1
+    total = None if None in counts else sum(counts)
+    most = sorted(bounding.items(), key=lambda item: (-item[1], item[0]))
+    return (total, sum(1 for fits in counts if fits),
+            most[0][0] if most else '')

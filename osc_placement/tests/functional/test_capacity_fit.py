@@ -1,0 +1,125 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
+
+"""``resource provider capacity fit`` against the truth of a real Placement.
+
+The truth: fill the cloud with the shape, one allocation at a time, each
+one a candidate that Placement gives (``allocation candidate list --limit
+1`` within the tree), until none is left; count them per tree. A tree of
+one provider takes exactly ``fits`` of them; a nested tree never more.
+"""
+
+import uuid as uuid_lib
+
+from osc_placement import tests
+from osc_placement.tests.functional import base
+
+HOST1 = '22222222-2222-4222-8222-000000000001'
+HOST2 = '22222222-2222-4222-8222-000000000002'
+HOST3 = '22222222-2222-4222-8222-000000000003'
+NUMA0 = '22222222-2222-4222-8222-000000000004'
+NUMA1 = '22222222-2222-4222-8222-000000000005'
+AGG = 'dddddddd-dddd-4ddd-8ddd-000000000002'
+
+
+class TestFit(base.TestCase):
+
+    def setUp(self):
+        super().setUp()
+        # Bound by VCPU: (8 - 1 reserved) * 2.0 = 14 VCPU.
+        tests.create_provider(
+            self, HOST1, 'host1',
+            inventories={'VCPU': {'total': 8, 'reserved': 1,
+                                  'allocation_ratio': 2.0},
+                         'MEMORY_MB': 65536},
+            aggregates=[AGG])
+        # Bound by memory, and max_unit.
+        tests.create_provider(
+            self, HOST2, 'host2',
+            inventories={'VCPU': 64, 'MEMORY_MB': {'total': 10000,
+                                                   'max_unit': 4096}},
+            traits=['HW_CPU_X86_AVX2'])
+        # A nested tree: the VCPU on two NUMA nodes, memory on the root.
+        tests.create_provider(self, HOST3, 'host3',
+                              inventories={'MEMORY_MB': 40960})
+        tests.create_provider(self, NUMA0, 'host3_numa0', parent=HOST3,
+                              inventories={'VCPU': 6})
+        tests.create_provider(self, NUMA1, 'host3_numa1', parent=HOST3,
+                              inventories={'VCPU': 5})
+
+    def fit(self, *argv):
+        return self.ok('resource', 'provider', 'capacity', 'fit', *argv,
+                       '-f', 'json', version='1.39')
+
+    def fill(self, root, shape):
+        """Allocations of the shape placed in one tree until none fits."""
+        placed = 0
+        while True:
+            rows = self.ok('allocation', 'candidate', 'list', '--in-tree',
+                           root, '--limit', '1', '-f', 'json',
+                           *[arg for rc, amount in shape
+                             for arg in ('--resource',
+                                         '%s=%d' % (rc, amount))],
+                           version='1.39')
+            if not rows:
+                return placed
+            held = {}
+            for row in rows:
+                for item in row['allocation'].split(','):
+                    rc, amount = item.split('=')
+                    held.setdefault(row['resource provider'], {})[rc] = \
+                        int(amount)
+            tests.allocate(self, str(uuid_lib.uuid4()), held)
+            placed += 1
+
+    def test_fits_equal_what_placement_then_places(self):
+        shape = [('VCPU', 2), ('MEMORY_MB', 2048)]
+        rows = self.fit('--resource', 'VCPU=2', '--resource',
+                        'MEMORY_MB=2048')
+        fits = {r['resource_provider']: (r['fits'], r['limited_by'])
+                for r in rows}
+        self.assertEqual({HOST1: (7, 'VCPU'), HOST2: (4, 'MEMORY_MB'),
+                          HOST3: (5, 'VCPU')}, fits)
+        placed = {root: self.fill(root, shape)
+                  for root in (HOST1, HOST2, HOST3)}
+        self.assertEqual(fits[HOST1][0], placed[HOST1])
+        self.assertEqual(fits[HOST2][0], placed[HOST2])
+        self.assertLessEqual(placed[HOST3], fits[HOST3][0])
+        # Here the nested tree's bound is reached too.
+        self.assertEqual(fits[HOST3][0], placed[HOST3])
+        after = self.fit('--resource', 'VCPU=2', '--resource',
+                         'MEMORY_MB=2048')
+        self.assertEqual([0, 0, 0], [r['fits'] for r in after])
+        self.assertEqual(
+            'VCPU: 2 requested, 0 free (capacity 14, used 14)',
+            after[0]['limited_by'])
+
+    def test_traits_and_aggregates_select_trees(self):
+        rows = self.fit('--resource', 'VCPU=1', '--required',
+                        'HW_CPU_X86_AVX2')
+        self.assertEqual([0, 64, 0], [r['fits'] for r in rows])
+        self.assertEqual('lacks required trait HW_CPU_X86_AVX2',
+                         rows[0]['limited_by'])
+        rows = self.fit('--resource', 'VCPU=1', '--member-of', AGG)
+        self.assertEqual([14, 0, 0], [r['fits'] for r in rows])
+
+    def test_summary(self):
+        self.assertEqual(
+            [{'fits': 16, 'trees': 3, 'limited_by': 'VCPU'}],
+            self.fit('--resource', 'VCPU=2', '--resource', 'MEMORY_MB=2048',
+                     '--summary'))
+
+    def test_resource_provider_selects_trees(self):
+        rows = self.fit('--resource', 'VCPU=2', '--resource-provider',
+                        'host3_numa1')
+        self.assertEqual([(HOST3, 5)], [(r['resource_provider'], r['fits'])
+                                        for r in rows])
