@@ -544,3 +544,30 @@ class TestEvaluationAgainstPlacement(base.BaseTestCase):
             request = evaluation.Request.from_query(params, '1.29')
             self.assertEqual(reasons, evaluation.evaluate(
                 request, trees[uuids[0]]).reasons)
+
+    def test_root_required_on_the_root(self):
+        """root_required is about the root, not the provider serving.
+
+        research_context._get_roots_with_traits: providers without a
+        parent. Shown on both sides.
+        """
+        vcpu = {'VCPU': {'total': 4, 'reserved': 0, 'allocation_ratio': 1.0,
+                         'min_unit': 1, 'max_unit': 4, 'step_size': 1}}
+        nodes = [{'parent': None, 'inventories': {}, 'traits': [],
+                  'aggregates': []},
+                 {'parent': 0, 'inventories': vcpu, 'traits': ['CUSTOM_A'],
+                  'aggregates': []},
+                 {'parent': None, 'inventories': vcpu,
+                  'traits': ['CUSTOM_A'], 'aggregates': []}]
+        uuids, consumers = self.build(nodes, [])
+        self.addCleanup(self.tear_down_cloud, nodes, uuids, consumers)
+        trees = {root: self.read_tree(root) for root in (uuids[0], uuids[2])}
+        params = {'resources': 'VCPU:1', 'root_required': 'CUSTOM_A'}
+        self.assertEqual({uuids[2]}, self.candidate_roots(
+            params, '1.35', trees))
+        request = evaluation.Request.from_query(params, '1.35')
+        self.assertEqual(['root lacks required trait CUSTOM_A'],
+                         evaluation.evaluate(request,
+                                             trees[uuids[0]]).reasons)
+        self.assertEqual([], evaluation.evaluate(request,
+                                                 trees[uuids[2]]).reasons)
