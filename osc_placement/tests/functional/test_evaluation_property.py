@@ -515,3 +515,59 @@ class TestEvaluationAgainstPlacement(base.BaseTestCase):
             ['group _NIC: a group without resources matches providers '
              'only by a required trait or aggregate'],
             evaluation.evaluate(request, trees[uuids[0]]).reasons)
+
+    def test_unnamed_traits_on_the_serving_providers(self):
+        """The unnamed group's traits count where its resources come from.
+
+        allocation_candidate._check_traits_for_alloc_request unites the
+        traits of the providers in the allocation request only: a trait on
+        a root that serves nothing does not count. Shown on both sides.
+        """
+        def inventory(total):
+            return {'total': total, 'reserved': 0, 'allocation_ratio': 1.0,
+                    'min_unit': 1, 'max_unit': total, 'step_size': 1}
+
+        nodes = [{'parent': None, 'inventories': {'MEMORY_MB': inventory(8)},
+                  'traits': ['CUSTOM_A'], 'aggregates': []},
+                 {'parent': 0, 'inventories': {'VCPU': inventory(4)},
+                  'traits': [], 'aggregates': []}]
+        uuids, consumers = self.build(nodes, [])
+        self.addCleanup(self.tear_down_cloud, nodes, uuids, consumers)
+        trees = {uuids[0]: self.read_tree(uuids[0])}
+        for resources, reasons in (
+                ('VCPU:1', ['lacks required trait CUSTOM_A']),
+                ('VCPU:1,MEMORY_MB:1', [])):
+            params = {'resources': resources, 'required': 'CUSTOM_A'}
+            self.assertEqual(
+                set() if reasons else {uuids[0]},
+                self.candidate_roots(params, '1.29', trees))
+            request = evaluation.Request.from_query(params, '1.29')
+            self.assertEqual(reasons, evaluation.evaluate(
+                request, trees[uuids[0]]).reasons)
+
+    def test_root_required_on_the_root(self):
+        """root_required is about the root, not the provider serving.
+
+        research_context._get_roots_with_traits: providers without a
+        parent. Shown on both sides.
+        """
+        vcpu = {'VCPU': {'total': 4, 'reserved': 0, 'allocation_ratio': 1.0,
+                         'min_unit': 1, 'max_unit': 4, 'step_size': 1}}
+        nodes = [{'parent': None, 'inventories': {}, 'traits': [],
+                  'aggregates': []},
+                 {'parent': 0, 'inventories': vcpu, 'traits': ['CUSTOM_A'],
+                  'aggregates': []},
+                 {'parent': None, 'inventories': vcpu,
+                  'traits': ['CUSTOM_A'], 'aggregates': []}]
+        uuids, consumers = self.build(nodes, [])
+        self.addCleanup(self.tear_down_cloud, nodes, uuids, consumers)
+        trees = {root: self.read_tree(root) for root in (uuids[0], uuids[2])}
+        params = {'resources': 'VCPU:1', 'root_required': 'CUSTOM_A'}
+        self.assertEqual({uuids[2]}, self.candidate_roots(
+            params, '1.35', trees))
+        request = evaluation.Request.from_query(params, '1.35')
+        self.assertEqual(['root lacks required trait CUSTOM_A'],
+                         evaluation.evaluate(request,
+                                             trees[uuids[0]]).reasons)
+        self.assertEqual([], evaluation.evaluate(request,
+                                                 trees[uuids[2]]).reasons)
