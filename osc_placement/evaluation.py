@@ -53,8 +53,9 @@ candidate that takes resources from another tree is not a candidate
 """
 
 import itertools
-import math
 import re
+
+from osc_placement import amounts
 
 UNNAMED = ''
 
@@ -73,18 +74,6 @@ _KEY = {
     True: re.compile(r'^(resources|required|member_of|in_tree)'
                      r'([a-zA-Z0-9_-]{1,64})?$'),
 }
-
-
-def capacity(inventory):
-    """What consumers may allocate: ``(total - reserved) * ratio``, floored.
-
-    Placement compares ``used + amount`` with the product itself
-    (``research_context._capacity_check_clause``); for whole amounts that
-    is the same as comparing with its floor.
-    """
-    return int(math.floor(
-        (inventory['total'] - inventory['reserved'])
-        * inventory['allocation_ratio']))
 
 
 def _version(microversion):
@@ -330,7 +319,7 @@ class _Tree(object):
         if amount % inv.get('step_size', 1):
             problems.append('%s: %d requested, not a multiple of '
                             'step_size %d' % (rc, amount, inv['step_size']))
-        cap, used = capacity(inv), self.used(rp, rc)
+        cap, used = amounts.capacity(inv), self.used(rp, rc)
         if used + amount > cap:
             problems.append('%s: %d requested, %d free (capacity %d, used '
                             '%d)' % (rc, amount, max(cap - used, 0), cap,
@@ -597,7 +586,8 @@ class _Evaluation(object):
         for (uuid, rc), amount in self._totals(combo).items():
             inv = self.tree.by_uuid[uuid]['inventories'][rc]
             used = self.tree.used(self.tree.by_uuid[uuid], rc)
-            if amount + used > capacity(inv) or amount > inv['max_unit']:
+            if amount + used > amounts.capacity(inv) \
+                    or amount > inv['max_unit']:
                 return False
         return True
 
@@ -666,7 +656,7 @@ class _Evaluation(object):
             if len(having) == 1:
                 rp = having[0]
                 inv = rp['inventories'][rc]
-                cap, used = capacity(inv), self.tree.used(rp, rc)
+                cap, used = amounts.capacity(inv), self.tree.used(rp, rc)
                 if amount > inv['max_unit']:
                     reasons.append('%s: %d requested, above max_unit %d'
                                    % (rc, amount, inv['max_unit']))
@@ -759,7 +749,7 @@ def fit(request, tree):
                     or amount > inv.get('max_unit', inv['total'])
                     or amount % inv.get('step_size', 1)):
                 continue
-            free = capacity(inv) - shape.used(rp, rc)
+            free = amounts.capacity(inv) - shape.used(rp, rc)
             room += max(free, 0) // amount
         if count is None or room < count:
             count, limited_by = room, rc

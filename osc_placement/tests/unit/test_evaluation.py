@@ -20,6 +20,7 @@ wording, the microversion differences and the fit counts.
 from oslotest import base
 import testscenarios
 
+from osc_placement import amounts
 from osc_placement import evaluation
 
 load_tests = testscenarios.load_tests_apply_scenarios
@@ -352,7 +353,7 @@ class TestCapacity(base.BaseTestCase):
 
     def test_capacity(self):
         self.assertEqual(self.capacity,
-                         evaluation.capacity(self.inventory))
+                         amounts.capacity(self.inventory))
 
 
 class TestFit(base.BaseTestCase):
