@@ -39,6 +39,8 @@ FIELDS = ('resource_provider', 'name', 'resource_class', 'total',
 SUMMARY_FIELDS = ('resource_class', 'providers', 'total', 'reserved',
                   'capacity', 'used', 'free')
 SUMMED = ('total', 'reserved', 'capacity', 'used', 'free')
+# The output formats of the capacity commands: cliff's, and openmetrics.
+FORMATTERS = 'osc_placement.formatter.capacity'
 
 
 class ListCapacity(filters.ManyProviders, common.Lister):
@@ -53,7 +55,13 @@ class ListCapacity(filters.ManyProviders, common.Lister):
     ``--summary`` adds the figures up per resource class, over the
     selected providers: the free capacity of a cloud, an aggregate or a
     host.
+
+    ``-f openmetrics`` writes the figures in the OpenMetrics text format
+    (the names of openstack-exporter's Placement metrics where they mean
+    the same), for node_exporter's textfile collector.
     """
+
+    formatter_namespace = FORMATTERS
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
@@ -154,10 +162,13 @@ class FitCapacity(filters.ManyProviders, common.Lister):
 
     ``--summary`` prints one row: ``fits`` summed over the trees, ``trees``
     (how many take at least one) and ``limited_by`` (the class that bounds
-    the most trees).
+    the most trees). ``-f openmetrics`` writes ``openstack_placement_fit``
+    per tree and ``openstack_placement_cloud_fit`` for them all, labelled
+    with the shape.
     """
 
     min_version = allocation_candidate.CANDIDATES
+    formatter_namespace = FORMATTERS
     FIELDS = ('resource_provider', 'name', 'fits', 'limited_by')
     SUMMARY_FIELDS = ('fits', 'trees', 'limited_by')
 

@@ -20,6 +20,8 @@ one provider takes exactly ``fits`` of them; a nested tree never more.
 
 import uuid as uuid_lib
 
+from prometheus_client.openmetrics import parser
+
 from osc_placement import tests
 from osc_placement.tests.functional import base
 
@@ -31,7 +33,8 @@ NUMA1 = '22222222-2222-4222-8222-000000000005'
 AGG = 'dddddddd-dddd-4ddd-8ddd-000000000002'
 
 
-class TestFit(base.TestCase):
+class FitCloud(base.TestCase):
+    """Three trees: bound by VCPU, by memory, and a nested one."""
 
     def setUp(self):
         super().setUp()
@@ -81,6 +84,9 @@ class TestFit(base.TestCase):
             tests.allocate(self, str(uuid_lib.uuid4()), held)
             placed += 1
 
+
+class TestFit(FitCloud):
+
     def test_fits_equal_what_placement_then_places(self):
         shape = [('VCPU', 2), ('MEMORY_MB', 2048)]
         rows = self.fit('--resource', 'VCPU=2', '--resource',
@@ -123,3 +129,79 @@ class TestFit(base.TestCase):
                         'host3_numa1')
         self.assertEqual([(HOST3, 5)], [(r['resource_provider'], r['fits'])
                                         for r in rows])
+
+
+class TestOpenMetrics(FitCloud):
+    """-f openmetrics, read back by a real parser, equals the json rows."""
+
+    def metrics(self, *argv):
+        text = self.ok(*argv, '-f', 'openmetrics', version='1.39')
+        self.assertTrue(text.endswith('# EOF\n'))
+        return {family.name: family for family in
+                parser.text_string_to_metric_families(text)}
+
+    def samples(self, family):
+        return {tuple(sorted(s.labels.items())): s.value
+                for s in family.samples}
+
+    def test_capacity_list(self):
+        tests.allocate(self, str(uuid_lib.uuid4()), {HOST1: {'VCPU': 3}})
+        rows = self.ok('resource', 'provider', 'capacity', 'list', '-f',
+                       'json', version='1.39')
+        found = self.metrics('resource', 'provider', 'capacity', 'list')
+        for column, metric in (
+                ('total', 'openstack_placement_resource_total'),
+                ('reserved', 'openstack_placement_resource_reserved'),
+                ('allocation_ratio',
+                 'openstack_placement_resource_allocation_ratio'),
+                ('used', 'openstack_placement_resource_usage'),
+                ('capacity', 'openstack_placement_resource_capacity'),
+                ('free', 'openstack_placement_resource_free')):
+            self.assertEqual('gauge', found[metric].type)
+            self.assertEqual(
+                {(('hostname', r['name']),
+                  ('resourcetype', r['resource_class'])): r[column]
+                 for r in rows}, self.samples(found[metric]), metric)
+
+    def test_capacity_list_summary(self):
+        rows = self.ok('resource', 'provider', 'capacity', 'list',
+                       '--summary', '-f', 'json', version='1.39')
+        found = self.metrics('resource', 'provider', 'capacity', 'list',
+                             '--summary')
+        self.assertEqual(
+            {(('resourcetype', r['resource_class']),): r['providers']
+             for r in rows},
+            self.samples(found['openstack_placement_resource_providers']))
+        self.assertEqual(
+            {(('resourcetype', r['resource_class']),): r['free']
+             for r in rows},
+            self.samples(found['openstack_placement_resource_free']))
+
+    def test_fit(self):
+        argv = ('resource', 'provider', 'capacity', 'fit', '--resource',
+                'VCPU=2', '--resource', 'MEMORY_MB=2048')
+        rows = self.ok(*argv, '-f', 'json', version='1.39')
+        found = self.metrics(*argv)
+        shape = 'VCPU=2,MEMORY_MB=2048'
+        self.assertEqual(
+            {(('hostname', r['name']), ('shape', shape)): r['fits']
+             for r in rows},
+            self.samples(found['openstack_placement_fit']))
+        self.assertEqual(
+            {(('shape', shape),): sum(r['fits'] for r in rows)},
+            self.samples(found['openstack_placement_cloud_fit']))
+
+    def test_label_values_are_escaped(self):
+        tests.create_provider(self, '22222222-2222-4222-8222-000000000009',
+                              'odd "name" \\ here',
+                              inventories={'VCPU': 1})
+        found = self.metrics('resource', 'provider', 'capacity', 'list')
+        totals = self.samples(found['openstack_placement_resource_total'])
+        self.assertIn((('hostname', 'odd "name" \\ here'),
+                       ('resourcetype', 'VCPU')), totals)
+
+    def test_other_lists_do_not_offer_it(self):
+        err, code = self.fails('resource', 'provider', 'list', '-f',
+                               'openmetrics')
+        self.assertEqual(2, code)
+        self.assertIn("invalid choice: 'openmetrics'", err)
