@@ -186,7 +186,8 @@ def _seed(args, server):
         state = 'existing data kept'
     if args.providers:
         started = time.monotonic()
-        made = cloud.populate(endpoint, args.providers)
+        made = cloud.populate(endpoint, args.providers,
+                              parallel=server.requests_in_flight)
         state += '; %d of %d providers in trees of five added in %.1f s' % (
             made, args.providers, time.monotonic() - started)
     return state

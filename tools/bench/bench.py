@@ -468,7 +468,8 @@ def main(argv=None):
         kwargs = {'db': 'postgresql'} if shape == 'production' else {}
         log('server %s, populating %d providers' % (shape, size))
         with placement.Placement(**kwargs) as sb:
-            cloud.populate(sb.server_endpoint, size)
+            cloud.populate(sb.server_endpoint, size,
+                           parallel=sb.requests_in_flight)
             for target, n in members:
                 log(target.name)
                 if target.latency_ms:

@@ -303,6 +303,15 @@ class Placement(fixtures.Fixture):
         return processes.cpu_seconds(roots)
 
     @property
+    def requests_in_flight(self):
+        """Requests worth sending at once: two per worker.
+
+        Each worker then has its next request waiting; more only queue
+        (SQLite's one worker gains nothing from a second one, measured).
+        """
+        return 2 * self.workers
+
+    @property
     def running(self):
         return self._proc is not None and self._proc.poll() is None
 
