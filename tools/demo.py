@@ -12,10 +12,10 @@
 
 """A tour of the plugin against a real, local Placement (``tox -e demo``).
 
-Starts the sandbox server (osc_placement/tests/sandbox.py), seeds it with a
-small cloud, runs a few commands through the installed ``openstack``
-executable, printing each command line and its output, then stops the
-server. Exits 1 if any command failed.
+Starts the sandbox server (osc_placement/tests/support/placement.py), seeds
+it with the sample cloud (support/cloud.py), runs a few commands through
+the installed ``openstack`` executable, printing each command line and its
+output, then stops the server. Exits 1 if any command failed.
 """
 
 import os
@@ -25,7 +25,12 @@ import sys
 import textwrap
 import time
 
-from osc_placement.tests import sandbox as sb
+import fixtures
+
+from osc_placement.tests import support
+from osc_placement.tests.support import client
+from osc_placement.tests.support import cloud
+from osc_placement.tests.support import placement
 
 VM4 = 'cccccccc-cccc-4ccc-8ccc-000000000004'
 
@@ -53,13 +58,13 @@ TOUR = (
       '--allocation', 'rp=compute-1,DISK_GB=10',
       '--allocation', 'rp=compute-1_ens1f0,SRIOV_NET_VF=1',
       '--allocation', 'rp=compute-1_ens1f1,SRIOV_NET_VF=1',
-      '--project-id', sb.PROJECT, '--user-id', sb.USER]),
+      '--project-id', cloud.PROJECT, '--user-id', cloud.USER]),
     ('And read it back.',
      ['resource', 'provider', 'allocation', 'show', VM4]),
     ('What the first physical function now has in use.',
      ['resource', 'provider', 'usage', 'show', 'compute-1_ens1f0']),
     ('What project-1 uses in total.',
-     ['resource', 'usage', 'show', sb.PROJECT]),
+     ['resource', 'usage', 'show', cloud.PROJECT]),
     ('The custom traits of this cloud.',
      ['trait', 'list', '--name', 'startswith:CUSTOM_']),
 )
@@ -75,15 +80,15 @@ def main():
         'gunicorn) on 127.0.0.1 ...')
     failed = []
     try:
-        with sb.Sandbox() as sandbox:
-            sb.seed(sandbox.endpoint)
+        with placement.Placement() as sandbox:
+            cloud.seed(sandbox.endpoint)
             say('Placement is listening on %s and holds a small cloud.'
                 % sandbox.endpoint)
             say('Each command below runs the installed openstack executable '
                 'with:')
-            say('  ' + ' '.join(sb.auth_argv(sandbox.endpoint)))
-            argv0 = sb.openstack_argv(sandbox.endpoint)
-            env = sb.client_env(sandbox.endpoint, os.environ)
+            say('  ' + ' '.join(client.auth_argv(sandbox.endpoint)))
+            argv0 = client.openstack_argv(sandbox.endpoint)
+            env = client.client_env(sandbox.endpoint, os.environ)
             # The options above say it all; keep a user's OS_* out.
             for key in ('OS_AUTH_TYPE', 'OS_ENDPOINT', 'OS_TOKEN'):
                 env.pop(key)
@@ -100,8 +105,11 @@ def main():
                     failed.append(argv)
             say()
             say('Stopping the server.')
-    except sb.SandboxError as exc:
-        print('error: %s' % exc, file=sys.stderr)
+    except (support.SandboxError, fixtures.MultipleExceptions) as exc:
+        error = support.first_error(exc)
+        if not isinstance(error, support.SandboxError):
+            raise
+        print('error: %s' % error, file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 130

@@ -13,10 +13,11 @@
 
 """Regenerate, or check, the example outputs of the user guide.
 
-Each scenario below starts a real Placement (``osc_placement.tests.sandbox``)
-with the sample cloud, runs commands through the installed ``openstack``
-executable, exactly as an operator would type them, and records the command
-lines with what they printed into ``doc/source/user/examples/<name>.txt``.
+Each scenario below starts a real Placement (the fixture of
+``osc_placement/tests/support/placement.py``) with the sample cloud, runs
+commands through the installed ``openstack`` executable, exactly as an
+operator would type them, and records the command lines with what they
+printed into ``doc/source/user/examples/<name>.txt``.
 The pages include those files, so every output shown in the guide is one
 the current code really printed.
 
@@ -42,7 +43,13 @@ import sys
 TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), '..'))
 sys.path.insert(0, TOP)
 
-from osc_placement.tests import sandbox  # noqa: E402
+import fixtures  # noqa: E402
+
+from osc_placement.tests import support  # noqa: E402
+from osc_placement.tests.support import client  # noqa: E402
+from osc_placement.tests.support import cloud  # noqa: E402
+from osc_placement.tests.support import placement  # noqa: E402
+from osc_placement.tests.support import relay  # noqa: E402
 
 EXAMPLES_DIR = os.path.join(TOP, 'doc', 'source', 'user', 'examples')
 WIDTH = 79
@@ -50,9 +57,9 @@ WIDTH = 79
 # time goes into starting ``openstack`` processes, so about one per core.
 PARALLEL = max(2, min(4, os.cpu_count() or 2))
 
-AGGREGATE = sandbox.AGGREGATE
+AGGREGATE = cloud.AGGREGATE
 COMPUTE3 = 'aaaaaaaa-aaaa-4aaa-8aaa-000000000003'
-VM1, VM2, VM3 = sandbox.VM1, sandbox.VM2, sandbox.VM3
+VM1, VM2, VM3 = cloud.VM1, cloud.VM2, cloud.VM3
 VM4 = 'cccccccc-cccc-4ccc-8ccc-000000000004'
 VM5 = 'cccccccc-cccc-4ccc-8ccc-000000000005'
 
@@ -102,12 +109,12 @@ class Recorder(object):
         ``stdin``: (file name, text): the command reads the text on its
         standard input, shown as ``< <file name>``.
         """
-        env = sandbox.client_env(endpoint or self.box.endpoint)
+        env = client.client_env(endpoint or self.box.endpoint)
         # Library warnings depend on the versions installed, not on this
         # plugin: keep them out of the examples.
         env['PYTHONWARNINGS'] = 'ignore'
         proc = subprocess.run(
-            [sandbox.openstack_executable()] + list(args), env=env,
+            [client.openstack_executable()] + list(args), env=env,
             input=stdin[1] if stdin else '', capture_output=True, text=True,
             timeout=120)
         if proc.returncode != expect:
@@ -233,7 +240,7 @@ def _bump_consumer(box, consumer, resources):
         current = box.api('GET', '/allocations/%s' % consumer,
                           version='1.28')
         box.api('PUT', '/allocations/%s' % consumer, version='1.28', body={
-            'allocations': {sandbox.COMPUTE2: {'resources': resources}},
+            'allocations': {cloud.COMPUTE2: {'resources': resources}},
             'project_id': current['project_id'],
             'user_id': current['user_id'],
             'consumer_generation': current['consumer_generation']})
@@ -254,12 +261,12 @@ def allocations(ex):
     # The command reads the consumer, then, just before its write reaches
     # Placement, the other writer changes the consumer: the 409 the command
     # gets is the server's own answer.
-    with sandbox.Relay(ex.box.endpoint) as relay:
-        fired = relay.intercept('PUT', '/allocations/' + VM4, other)
+    with relay.Relay(ex.box.endpoint) as between:
+        fired = between.intercept('PUT', '/allocations/' + VM4, other)
         ex.run('resource', 'provider', 'allocation', 'set', VM4,
                '--allocation', 'rp=compute-2,VCPU=4,MEMORY_MB=4096',
                '--project-id', 'project-1', '--user-id', 'user-1',
-               endpoint=relay.endpoint, expect=1)
+               endpoint=between.endpoint, expect=1)
     if not fired.is_set():
         raise ExampleError('the concurrent writer never ran')
 
@@ -301,7 +308,7 @@ def inventory(ex):
     rows = table_rows(ex.run(
         'resource', 'provider', 'inventory', 'set', AGGREGATE,
         '--aggregate', *values, expect=1))
-    claim({row[0] for row in rows} == {sandbox.COMPUTE1, COMPUTE3},
+    claim({row[0] for row in rows} == {cloud.COMPUTE1, COMPUTE3},
           'compute-1 and compute-3 are updated, compute-2 is not')
     claim(all(row[5] == '0' for row in rows),
           'the replaced inventories have a reserved of 0')
@@ -313,7 +320,7 @@ def inventory(ex):
         'resource', 'provider', 'inventory', 'set', AGGREGATE,
         '--aggregate', '--amend',
         '--resource', 'DISK_GB:allocation_ratio=1.5'))
-    claim([row[1] for row in rows if row[0] == sandbox.COMPUTE2]
+    claim([row[1] for row in rows if row[0] == cloud.COMPUTE2]
           == ['VCPU', 'MEMORY_MB', 'DISK_GB', 'CUSTOM_FPGA'],
           'with --amend compute-2 keeps its other classes')
 
@@ -336,8 +343,8 @@ def candidates(ex):
         '--group', '2', '--resource', 'SRIOV_NET_VF=1',
         '--required', 'CUSTOM_PHYSNET1',
         '--group-policy', 'isolate'))
-    numa_of_card = {sandbox.COMPUTE1_PF0: sandbox.COMPUTE1_NUMA0,
-                    sandbox.COMPUTE1_PF1: sandbox.COMPUTE1_NUMA1}
+    numa_of_card = {cloud.COMPUTE1_PF0: cloud.COMPUTE1_NUMA0,
+                    cloud.COMPUTE1_PF1: cloud.COMPUTE1_NUMA1}
     crossed = [n for n, rows in found.items()
                if numa_of_card[rows[1][1]] != rows[0][1]]
     claim(len(found) == 4 and len(crossed) == 2, 'in two of the four '
@@ -361,13 +368,13 @@ def troubleshooting(ex):
     # comes back, which it never will: the operator removes it.
     ex.api('PUT', '/allocations/%s' % VM2, version='1.28', body={
         'allocations': {
-            sandbox.COMPUTE1: {'resources': {'DISK_GB': 20}},
-            sandbox.COMPUTE1_NUMA0: {'resources': {'VCPU': 4,
-                                                   'MEMORY_MB': 8192}},
-            sandbox.COMPUTE1_PF0: {'resources': {'SRIOV_NET_VF': 1}},
-            sandbox.COMPUTE2: {'resources': {'VCPU': 4, 'MEMORY_MB': 8192,
-                                             'DISK_GB': 20}}},
-        'project_id': sandbox.PROJECT, 'user_id': 'user-2',
+            cloud.COMPUTE1: {'resources': {'DISK_GB': 20}},
+            cloud.COMPUTE1_NUMA0: {'resources': {'VCPU': 4,
+                                                 'MEMORY_MB': 8192}},
+            cloud.COMPUTE1_PF0: {'resources': {'SRIOV_NET_VF': 1}},
+            cloud.COMPUTE2: {'resources': {'VCPU': 4, 'MEMORY_MB': 8192,
+                                           'DISK_GB': 20}}},
+        'project_id': cloud.PROJECT, 'user_id': 'user-2',
         'consumer_generation': 1})
 
     ex.file('orphan-hunt')
@@ -432,7 +439,7 @@ LIST_COMMANDS = (
     ('resource', 'provider', 'tree', 'show', 'compute-1', '--long'),
     ('resource', 'provider', 'inventory', 'list', 'compute-2', '--long'),
     ('resource', 'provider', 'usage', 'show', 'compute-2'),
-    ('resource', 'usage', 'show', sandbox.PROJECT),
+    ('resource', 'usage', 'show', cloud.PROJECT),
     ('resource', 'provider', 'allocation', 'show', VM1),
     ('resource', 'provider', 'allocation', 'list', 'compute-2', '--long'),
     ('resource', 'provider', 'aggregate', 'list', 'compute-2'),
@@ -497,9 +504,9 @@ def scripting(ex):
     ex.file('scripting-columns')
     tables = []
     for args in LIST_COMMANDS:
-        env = sandbox.client_env(ex.box.endpoint)
+        env = client.client_env(ex.box.endpoint)
         proc = subprocess.run(
-            [sandbox.openstack_executable()] + list(args) + ['-f', 'json'],
+            [client.openstack_executable()] + list(args) + ['-f', 'json'],
             env=env, stdin=subprocess.DEVNULL, capture_output=True,
             text=True, timeout=120)
         if proc.returncode:
@@ -560,8 +567,8 @@ def generate(names):
 def run_scenario(func):
     """{example name: [recorded blocks]} of one scenario."""
     recorded = {}
-    with sandbox.Sandbox() as box:
-        sandbox.seed(box.endpoint)
+    with placement.Placement() as box:
+        cloud.seed(box.endpoint)
         func(Recorder(box, recorded))
     return recorded
 
@@ -581,8 +588,12 @@ def main(argv=None):
 
     try:
         files = generate(args.only)
-    except (ExampleError, sandbox.SandboxError) as exc:
-        print('error: %s' % exc, file=sys.stderr)
+    except (ExampleError, support.SandboxError,
+            fixtures.MultipleExceptions) as exc:
+        error = support.first_error(exc)
+        if not isinstance(error, (ExampleError, support.SandboxError)):
+            raise
+        print('error: %s' % error, file=sys.stderr)
         return 1
 
     existing = {name for name in os.listdir(EXAMPLES_DIR)

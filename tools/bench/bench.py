@@ -20,9 +20,11 @@ Run with ``tox -e bench`` (``tox -e bench -- --quick`` for a smoke run,
    with the python-openstackclient and every shared dependency at the
    versions of this environment: the two sides differ by the plugin only.
 2. For each target of the table TARGETS, on the server shape it names
-   (``osc_placement.tests.sandbox``: SQLite and one worker, or PostgreSQL
-   and four workers; directly or through a ``sandbox.Relay`` that delays
-   each request) and a cloud laid out by ``populate.py``: runs the
+   (``osc_placement/tests/support/placement.py``: SQLite and one worker,
+   or PostgreSQL and four workers; directly or through a ``relay.Relay``
+   that delays each request) and the scaled cloud of
+   ``support/cloud.py`` (``cloud.populate()``, the seeder of ``tox -e
+   sandbox -- --providers N``): runs the
    command once per side, checking the exit code, the output and the
    requests the server received, and taking the peak RSS; then times each
    side with pyperf (``timer.py``) and compares them with ``pyperf
@@ -49,8 +51,10 @@ REPO = os.path.dirname(os.path.dirname(HERE))
 if HERE not in sys.path:
     sys.path.insert(0, HERE)
 
-from osc_placement.tests import sandbox  # noqa: E402
-import populate  # noqa: E402
+from osc_placement.tests.support import client  # noqa: E402
+from osc_placement.tests.support import cloud  # noqa: E402
+from osc_placement.tests.support import placement  # noqa: E402
+from osc_placement.tests.support import relay  # noqa: E402
 
 UPSTREAM = 'osc-placement==4.9.1'
 # The option of the parallel batches; unknown to the reference.
@@ -66,7 +70,7 @@ PARALLEL_OPTION = '--os-placement-parallel'
 # the least baseline/ours ratio of the median times that meets the target;
 # None means "within noise of the baseline, same requests in the same
 # order" (with a speedup, the same requests in any order). ``restore``:
-# how populate.restore() puts the cloud back before each run. ``loop``:
+# how restore_cloud() puts the cloud back before each run. ``loop``:
 # the commands that a shell loop runs for each provider to get what the
 # target's command prints (None: no such loop); ``--loop K`` times it.
 Target = collections.namedtuple(
@@ -83,14 +87,14 @@ def _reference(name, argv, sizes=((10, 10), (300, 2000))):
 
 
 def _inventory_set(n):
-    aggregate = populate.AGG_500 if n >= 500 else populate.AGG_100
+    aggregate = cloud.AGG_500 if n >= 500 else cloud.AGG_100
     return ['resource', 'provider', 'inventory', 'set', aggregate,
             '--aggregate', '--amend', '--resource', 'VCPU:reserved=1']
 
 
 def _multi_delete(n):
     return ['resource', 'provider', 'delete'] + [
-        populate.EXTRA % i for i in range(n)]
+        EXTRA % i for i in range(n)]
 
 
 def _batch(name, argv, latency_ms, speedup, baseline, items, cloud,
@@ -100,8 +104,32 @@ def _batch(name, argv, latency_ms, speedup, baseline, items, cloud,
                   speedup, restore, loop)
 
 
+# Providers without data that a multi-delete removes (restore_cloud()
+# puts them back).
+EXTRA = 'eeeeeeee-eeee-4eee-8eee-%012d'
+
+
+def restore_cloud(endpoint, what):
+    """Put the cloud back before a run of a command that changes it.
+
+    ``what`` is None (nothing to do) or ``['extra', count]``: the
+    providers EXTRA % 0..count-1, without data, which a multi-delete
+    removes; those missing are created.
+    """
+    if not what:
+        return
+    kind, count = what
+    if kind != 'extra':
+        raise ValueError('unknown restore %r' % kind)
+    there = cloud.provider_uuids(endpoint)
+    for i in range(count):
+        if EXTRA % i not in there:
+            cloud.api(endpoint, 'POST', '/resource_providers',
+                      {'name': 'bench-extra-%05d' % i, 'uuid': EXTRA % i})
+
+
 def _aggregate_cloud(n):
-    """Providers to populate for AGG_100 or AGG_500 (see populate.py)."""
+    """Providers to populate for AGG_100 or AGG_500 (see cloud.py)."""
     return 250 if n < 500 else 1500
 
 
@@ -125,7 +153,7 @@ TARGETS = (
     + _reference('resource provider list -f json',
                  ['resource', 'provider', 'list', '-f', 'json'])
     + _reference('resource provider show',
-                 ['resource', 'provider', 'show', populate.rp_uuid(1)],
+                 ['resource', 'provider', 'show', cloud.provider_uuid(1)],
                  sizes=((10, 10),))
     + _reference('trait list', ['trait', 'list'], sizes=((10, 10),))
     + _reference('allocation candidate list --resource VCPU=1',
@@ -241,7 +269,7 @@ def check_run(argv, env, sb, restore):
     (Placement and PostgreSQL) and this process's (the relay's threads;
     the main thread only waits).
     """
-    populate.restore(_api(sb), restore)
+    restore_cloud(sb.server_endpoint, restore)
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         server, relay = sb.cpu_seconds(), _own_cpu()
         with sb.count_requests() as seen:
@@ -260,10 +288,6 @@ def check_run(argv, env, sb, restore):
                                           2),
                           'server': round(server, 2),
                           'relay': round(relay, 2)}}
-
-
-def _api(sb):
-    return lambda method, path, body: sb.api(method, path, body)
 
 
 def time_side(name, argv, env, sb, restore, path, pyperf_args):
@@ -307,7 +331,7 @@ def run_target(target, n, sb, endpoint, sides, args, out_dir):
         base = [ours, PARALLEL_OPTION, '1'] + target.argv(n)
     else:
         base = [upstream] + target.argv(n)
-    env = _clean_env(sandbox.client_env(endpoint))
+    env = _clean_env(client.client_env(endpoint))
     summary = {'target': target.name, 'items': n, 'shape': target.shape,
                'latency_ms': target.latency_ms}
     checks = {side: check_run(argv, env, sb, restore)
@@ -380,7 +404,7 @@ def run_target(target, n, sb, endpoint, sides, args, out_dir):
     if target.loop and args.loop:
         summary['loop_s_per_provider'] = round(time_loop(
             target.loop,
-            [populate.rp_uuid(p) for p in range(min(args.loop, n))],
+            [cloud.provider_uuid(p) for p in range(min(args.loop, n))],
             upstream, env), 3)
     return summary
 
@@ -440,24 +464,23 @@ def main(argv=None):
         groups.setdefault((target.shape, target.cloud(n)), []).append(
             (target, n))
     results = []
-    for (shape, cloud), members in groups.items():
+    for (shape, size), members in groups.items():
         kwargs = {'db': 'postgresql'} if shape == 'production' else {}
-        log('server %s, populating %d providers' % (shape, cloud))
-        with sandbox.Sandbox(**kwargs) as sb:
-            populate.populate(_api(sb), cloud)
+        log('server %s, populating %d providers' % (shape, size))
+        with placement.Placement(**kwargs) as sb:
+            cloud.populate(sb.server_endpoint, size,
+                           parallel=sb.requests_in_flight)
             for target, n in members:
                 log(target.name)
-                proxy = None
                 if target.latency_ms:
-                    proxy = sandbox.Relay(sb.server_endpoint,
-                                          delay_ms=target.latency_ms)
-                try:
+                    with relay.Relay(sb.server_endpoint,
+                                     delay_ms=target.latency_ms) as proxy:
+                        results.append(run_target(
+                            target, n, sb, proxy.endpoint, sides, args,
+                            out_dir))
+                else:
                     results.append(run_target(
-                        target, n, sb, proxy.endpoint if proxy else
-                        sb.endpoint, sides, args, out_dir))
-                finally:
-                    if proxy:
-                        proxy.close()
+                        target, n, sb, sb.endpoint, sides, args, out_dir))
                 log('  %s' % results[-1]['detail'])
     report = {
         'ours': '%s, %s' % (_version_in(ours), installed),

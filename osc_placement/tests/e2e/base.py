@@ -13,10 +13,11 @@
 """End-to-end: the installed ``openstack`` executable, over real HTTP.
 
 Each :class:`SandboxTestCase` class gets one sandbox server (a real
-Placement under gunicorn, osc_placement/tests/sandbox.py) seeded with the
-sample cloud. Tests run the ``openstack`` script installed beside this
-Python as a subprocess, the way a shell script, Ansible or a CI job does,
-and read the server back with direct API calls. Tests that change data use
+Placement under gunicorn: the fixture of osc_placement/tests/support/
+placement.py) seeded with the sample cloud (support/cloud.py). Tests run
+the ``openstack`` script installed beside this Python as a subprocess, the
+way a shell script, Ansible or a CI job does, and read the server back
+with direct API calls. Tests that change data use
 providers and consumers of their own (:func:`new_uuid`).
 
 A class sets ``sandbox_options`` for another shape of server:
@@ -32,9 +33,14 @@ import os
 import subprocess
 
 from oslotest import base
+import psutil
 
 from osc_placement import tests
-from osc_placement.tests import sandbox as sb
+from osc_placement.tests.support import client
+from osc_placement.tests.support import cloud
+from osc_placement.tests.support import placement
+from osc_placement.tests.support import processes
+from osc_placement.tests.support import server
 
 COMMAND_TIMEOUT = 120
 
@@ -82,13 +88,13 @@ class Cli(object):
     def __init__(self, endpoint):
         self.endpoint = endpoint
         # OS_* and CLIFF_* of the caller must not leak into the commands.
-        self.env = sb.client_env(endpoint)
+        self.env = client.client_env(endpoint)
         for key in ('OS_AUTH_TYPE', 'OS_ENDPOINT', 'OS_TOKEN'):
             del self.env[key]
         self.env['PYTHONWARNINGS'] = 'ignore'
 
     def argv(self, argv, version=None, endpoint=None):
-        full = sb.openstack_argv(endpoint or self.endpoint)
+        full = client.openstack_argv(endpoint or self.endpoint)
         if version:
             full += ['--os-placement-api-version', version]
         return full + list(argv)
@@ -124,22 +130,16 @@ class Cli(object):
 def server_processes_of(parent_pid):
     """Live sandbox server processes started by process ``parent_pid``.
 
-    The server's command line names its parent: ``sandbox._serve(fd,
-    parent)``.
+    The server's command line names its parent (``server.COMMAND``).
     """
+    code = server.COMMAND % (0, parent_pid)
+    start, end = code.split('(')[0], code.split(',')[-1]
     found = []
-    marker = ('sandbox._serve(', ', %d)' % parent_pid)
-    for entry in os.listdir('/proc'):
-        if not entry.isdigit():
-            continue
-        try:
-            with open('/proc/%s/cmdline' % entry, 'rb') as f:
-                cmdline = f.read().replace(b'\0', b' ').decode(
-                    'utf-8', 'replace')
-        except OSError:
-            continue
-        if all(m in cmdline for m in marker) and sb._pid_alive(int(entry)):
-            found.append(int(entry))
+    for proc in psutil.process_iter(['cmdline']):
+        cmdline = ' '.join(proc.info['cmdline'] or ())
+        if start in cmdline and cmdline.endswith(end) and \
+                processes.alive(proc.pid):
+            found.append(proc.pid)
     return found
 
 
@@ -152,21 +152,23 @@ class SandboxTestCase(base.BaseTestCase):
     is an error of the class, reported by the test runner.
     """
 
-    # Keyword arguments of the class's sb.Sandbox.
+    # Keyword arguments of the class's placement.Placement.
     sandbox_options = {}
 
     @classmethod
     def setUpClass(cls):
         super().setUpClass()
-        cls.sandbox = sb.Sandbox(**cls.sandbox_options).start()
-        cls.addClassCleanup(cls._stop_and_check, cls.sandbox,
-                            cls.sandbox.workdir)
-        sb.seed(cls.sandbox.endpoint)
+        cls.sandbox = placement.Placement(**cls.sandbox_options)
+        # The fixture cleans up after itself when its set-up fails.
+        cls.sandbox.setUp()
+        cls.addClassCleanup(cls._stop_and_check, cls.sandbox)
+        cloud.seed(cls.sandbox.endpoint)
         cls.cli = Cli(cls.sandbox.endpoint)
 
     @staticmethod
-    def _stop_and_check(sandbox, workdir):
-        sandbox.stop()
+    def _stop_and_check(sandbox):
+        sandbox.cleanUp()
+        workdir = sandbox.workdir
         if not sandbox.server_pids:
             raise AssertionError('the server pids were not recorded')
         left = sandbox.alive_pids() + server_processes_of(os.getpid())

@@ -24,20 +24,20 @@ import subprocess
 import pydot
 
 from osc_placement.tests.e2e import base
-from osc_placement.tests import sandbox as sb
+from osc_placement.tests.support import cloud
 
-N = len(sb.PROVIDERS)
+N = len(cloud.PROVIDERS)
 
 
 def expected_summary():
     """{class: (providers, total, reserved, capacity, used)} of the seed."""
     used = {}
-    for _consumer, _project, _user, allocations in sb.ALLOCATIONS:
+    for _consumer, _project, _user, allocations in cloud.ALLOCATIONS:
         for resources in allocations.values():
             for rc, amount in resources.items():
                 used[rc] = used.get(rc, 0) + amount
     sums = {}
-    for _name, _uuid, _parent, inventories, _traits in sb.PROVIDERS:
+    for _name, _uuid, _parent, inventories, _traits in cloud.PROVIDERS:
         for rc, inv in inventories.items():
             reserved = inv.get('reserved', 0)
             capacity = math.floor((inv['total'] - reserved)
@@ -72,14 +72,14 @@ class TestCloudViews(base.SandboxTestCase):
             'resource', 'provider', 'allocation', 'list', '-f', 'json')
         self.assertEqual(
             sorted((rp, consumer, resources)
-                   for consumer, _p, _u, allocations in sb.ALLOCATIONS
+                   for consumer, _p, _u, allocations in cloud.ALLOCATIONS
                    for rp, resources in allocations.items()),
             sorted((r['resource_provider'], r['consumer_uuid'],
                     r['resources']) for r in rows))
         self.assertEqual(1 + N, len(seen))
 
     def test_orphans_from_stdin(self):
-        known = '%s\n%s\n' % (sb.VM1, sb.VM2)
+        known = '%s\n%s\n' % (cloud.VM1, cloud.VM2)
         res = subprocess.run(
             self.cli.argv(['resource', 'provider', 'allocation', 'list',
                            '--exclude-consumers-from', '-', '-f', 'value',
@@ -87,7 +87,7 @@ class TestCloudViews(base.SandboxTestCase):
             env=self.cli.env, input=known, capture_output=True, text=True,
             timeout=base.COMMAND_TIMEOUT)
         self.assertEqual(('', 0), (res.stderr, res.returncode))
-        self.assertEqual({sb.VM3}, set(res.stdout.split()))
+        self.assertEqual({cloud.VM3}, set(res.stdout.split()))
 
     def test_tree_list_dot_long_consumers(self):
         out, seen = self.requests_of(
@@ -95,8 +95,8 @@ class TestCloudViews(base.SandboxTestCase):
             '--consumers')
         graph, = pydot.graph_from_dot_data(out)
         self.assertEqual(
-            {'"%s"' % uuid for _n, uuid, _p, _i, _t in sb.PROVIDERS}
-            | {'"consumer %s"' % c for c, _p, _u, _a in sb.ALLOCATIONS},
+            {'"%s"' % uuid for _n, uuid, _p, _i, _t in cloud.PROVIDERS}
+            | {'"consumer %s"' % c for c, _p, _u, _a in cloud.ALLOCATIONS},
             {n.get_name() for n in graph.get_nodes()} - {'node'})
         # The list, then inventories, usages, traits, aggregates and
         # allocations of each provider.

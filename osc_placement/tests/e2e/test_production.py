@@ -25,7 +25,8 @@ the server handles their requests truly at the same time. What must hold:
 import uuid as uuidlib
 
 from osc_placement.tests.e2e import base
-from osc_placement.tests import sandbox as sb
+from osc_placement.tests.support import processes
+from osc_placement.tests.support import relay
 
 # Commands started at once: enough for races, few enough for two cores.
 WRITERS = 3
@@ -70,13 +71,13 @@ class TestProductionServer(base.ProductionTestCase):
         common = ['resource', 'provider', 'allocation', 'set', consumer,
                   '--project-id', 'project-9', '--user-id', 'user-9']
 
-        relay = sb.Relay(self.sandbox.endpoint, timeout=base.COMMAND_TIMEOUT)
-        self.addCleanup(relay.close)
-        held = relay.hold('PUT', path)
+        between = self.useFixture(relay.Relay(self.sandbox.endpoint,
+                                              timeout=base.COMMAND_TIMEOUT))
+        held = between.hold('PUT', path)
         with self.sandbox.count_requests() as seen:
             writer_a = self.cli.start(
                 *common + ['--allocation', 'rp=%s,VCPU=2' % rp],
-                version='1.28', endpoint=relay.endpoint)
+                version='1.28', endpoint=between.endpoint)
             try:
                 while not held.wait(0.1):
                     if writer_a.poll() is not None:
@@ -87,7 +88,7 @@ class TestProductionServer(base.ProductionTestCase):
                                'rp=%s,VCPU=3,MEMORY_MB=256' % rp],
                     version='1.28')
             finally:
-                relay.release()
+                between.release()
             out_a, err_a = writer_a.communicate(timeout=60)
 
         # The order the server saw: A read, B read-wrote-read, A wrote.
@@ -277,10 +278,12 @@ class TestProductionServer(base.ProductionTestCase):
         gunicorn = self.sandbox.server_pids[0]
         postgres = self.sandbox.postgres.pids[0]
         before = self.sandbox.cpu_seconds()
-        gunicorn_before = sb._tree_ticks([gunicorn])
-        postgres_before = sb._tree_ticks([postgres])
+        gunicorn_before = processes.cpu_seconds([gunicorn])
+        postgres_before = processes.cpu_seconds([postgres])
         for _ in range(40):
             rp_uuids(self.sandbox)
         self.assertGreater(self.sandbox.cpu_seconds(), before)
-        self.assertGreater(sb._tree_ticks([gunicorn]), gunicorn_before)
-        self.assertGreater(sb._tree_ticks([postgres]), postgres_before)
+        self.assertGreater(processes.cpu_seconds([gunicorn]),
+                           gunicorn_before)
+        self.assertGreater(processes.cpu_seconds([postgres]),
+                           postgres_before)

@@ -19,11 +19,11 @@ import json
 import re
 
 from osc_placement.tests.e2e import base
-from osc_placement.tests import sandbox as sb
+from osc_placement.tests.support import cloud
 
 UUID_LINE = re.compile(r'^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-'
                        r'[0-9a-f]{12}$')
-ALL_PROVIDERS = [uuid for _, uuid, _, _, _ in sb.PROVIDERS]
+ALL_PROVIDERS = [uuid for _, uuid, _, _, _ in cloud.PROVIDERS]
 
 
 def _candidates(rows):
@@ -51,8 +51,9 @@ class TestReadTheSampleCloud(base.SandboxTestCase):
                    'parent_provider_uuid'}
         self.assertEqual([columns] * len(rows), [set(row) for row in rows])
         self.assertEqual(sorted(
-            (uuid, name, sb.COMPUTE2 if uuid == sb.COMPUTE2 else sb.COMPUTE1,
-             parent) for name, uuid, parent, _, _ in sb.PROVIDERS),
+            (uuid, name,
+             cloud.COMPUTE2 if uuid == cloud.COMPUTE2 else cloud.COMPUTE1,
+             parent) for name, uuid, parent, _, _ in cloud.PROVIDERS),
             sorted((row['uuid'], row['name'], row['root_provider_uuid'],
                     row['parent_provider_uuid']) for row in rows))
 
@@ -67,7 +68,7 @@ class TestReadTheSampleCloud(base.SandboxTestCase):
     def test_exit_code_1_on_a_version_gate_with_no_request(self):
         with self.sandbox.count_requests() as seen:
             res = self.cli.run('resource', 'provider', 'list', '--in-tree',
-                               sb.COMPUTE1, version='1.13')
+                               cloud.COMPUTE1, version='1.13')
         self.assertEqual(1, res.returncode)
         self.assertEqual('Operation or argument is not supported with '
                          'version 1.13; requires at least version 1.14\n',
@@ -102,8 +103,8 @@ class TestReadTheSampleCloud(base.SandboxTestCase):
         self.assertTrue(seen[-1].uri.startswith('/allocation_candidates?'),
                         seen[-1].uri)
         self.assertIn('group_policy=isolate', seen[-1].uri)
-        pf0, pf1 = sb.COMPUTE1_PF0, sb.COMPUTE1_PF1
-        expected = {sb.COMPUTE1: 'DISK_GB=10', pf0: 'SRIOV_NET_VF=1',
+        pf0, pf1 = cloud.COMPUTE1_PF0, cloud.COMPUTE1_PF1
+        expected = {cloud.COMPUTE1: 'DISK_GB=10', pf0: 'SRIOV_NET_VF=1',
                     pf1: 'SRIOV_NET_VF=1'}
         # Group 1 on ens1f0 and group 2 on ens1f1, or the other way round.
         self.assertEqual([expected, expected], list(isolated.values()))
@@ -115,8 +116,8 @@ class TestReadTheSampleCloud(base.SandboxTestCase):
         def key(candidate):
             return json.dumps(candidate, sort_keys=True)
         self.assertEqual(sorted(
-            [{sb.COMPUTE1: 'DISK_GB=10', pf0: 'SRIOV_NET_VF=2'},
-             {sb.COMPUTE1: 'DISK_GB=10', pf1: 'SRIOV_NET_VF=2'},
+            [{cloud.COMPUTE1: 'DISK_GB=10', pf0: 'SRIOV_NET_VF=2'},
+             {cloud.COMPUTE1: 'DISK_GB=10', pf1: 'SRIOV_NET_VF=2'},
              expected, expected], key=key),
             sorted(shared.values(), key=key))
 
@@ -127,7 +128,7 @@ class TestReadTheSampleCloud(base.SandboxTestCase):
             ' generation ', ' root_provider_uuid                   ',
             ' parent_provider_uuid                 '],
             out.splitlines()[1].split('|')[1:-1])
-        for name, uuid, _, _, _ in sb.PROVIDERS:
+        for name, uuid, _, _, _ in cloud.PROVIDERS:
             self.assertTrue(re.search(r'\| %s \| %s +\|' % (uuid, name), out),
                             name)
 
@@ -140,7 +141,7 @@ class TestReadTheSampleCloud(base.SandboxTestCase):
 
     def test_json_format_parses(self):
         rows = self.cli.ok('resource', 'provider', 'inventory', 'list',
-                           sb.COMPUTE2, '-f', 'json')
+                           cloud.COMPUTE2, '-f', 'json')
         by_class = {row['resource_class']: row for row in rows}
         self.assertEqual(['CUSTOM_FPGA', 'DISK_GB', 'MEMORY_MB',
                           'VCPU'], sorted(by_class))
@@ -150,21 +151,21 @@ class TestReadTheSampleCloud(base.SandboxTestCase):
 
     def test_show_allocations_of_a_provider_without_any_prints_braces(self):
         out = self.cli.ok('resource', 'provider', 'show', '--allocations',
-                          sb.COMPUTE1_NUMA1, '-c', 'allocations',
+                          cloud.COMPUTE1_NUMA1, '-c', 'allocations',
                           '-f', 'value')
         self.assertEqual('{}\n', out)
 
     def test_show_allocations_of_a_provider_with_some(self):
         shown = self.cli.ok('resource', 'provider', 'show', '--allocations',
-                            sb.COMPUTE1_NUMA0, '-f', 'json')
+                            cloud.COMPUTE1_NUMA0, '-f', 'json')
         self.assertEqual({
-            sb.VM2: {'resources': {'VCPU': 4, 'MEMORY_MB': 8192},
-                     'consumer_generation': 1}}, shown['allocations'])
+            cloud.VM2: {'resources': {'VCPU': 4, 'MEMORY_MB': 8192},
+                        'consumer_generation': 1}}, shown['allocations'])
 
     def test_exit_code_0_on_success(self):
-        res = self.cli.run('resource', 'provider', 'show', sb.COMPUTE1)
+        res = self.cli.run('resource', 'provider', 'show', cloud.COMPUTE1)
         self.assertEqual(0, res.returncode)
-        self.assertIn(sb.COMPUTE1, res.stdout)
+        self.assertIn(cloud.COMPUTE1, res.stdout)
 
     def test_allocation_candidates_table(self):
         out = self.cli.ok('allocation', 'candidate', 'list',
@@ -175,7 +176,7 @@ class TestReadTheSampleCloud(base.SandboxTestCase):
             '#', 'allocation', 'resource provider', 'inventory used/capacity',
             'traits'], [cell.strip() for cell in lines[1].split('|')[1:-1]])
         self.assertEqual([
-            '1', 'CUSTOM_FPGA=1', sb.COMPUTE2,
+            '1', 'CUSTOM_FPGA=1', cloud.COMPUTE2,
             'VCPU=3/64,MEMORY_MB=5120/48384,DISK_GB=50/1900,CUSTOM_FPGA=1/2',
             'HW_CPU_X86_AVX2,CUSTOM_LICENSED_WINDOWS'],
             [cell.strip() for cell in lines[3].split('|')[1:-1]])
