@@ -518,11 +518,13 @@ class _Evaluation(object):
                     if text not in reasons and any(
                             trait in tree.traits(rp) for rp in rps):
                         reasons.append(text)
-        clean = [rp for rp in itertools.chain(*pool.values())
-                 if not tree.traits(rp) & forbidden]
+        # A required trait fails only where no provider that could serve
+        # has it (a provider ruled out by a forbidden trait is named by
+        # that reason, not by this one).
+        candidates = list(itertools.chain(*pool.values()))
         for c in constraints:
             if c.kind == 'required' and not any(c.holds(rp)
-                                                for rp in clean):
+                                                for rp in candidates):
                 reasons.append(c.failure)
         if not reasons:
             reasons.append('no set of providers serving %s has %s' % (

@@ -542,6 +542,51 @@ def capacity(ex):
            '--resource', 'CUSTOM_FPGA=1', '--limit', '10')
 
 
+@scenario
+def capacity_fit(ex):
+    ex.file('capacity-fit')
+    rows = table_rows(ex.run(
+        'resource', 'provider', 'capacity', 'fit', '--resource', 'VCPU=4',
+        '--resource', 'MEMORY_MB=8192', '--resource', 'DISK_GB=40'))
+    claim(rows and any(row[2] not in ('0', '') for row in rows),
+          'some tree takes more of the flavor')
+    ex.run('resource', 'provider', 'capacity', 'fit', '--resource', 'VCPU=4',
+           '--resource', 'MEMORY_MB=8192', '--resource', 'DISK_GB=40',
+           '--summary')
+
+    ex.file('capacity-openmetrics')
+    ex.run('resource', 'provider', 'capacity', 'fit', '--resource', 'VCPU=4',
+           '--resource', 'MEMORY_MB=8192', '-f', 'openmetrics')
+    ex.run('resource', 'provider', 'capacity', 'list', '--summary',
+           '--resource-class', 'VCPU', '-f', 'openmetrics')
+
+
+@scenario
+def no_valid_host(ex):
+    flavor = ('--resource', 'VCPU=4', '--resource', 'MEMORY_MB=8192',
+              '--resource', 'DISK_GB=40')
+    ex.file('no-valid-host-list')
+    claim(not table_rows(ex.run('allocation', 'candidate', 'list', *flavor,
+                                '--required', 'HW_CPU_X86_AVX2',
+                                '--forbidden', 'CUSTOM_LICENSED_WINDOWS')),
+          'no host takes the request')
+
+    ex.file('no-valid-host-explain')
+    rows = table_rows(ex.run('allocation', 'candidate', 'explain', *flavor,
+                             '--required', 'HW_CPU_X86_AVX2',
+                             '--forbidden', 'CUSTOM_LICENSED_WINDOWS'))
+    claim(rows and all(row[2] == 'False' for row in rows),
+          'no tree is a candidate')
+    ex.run('allocation', 'candidate', 'explain', *flavor, '--required',
+           'HW_CPU_X86_AVX2', '--forbidden', 'CUSTOM_LICENSED_WINDOWS',
+           '--long', '-f', 'yaml')
+
+    ex.file('no-valid-host-summary')
+    ex.run('allocation', 'candidate', 'explain', *flavor, '--required',
+           'HW_CPU_X86_AVX2', '--forbidden', 'CUSTOM_LICENSED_WINDOWS',
+           '--summary')
+
+
 # -- main ---------------------------------------------------------------------
 
 def generate(names):

@@ -41,6 +41,7 @@ from oslo_utils import uuidutils
 from oslotest import base
 import requests
 
+from osc_placement import amounts
 from osc_placement import evaluation
 
 try:
@@ -135,7 +136,7 @@ def usages(draw, nodes):
         allocation = {}
         for index, node in enumerate(nodes):
             for rc, inv in sorted(node['inventories'].items()):
-                room = (evaluation.capacity(inv)
+                room = (amounts.capacity(inv)
                         - used.get((index, rc), 0))
                 allowed = [a for a in range(inv['min_unit'],
                                             inv['max_unit'] + 1)

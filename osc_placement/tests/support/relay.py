@@ -17,7 +17,9 @@ distance between a client and the server (a delay before each request),
 and lets a test decide what happens between two requests of a real client
 process (an action, or a hold, before a chosen request). A client that
 goes away before its answer is normal (a command interrupted, a timeout):
-the relay notes it in one debug line and carries on.
+the relay notes it in one debug line and carries on. It counts the
+requests in flight through it (``most_in_flight``): what a client really
+sends at once.
 """
 
 import http.client
@@ -83,6 +85,9 @@ class Relay(fixtures.Fixture):
         self._hooks = []
         self._lock = threading.Lock()
         self._released = threading.Event()
+        # Requests between their arrival and the end of their answer.
+        self.in_flight = 0
+        self.most_in_flight = 0
         self._server = None
         self._thread = None
 
@@ -135,6 +140,11 @@ class Relay(fixtures.Fixture):
         server.shutdown()
         server.server_close()
         self._thread.join(10)
+
+    def _count(self, step):
+        with self._lock:
+            self.in_flight += step
+            self.most_in_flight = max(self.most_in_flight, self.in_flight)
 
     def _hook_for(self, method, path):
         with self._lock:
@@ -216,6 +226,13 @@ class Relay(fixtures.Fixture):
                                           relay.upstream.netloc, exc))
 
             def _forward(self):
+                relay._count(1)
+                try:
+                    self._relay()
+                finally:
+                    relay._count(-1)
+
+            def _relay(self):
                 length = int(self.headers.get('Content-Length') or 0)
                 body = self.rfile.read(length) if length else None
                 headers = {k: v for k, v in self.headers.items()
