@@ -59,8 +59,7 @@ def undecodable(text):
 
 
 def shown_bytes(text):
-    """``text`` as typed: undecodable bytes as ``\\xff``, controls escaped.
-    """
+    """``text`` as typed: bytes that are not UTF-8 shown as ``\\xff``."""
     try:
         raw = text.encode('utf-8', 'surrogateescape')
     except UnicodeEncodeError:

@@ -63,14 +63,14 @@ def plain_text(text):
 
 
 class HelpFormatter(autopage_argparse.RawDescriptionHelpFormatter):
-    """The formatter of the help: cliff's colours (autopage), the
-    description printed as get_description() filled it, and plain text.
+    """The formatter of the help, which prints it as plain text.
 
-    The description and the options' help are written in
-    reStructuredText, which the CLI reference (cliff's
-    ``autoprogram-cliff``, reading ``parser.description`` and each
-    action's ``help``) renders; on a terminal, where this formatter writes
-    them, the markup is taken out.
+    cliff's colours (autopage), the description printed as
+    get_description() filled it, and no markup: the description and the
+    options' help are written in reStructuredText, which the CLI
+    reference (cliff's ``autoprogram-cliff``, reading
+    ``parser.description`` and each action's ``help``) renders; on a
+    terminal, where this formatter writes them, the markup is taken out.
     """
 
     def format_help(self):
@@ -116,8 +116,7 @@ def printable_text(value):
 
 
 def new_name(value):
-    """argparse type of a name to create: not empty, no control character.
-    """
+    """argparse type of a name to create: not empty, no control char."""
     return printable_text(parsers.non_empty(value))
 
 

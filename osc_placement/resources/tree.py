@@ -21,12 +21,12 @@ the names indented by depth), or as Graphviz DOT (``dot.py``) with
 from osc_lib import exceptions
 
 from osc_placement import amounts
-from osc_placement.text import printable
 from osc_placement.resources import common
 from osc_placement.resources import dot
 from osc_placement.resources import filters
 from osc_placement.resources import parsers
 from osc_placement.resources import providers
+from osc_placement.text import printable
 
 # Provider trees (parents, roots, in_tree) appeared in this microversion.
 NESTED = filters.IN_TREE_FILTER
