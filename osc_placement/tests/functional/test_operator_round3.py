@@ -10,8 +10,8 @@
 # License for the specific language governing permissions and limitations
 # under the License.
 
-"""Names with control characters and undecodable arguments, on a real
-Placement (issue 26, round three)."""
+"""Names with control characters and the tree formats, on a real Placement
+(issue 26, round three)."""
 
 from osc_placement.tests.functional import base
 
@@ -54,19 +54,6 @@ class TestControlCharacters(base.TestCase):
         self.assertEqual(
             'compute-1', self.api('GET', '/resource_providers/' + uuid)[
                 'name'])
-
-
-class TestUndecodable(base.TestCase):
-
-    def test_trait_create(self):
-        err, code = self.fails('trait', 'create', 'CUSTOM_\udcff',
-                               version='1.6')
-        self.assertEqual(2, code)
-        self.assertTrue(err.rstrip('\n').endswith(
-            "argument <name>: 'CUSTOM_\\xff' is not valid UTF-8"), err)
-        self.assertNotIn('codec', err)
-        traits = self.api('GET', '/traits?name=startswith:CUSTOM_')
-        self.assertEqual([], traits['traits'])
 
 
 class TestTreeFormats(base.TestCase):
