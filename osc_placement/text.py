@@ -19,6 +19,8 @@ import re
 # (A pattern string: re compiles it, once, the first time it is needed.)
 _CONTROL_RE = ('[\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e'
                '\u2066-\u2069\ufeff]')
+# The C0 and C1 control characters and DEL: what a name may not contain.
+_C0_C1_DEL_RE = '[\x00-\x1f\x7f-\x9f]'
 
 
 def printable(text):
@@ -36,3 +38,31 @@ def printable(text):
         _CONTROL_RE,
         lambda m: m.group().encode('unicode_escape').decode('ascii'),
         text.replace('\t', ' '))
+
+
+def has_control(text):
+    """True if ``text`` holds a C0 or C1 control character or DEL."""
+    return re.search(_C0_C1_DEL_RE, text) is not None
+
+
+def undecodable(text):
+    """True if ``text`` came from bytes that are not UTF-8.
+
+    Python hands such bytes of the command line over as lone surrogates
+    (``'\\udcff'`` for the byte 0xff), which cannot be sent anywhere.
+    """
+    try:
+        text.encode('utf-8')
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def shown_bytes(text):
+    """``text`` as typed: bytes that are not UTF-8 shown as ``\\xff``."""
+    try:
+        raw = text.encode('utf-8', 'surrogateescape')
+    except UnicodeEncodeError:
+        # A surrogate that stands for no byte: shown as \\udXXX.
+        raw = text.encode('utf-8', 'backslashreplace')
+    return printable(raw.decode('utf-8', 'backslashreplace'))

@@ -424,6 +424,10 @@ class ListProviderAllocation(filters.ManyProviders, common.Lister):
     server migration list``).
     """
 
+    # The upstream plugin has no such command: the usage shows every
+    # option.
+    in_reference = False
+
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
         parser.add_argument(

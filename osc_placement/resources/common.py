@@ -23,6 +23,7 @@
 
 import argparse
 import copy
+import re
 import textwrap
 from urllib import parse as urlparse
 
@@ -31,12 +32,113 @@ from osc_lib.command import command
 from osc_lib import exceptions
 
 from osc_placement.resources import parsers
+from osc_placement import text as text_lib
 from osc_placement import version
 
-# The formatter of the help: cliff's colours (autopage), and the
-# description printed as get_description() filled it.
-HELP_FORMATTER = autopage_argparse.RawDescriptionHelpFormatter
 DESCRIPTION_WIDTH = 76
+
+# The inline literals of reStructuredText: ``text``.
+_LITERAL_RE = re.compile(r'``(.+?)``', re.DOTALL)
+
+
+def plain_text(text):
+    """reStructuredText help as a terminal shows it: no markup.
+
+    ````--long```` becomes ``--long``; a paragraph that introduces a
+    literal block ends with one colon (``e.g.::`` becomes ``e.g.:``, a
+    ``::`` after a blank or alone on its line disappears).
+    """
+    lines = []
+    for line in _LITERAL_RE.sub(r'\1', text).split('\n'):
+        stripped = line.rstrip()
+        if stripped.endswith('::'):
+            if not stripped.strip(': '):
+                continue
+            if stripped.endswith(' ::'):
+                line = stripped[:-3]
+            else:
+                line = stripped[:-1]
+        lines.append(line)
+    return '\n'.join(lines)
+
+
+class HelpFormatter(autopage_argparse.RawDescriptionHelpFormatter):
+    """The formatter of the help, which prints it as plain text.
+
+    cliff's colours (autopage), the description printed as
+    get_description() filled it, and no markup: the description and the
+    options' help are written in reStructuredText, which the CLI
+    reference (cliff's ``autoprogram-cliff``, reading
+    ``parser.description`` and each action's ``help``) renders; on a
+    terminal, where this formatter writes them, the markup is taken out.
+    """
+
+    def format_help(self):
+        return plain_text(super().format_help())
+
+
+HELP_FORMATTER = HelpFormatter
+
+
+def refuse_undecodable(value, what):
+    """A CommandError if ``value`` holds bytes that are not UTF-8."""
+    if isinstance(value, str) and text_lib.undecodable(value):
+        raise exceptions.CommandError(
+            "%s: '%s' is not valid UTF-8." % (what,
+                                              text_lib.shown_bytes(value)))
+
+
+def _utf8(convert):
+    """An argparse type: ``convert`` once the value is known to be UTF-8.
+
+    argparse names the argument in the error, as for any type.
+    """
+    def checked(value):
+        if isinstance(value, str) and text_lib.undecodable(value):
+            raise argparse.ArgumentTypeError(
+                "'%s' is not valid UTF-8" % text_lib.shown_bytes(value))
+        return convert(value)
+    return checked
+
+
+def printable_text(value):
+    """argparse type of a name written to the server: no control character.
+
+    C0 and C1 control characters and DEL are refused, so that no name
+    written by this client can send escape sequences to a terminal or
+    break a line of ``-f value``.
+    """
+    if text_lib.has_control(value):
+        raise argparse.ArgumentTypeError(
+            "'%s' contains control characters, which a name cannot have"
+            % text_lib.printable(value))
+    return value
+
+
+def new_name(value):
+    """argparse type of a name to create: not empty, no control char."""
+    return printable_text(parsers.non_empty(value))
+
+
+# The argparse types of the placement commands' arguments (None: the
+# arguments given without a type), each checked for UTF-8 first.
+TEXT_TYPES = (None, str, parsers.non_empty, parsers.name_list,
+              parsers.integer, printable_text, new_name)
+
+
+# The output formats that print text for a terminal; json and yaml keep
+# every value exactly as the server returned it.
+ESCAPED_FORMATS = ('table', 'value', 'csv')
+
+
+def shown_value(value):
+    """A value of an output row: text with its control characters escaped.
+
+    Printable text is returned as it is (the same object).
+    """
+    if isinstance(value, str) and not value.isprintable():
+        return text_lib.printable(value)
+    return value
 
 
 # Segments that percent-encoding keeps and that a URL resolves away, so
@@ -138,6 +240,9 @@ class PlacementCommand(version.CheckerMixin):
 
     min_version = None
     default_parallel = 1
+    # False for the commands that the upstream plugin does not have: their
+    # usage synopsis shows every option.
+    in_reference = True
 
     # True while the parser is built only for its usage synopsis (see
     # _reference_usage()).
@@ -156,8 +261,11 @@ class PlacementCommand(version.CheckerMixin):
         # The description is filled paragraph by paragraph above; the
         # formatter prints it as it is (keeping the examples' lines).
         parser.formatter_class = HELP_FORMATTER
-        if not self._usage_only:
+        if not self._usage_only and self.in_reference:
             parser.usage = self._reference_usage(prog_name)
+        # Every value typed is checked for UTF-8 before it is converted.
+        for kind in TEXT_TYPES:
+            parser.register('type', kind, _utf8(kind or str))
         self._option_gates = []
         self._required_since = []
         self._required_before = []
@@ -182,6 +290,18 @@ class PlacementCommand(version.CheckerMixin):
                 values = [values]
             for value in values or ():
                 check_segment(value, what)
+
+    @staticmethod
+    def check_utf8(parsed_args):
+        """Refuse any value that holds bytes that are not UTF-8.
+
+        The argparse types refuse them as they parse, naming the argument;
+        this catches the values of other types and of custom actions.
+        """
+        for dest, value in sorted(vars(parsed_args).items()):
+            values = value if isinstance(value, (list, tuple)) else [value]
+            for item in values:
+                refuse_undecodable(item, 'The value of %s' % dest)
 
     def _reference_usage(self, prog_name):
         """The usage synopsis of the reference plugin: no extended option.
@@ -321,6 +441,7 @@ class PlacementCommand(version.CheckerMixin):
         command's and its options' gates are then checked against it
         before any other request is sent.
         """
+        self.check_utf8(parsed_args)
         self.check_path_values(parsed_args)
         http = self.app.client_manager.placement
         if self.min_version:
@@ -336,9 +457,19 @@ class Command(PlacementCommand, command.Command):
 class Lister(PlacementCommand, command.Lister):
     """A placement command that prints rows."""
 
+    def produce_output(self, parsed_args, column_names, data):
+        if parsed_args.formatter in ESCAPED_FORMATS:
+            data = ([shown_value(value) for value in row] for row in data)
+        return super().produce_output(parsed_args, column_names, data)
+
 
 class ShowOne(PlacementCommand, command.ShowOne):
     """A placement command that prints one record."""
+
+    def produce_output(self, parsed_args, column_names, data):
+        if parsed_args.formatter in ESCAPED_FORMATS:
+            data = tuple(shown_value(value) for value in data)
+        return super().produce_output(parsed_args, column_names, data)
 
 
 class NamedCommand(object):
@@ -351,6 +482,9 @@ class NamedCommand(object):
 
     positional = None
     more_help = None
+    # True for the commands that write the name to the server (create):
+    # a name with control characters is refused.
+    writes_name = False
     # The positional's values become a segment of the request paths;
     # False for a value that is looked up or sent in a query.
     positional_in_path = True
@@ -361,9 +495,10 @@ class NamedCommand(object):
         if self.more_help:
             # One entry in the help for both: the metavar once.
             help = '%s. %s' % (help.rstrip('.'), self.more_help)
-        actions = [parser.add_argument(dest, metavar=metavar,
-                                       type=parsers.non_empty,
-                                       help=help)]
+        actions = [parser.add_argument(
+            dest, metavar=metavar,
+            type=new_name if self.writes_name else parsers.non_empty,
+            help=help)]
         if self.more_help:
             actions.append(self.add_option(
                 parser, 'more', metavar=metavar, nargs='*', default=[],

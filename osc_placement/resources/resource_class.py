@@ -60,6 +60,7 @@ class CreateResourceClass(common.NamedCommand, common.Command):
 
     min_version = CLASSES
     positional = NAME
+    writes_name = True
 
     def take_action(self, parsed_args):
         http = self.prepare(parsed_args)
@@ -76,6 +77,7 @@ class SetResourceClass(common.NamedCommand, common.Command):
 
     min_version = PUT_CLASS
     positional = NAME
+    writes_name = True
 
     def take_action(self, parsed_args):
         http = self.prepare(parsed_args)

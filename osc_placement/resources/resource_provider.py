@@ -52,7 +52,7 @@ class CreateResourceProvider(common.ShowOne):
             help='UUID of the resource provider (default: chosen by the '
                  'server)')
         parser.add_argument(
-            'name', metavar='<name>', type=parsers.non_empty,
+            'name', metavar='<name>', type=common.new_name,
             help='Name of the resource provider')
         return parser
 
@@ -121,6 +121,7 @@ class SetResourceProvider(providers.ProviderCommand, common.ShowOne):
         parser = super().get_parser(prog_name)
         parser.add_argument(
             '--name', metavar='<name>', required=True,
+            type=common.printable_text,
             help='A new name of the resource provider')
         parents = parser.add_mutually_exclusive_group()
         self.add_option(

@@ -124,6 +124,7 @@ class CreateTrait(common.NamedCommand, common.Command):
 
     min_version = MIN_VERSION
     positional = NAME
+    writes_name = True
 
     def take_action(self, parsed_args):
         http = self.prepare(parsed_args)
@@ -218,6 +219,8 @@ class _ChangeResourceProviderTrait(providers.ProviderCommand,
     """
 
     min_version = MIN_VERSION
+    # Commands of this plugin only: the usage shows every option.
+    in_reference = False
     trait_help = None
 
     def get_parser(self, prog_name):

@@ -12,8 +12,9 @@
 
 """Provider trees: ``resource provider tree show`` and ``tree list``.
 
-Both print providers depth first (``tree_order()``), as rows with names
-indented by depth, or as Graphviz DOT (``dot.py``) with ``--dot``; with
+Both print providers depth first (``tree_order()``), as rows (in a table
+the names indented by depth), or as Graphviz DOT (``dot.py``) with
+``--dot``, which replaces the output formats; with
 ``--long`` each provider's capacity and traits are read through the batch.
 """
 
@@ -25,6 +26,7 @@ from osc_placement.resources import dot
 from osc_placement.resources import filters
 from osc_placement.resources import parsers
 from osc_placement.resources import providers
+from osc_placement.text import printable
 
 # Provider trees (parents, roots, in_tree) appeared in this microversion.
 NESTED = filters.IN_TREE_FILTER
@@ -86,9 +88,18 @@ class _TreeView(filters.ManyProviders, common.Lister):
     """What ``tree show`` and ``tree list`` share: rows or DOT of trees."""
 
     min_version = NESTED
+    in_reference = False
     TREE_FIELDS = ('name', 'uuid', 'generation', 'parent_provider_uuid')
     LONG_FIELDS = ('inventory used/capacity', 'traits')
-    INDENTED_FORMATS = ('table', 'value')
+    # Indentation is for the eye; the other formats give the bare name and
+    # the depth.
+    INDENTED_FORMATS = ('table',)
+    # The output options that mean nothing with --dot (DOT is the output):
+    # (dest, flags); cliff's defaults are replaced by None (see run()).
+    NOT_WITH_DOT = (('formatter', '-f/--format'),
+                    ('columns', '-c/--column'),
+                    ('sort_columns', '--sort-column'),
+                    ('sort_direction', '--sort-ascending/--sort-descending'))
 
     def add_view_options(self, parser):
         parser.add_argument(
@@ -109,6 +120,24 @@ class _TreeView(filters.ManyProviders, common.Lister):
             help='With ``--dot``: also a node per consumer, with an edge to '
                  'each provider it holds resources on, labelled with those '
                  'resources (one more request per provider).')
+
+        # None: given or not is known (cliff's defaults are put back by
+        # run()).
+        parser.set_defaults(formatter=None, columns=None, sort_columns=None)
+
+    def run(self, parsed_args):
+        given = [flags for dest, flags in self.NOT_WITH_DOT
+                 if getattr(parsed_args, dest) is not None]
+        if parsed_args.dot and given:
+            raise exceptions.CommandError(
+                '--dot prints Graphviz DOT: it cannot be combined with %s.'
+                % ', '.join(given))
+        if parsed_args.formatter is None:
+            parsed_args.formatter = self.formatter_default
+        for dest in ('columns', 'sort_columns'):
+            if getattr(parsed_args, dest) is None:
+                setattr(parsed_args, dest, [])
+        return super().run(parsed_args)
 
     @staticmethod
     def check_view_options(parsed_args):
@@ -143,7 +172,9 @@ class _TreeView(filters.ManyProviders, common.Lister):
         for depth, provider in ordered:
             row = dict(provider, depth=depth)
             if indent:
-                row['name'] = IndentedName(provider['name'], depth)
+                # Escaped here, as the table shows every name (the
+                # indented name must stay one, to sort on the name).
+                row['name'] = IndentedName(printable(provider['name']), depth)
             found = details.get(provider['uuid'])
             if found:
                 row['inventory used/capacity'] = ','.join(
@@ -163,10 +194,11 @@ class ShowResourceProviderTree(providers.ProviderCommand, _TreeView):
     """Show the whole provider tree that contains a resource provider
 
     One row per provider, depth first: the root, then each child under its
-    parent, names indented by depth in the table and value formats. Other
-    formats (json, yaml, csv) give the plain name and a ``depth`` field
-    instead. ``--sort-column name`` sorts on the plain name. ``--dot``
-    prints the tree as a Graphviz graph.
+    parent, names indented by depth in the table format. The other formats
+    (value, csv, json, yaml) give the bare name and a ``depth`` column
+    instead. ``--sort-column name`` sorts on the bare name. ``--dot``
+    prints the tree as a Graphviz graph instead of rows, so it cannot be
+    combined with ``-f``, ``-c`` or the sort options.
     """
 
     def get_parser(self, prog_name):

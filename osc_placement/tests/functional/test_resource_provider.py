@@ -223,9 +223,9 @@ class TestResourceProvidersInACloud(CloudTestCase):
         tests.create_provider(self, 'aaaaaaaa-aaaa-4aaa-8aaa-000000000005',
                               'pf-0', parent=RP3)
         out = self.ok('resource', 'provider', 'tree', 'show', 'pf-0',
-                      '-f', 'value', '-c', 'name')
-        self.assertEqual(['compute-1', '  numa-0', '    pf-0',
-                          '  numa-1'], out.splitlines())
+                      '-f', 'value', '-c', 'name', '-c', 'depth')
+        self.assertEqual(['compute-1 0', 'numa-0 1', 'pf-0 2',
+                          'numa-1 1'], out.splitlines())
         rows = self.ok('resource', 'provider', 'tree', 'show', RP1,
                        '-f', 'json')
         self.assertEqual([

@@ -187,7 +187,7 @@ class TestResourceProvider(base.TestCase):
         self.assertEqual(2, code)
         self.assertIn('not allowed with argument', err)
 
-    def test_tree_rows_are_depth_first_with_indented_names(self):
+    def test_tree_rows_are_depth_first_with_depths(self):
         tree = [rp(RP1, 'compute-1'), rp(RP3, 'numa-1', parent=RP1),
                 rp(RP2, 'numa-0', parent=RP1),
                 rp('aaaaaaaa-aaaa-4aaa-8aaa-000000000004', 'pf', parent=RP2)]
@@ -196,11 +196,10 @@ class TestResourceProvider(base.TestCase):
             json={'resource_providers': tree}, complete_qs=True)
         out, err, code = self.openstack(
             'resource', 'provider', 'tree', 'show', RP1, '-f', 'value', '-c',
-            'name', '-c', 'generation')
+            'name', '-c', 'depth')
         self.assertEqual(0, code, err)
         self.assertEqual(
-            ['compute-1 0', '  numa-0 0', '    pf 0',
-             '  numa-1 0'],
+            ['compute-1 0', 'numa-0 1', 'pf 2', 'numa-1 1'],
             out.splitlines())
 
     def test_tree_json_has_depth_and_plain_names(self):
@@ -274,6 +273,6 @@ class TestTreeShowHelp(base.TestCase):
             'resource', 'provider', 'tree', 'show', '--help')
         self.assertEqual(('', 0), (err, code))
         text = ' '.join(out.split())
-        self.assertIn('Other formats (json, yaml, csv) give the plain name',
-                      text)
+        self.assertIn('The other formats (value, csv, json, yaml) give the '
+                      'bare name', text)
         self.assertNotIn('shell', text)

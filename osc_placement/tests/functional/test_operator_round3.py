@@ -1,0 +1,76 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
+
+"""Names with control characters and the tree formats, on a real Placement
+(issue 26, round three)."""
+
+from osc_placement.tests.functional import base
+
+BELL = 'bad\x07name\n'
+ESCAPES = 'evil\x1b[2J\x1b[31mred'
+
+
+class TestControlCharacters(base.TestCase):
+
+    def test_create_refused_and_nothing_written(self):
+        for name in (BELL, ESCAPES):
+            err, code = self.fails('resource', 'provider', 'create', name)
+            self.assertEqual(2, code)
+            self.assertIn('contains control characters', err)
+        self.assertEqual(
+            [], self.api('GET', '/resource_providers')['resource_providers'])
+
+    def test_names_the_server_holds_are_escaped(self):
+        # Written by another client: the server takes them.
+        for name in (BELL, ESCAPES):
+            self.api('POST', '/resource_providers', body={'name': name})
+        value = self.ok('resource', 'provider', 'list', '-f', 'value',
+                        '-c', 'name', '--sort-column', 'name')
+        self.assertEqual([r'bad\x07name\n', r'evil\x1b[2J\x1b[31mred'],
+                         value.splitlines())
+        table = self.ok('resource', 'provider', 'list')
+        for char in '\x07\x1b':
+            self.assertNotIn(char, table)
+        self.assertEqual(
+            sorted([BELL, ESCAPES]),
+            sorted(row['name'] for row in self.ok(
+                'resource', 'provider', 'list', '-f', 'json')))
+
+    def test_rename_refused(self):
+        uuid = self.api('POST', '/resource_providers',
+                        body={'name': 'compute-1'})['uuid']
+        err, code = self.fails('resource', 'provider', 'set', uuid,
+                               '--name', ESCAPES)
+        self.assertEqual(2, code)
+        self.assertEqual(
+            'compute-1', self.api('GET', '/resource_providers/' + uuid)[
+                'name'])
+
+
+class TestTreeFormats(base.TestCase):
+
+    def test_value_and_json_give_bare_names(self):
+        root = self.api('POST', '/resource_providers',
+                        body={'name': 'compute-1'})['uuid']
+        self.api('POST', '/resource_providers', body={
+            'name': 'compute-1_NUMA0', 'parent_provider_uuid': root})
+        value = self.ok('resource', 'provider', 'tree', 'show', root,
+                        '-f', 'value', '-c', 'name', '-c', 'depth',
+                        version='1.14')
+        self.assertEqual(['compute-1 0', 'compute-1_NUMA0 1'],
+                         value.splitlines())
+        out, err, code = self.openstack(
+            'resource', 'provider', 'tree', 'list', '--dot', '-f', 'json',
+            version='1.14')
+        self.assertEqual(('', 1), (out, code))
+        self.assertEqual('--dot prints Graphviz DOT: it cannot be combined '
+                         'with -f/--format.\n', err)
