@@ -522,6 +522,8 @@ class ExplainAllocationCandidate(batch.Batched, ListAllocationCandidate):
     """
 
     offers_limit = False
+    # Not a command of the reference plugin: its usage shows every option.
+    in_reference = False
     FIELDS = ('resource_provider', 'name', 'candidate', 'reason')
     SUMMARY_FIELDS = ('constraint', 'candidates_without_it')
 

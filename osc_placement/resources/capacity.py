@@ -62,6 +62,7 @@ class ListCapacity(filters.ManyProviders, common.Lister):
     """
 
     formatter_namespace = FORMATTERS
+    in_reference = False
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
@@ -169,6 +170,7 @@ class FitCapacity(filters.ManyProviders, common.Lister):
 
     min_version = allocation_candidate.CANDIDATES
     formatter_namespace = FORMATTERS
+    in_reference = False
     FIELDS = ('resource_provider', 'name', 'fits', 'limited_by')
     SUMMARY_FIELDS = ('fits', 'trees', 'limited_by')
 
