@@ -457,3 +457,49 @@ class TestInventory(base.TestCase):
                          "for 'VCPU' on resource provider '%s' in use. "
                          "(HTTP 409)\n" % RP1, err)
         self.assertEqual({'VCPU': full(total=8)}, inventories(self))
+
+
+class TestDryRunAgreesWithPlacement(base.TestCase):
+    """Issue 26: what a dry run refuses is what the server refuses."""
+
+    def test_reserved_above_total_and_records_without_total(self):
+        for uuid, name in ((RP1, 'c1'), (RP2, 'c2'), (RP3, 'c3')):
+            tests.create_provider(self, uuid, name)
+        put_inventories(self, RP1, {'DISK_GB': {'total': 1000}})
+        put_inventories(self, RP3, {'DISK_GB': {'total': 2000}})
+        in_aggregate(self, RP1, RP2, RP3)
+        argv = ('resource', 'provider', 'inventory', 'set', AGG,
+                '--aggregate', '--amend', '--resource',
+                'DISK_GB:reserved=1500', '-f', 'value', '-c',
+                'resource_provider')
+        out, dry_err, code = self.openstack(*(argv + ('--dry-run',)),
+                                            version='1.26')
+        self.assertEqual((RP3 + '\n', 1), (out, code))
+        self.assertIn('%s: dry run: Placement would refuse DISK_GB '
+                      '(capacity' % RP1, dry_err)
+        self.assertIn('%s: dry run: Placement would refuse DISK_GB (no '
+                      'total' % RP2, dry_err)
+        self.assertEqual({'DISK_GB': full(total=1000)}, inventories(self, RP1))
+        self.assertEqual({}, inventories(self, RP2))
+
+        # The real run: the server refuses the same two providers.
+        out, err, code = self.openstack(*argv, version='1.26')
+        self.assertEqual((RP3 + '\n', 1), (out, code))
+        refused = [line.split(': ')[0].rsplit(' ', 1)[1]
+                   for line in err.splitlines()
+                   if line.startswith('Failed to set inventory for resource')]
+        self.assertEqual([RP1, RP2], refused)
+        self.assertIn('Failed to set inventory for 2 of 3 resource '
+                      'providers.', dry_err)
+        self.assertIn('Failed to set inventory for 2 of 3 resource '
+                      'providers.', err)
+
+    def test_reserved_equal_to_total_follows_the_microversion(self):
+        tests.create_provider(self, RP1, 'c1')
+        argv = ('resource', 'provider', 'inventory', 'set', RP1,
+                '--resource', 'VCPU=8', '--resource', 'VCPU:reserved=8')
+        for version, refused in (('1.25', True), ('1.26', False)):
+            dry = self.openstack(*(argv + ('--dry-run',)), version=version)
+            real = self.openstack(*argv, version=version)
+            self.assertEqual(refused, dry[2] != 0, dry)
+            self.assertEqual(refused, real[2] != 0, real)

@@ -119,8 +119,7 @@ class TestDryRunChecksRecords(base.TestCase):
 
 
 class TestAmountsOutOfRange(base.TestCase):
-    """Rule D18: refused in one line naming the value and range, no request.
-    """
+    """Rule D18: one line naming the value and range, and no request."""
 
     scenarios = [
         ('candidates-negative', {
@@ -182,8 +181,9 @@ class TestZeroAmountsStayServerJudged(base.TestCase):
             'allocation', 'candidate', 'list', '--resource', 'VCPU=0',
             version='1.39')
         self.assertEqual(1, code)
-        self.assertEqual([('GET', '/allocation_candidates?resources=VCPU%3A0')],
-                         self.sent())
+        self.assertEqual(
+            [('GET', '/allocation_candidates?resources=VCPU%3A0')],
+            self.sent())
 
 
 class TestConflictGuidance(base.TestCase):
