@@ -189,7 +189,10 @@ def exception_for(response):
     status = response.status_code
     message = error_message(response)
     code = error_code(response)
-    if status == 409 and code == CONCURRENT_UPDATE:
+    # Placement also gives this code to a class that is in use (DELETE of
+    # one inventory class): only a generation conflict gets the guidance.
+    if status == 409 and code == CONCURRENT_UPDATE and \
+            'generation' in message.lower():
         guidance = _conflict_guidance(response)
         if guidance:
             message = '%s. %s' % (message.rstrip('.'), guidance)

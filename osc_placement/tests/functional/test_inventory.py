@@ -28,6 +28,12 @@ AGG = 'dddddddd-dddd-4ddd-8ddd-000000000001'
 CONSUMER = 'cccccccc-cccc-4ccc-8ccc-000000000001'
 CONSUMER2 = 'cccccccc-cccc-4ccc-8ccc-000000000002'
 
+# A lost race on the provider generation, with what to do (issue 26).
+GENERATION_CONFLICT = (
+    'resource provider generation conflict. Resource provider %s changed '
+    'since it was read: read it again with "openstack resource provider '
+    'show %s", then run the command again (HTTP 409)\n' % (RP1, RP1))
+
 DEFAULTS = {'reserved': 0, 'min_unit': 1, 'max_unit': 2147483647,
             'step_size': 1, 'allocation_ratio': 1.0}
 
@@ -204,8 +210,7 @@ class TestInventory(base.TestCase):
                                         'VCPU=16')
         self.assertTrue(interleaved)
         self.assertEqual(('', 1), (out, code))
-        self.assertEqual('resource provider generation conflict (HTTP 409)\n',
-                         err)
+        self.assertEqual(GENERATION_CONFLICT, err)
         # The winner's write is intact and the loser's is not applied.
         self.assertEqual({'VCPU': full(total=8),
                           'DISK_GB': full(total=50)}, inventories(self))
@@ -347,8 +352,7 @@ class TestInventory(base.TestCase):
                                         'class', 'set', RP1, 'VCPU', '--total',
                                         '20')
         self.assertEqual(('', 1), (out, code))
-        self.assertEqual('resource provider generation conflict (HTTP 409)\n',
-                         err)
+        self.assertEqual(GENERATION_CONFLICT, err)
         self.assertEqual({'VCPU': full(total=10)}, inventories(self))
 
     def test_list_with_usage_and_long(self):

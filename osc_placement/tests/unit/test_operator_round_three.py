@@ -242,6 +242,22 @@ class TestConflictGuidance(base.TestCase):
              "'%s' in use. (HTTP 409)\n" % RP1, 1), (out, err, code))
 
 
+class TestInUseIsNotAGenerationConflict(base.TestCase):
+    """Placement codes a class in use as a concurrent update too."""
+
+    def test_delete_of_a_class_in_use_keeps_the_server_words(self):
+        detail = ("Unable to delete inventory of class VCPU: Inventory for "
+                  "'VCPU' on resource provider '%s' in use." % RP1)
+        self.requests_mock.delete(
+            URL + '/resource_providers/%s/inventories/VCPU' % RP1,
+            **base.error_reply(409, base.webob_detail(detail),
+                               code='placement.concurrent_update'))
+        out, err, code = self.openstack(
+            'resource', 'provider', 'inventory', 'delete', RP1,
+            '--resource-class', 'VCPU', version='1.39')
+        self.assertEqual(('', detail + ' (HTTP 409)\n', 1), (out, err, code))
+
+
 class TestNegotiationInDebug(base.TestCase):
 
     def debug_lines(self):
