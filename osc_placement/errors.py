@@ -28,6 +28,7 @@ import json
 import re
 import socket
 import ssl
+from urllib import parse as urlparse
 
 from keystoneauth1 import exceptions as ks_exceptions
 from osc_lib import exceptions
@@ -146,18 +147,59 @@ def error_code(response):
         return None
 
 
+# Placement's code of a write that lost a race (1.23+): the generation
+# sent is no longer the consumer's or the provider's.
+CONCURRENT_UPDATE = 'placement.concurrent_update'
+_CONSUMER_PATH_RE = r'/allocations/([^/?#]+)'
+_PROVIDER_PATH_RE = r'/resource_providers/([^/?#]+)'
+
+
+def _conflict_guidance(response):
+    """What to do after a generation conflict, from the request's path.
+
+    The consumer (``/allocations/<consumer>``) or the provider
+    (``/resource_providers/<uuid>/...``) changed since it was read; None
+    for any other path.
+    """
+    path = urlparse.urlsplit(response.url or '').path
+    consumer = re.search(_CONSUMER_PATH_RE, path)
+    if consumer:
+        name = printable(urlparse.unquote(consumer.group(1)))
+        return ('Consumer %s changed since it was read: read it again with '
+                '"openstack resource provider allocation show %s", then '
+                'retry' % (name, name))
+    provider = re.search(_PROVIDER_PATH_RE, path)
+    if provider:
+        name = printable(urlparse.unquote(provider.group(1)))
+        return ('Resource provider %s changed since it was read: read it '
+                'again with "openstack resource provider show %s", then run '
+                'the command again' % (name, name))
+    return None
+
+
 def exception_for(response):
     """The osc-lib exception for an HTTP error response.
 
     Its text is ``<message> (HTTP <status>)``, as the reference prints it.
-    ``.response`` is the response and ``.error_code`` Placement's code.
+    ``.response`` is the response and ``.error_code`` Placement's code. A
+    generation conflict (``placement.concurrent_update``) also says which
+    consumer or provider changed and how to go on, after the server's
+    words.
     """
     status = response.status_code
     message = error_message(response)
+    code = error_code(response)
+    # Placement also gives this code to a class that is in use (DELETE of
+    # one inventory class): only a generation conflict gets the guidance.
+    if status == 409 and code == CONCURRENT_UPDATE and \
+            'generation' in message.lower():
+        guidance = _conflict_guidance(response)
+        if guidance:
+            message = '%s. %s' % (message.rstrip('.'), guidance)
     exc_class = _http_error_to_exc.get(status, exceptions.ClientException)
     exc = exc_class(status, message)
     exc.response = response
-    exc.error_code = error_code(response)
+    exc.error_code = code
     return exc
 
 
@@ -177,6 +219,23 @@ def _walk_causes(exc):
         stack.append(getattr(current, 'reason', None)
                      if isinstance(getattr(current, 'reason', None),
                                    BaseException) else None)
+
+
+# What a Placement endpoint looks like, for the error of one that is not a
+# URL.
+ENDPOINT_EXAMPLE = 'http://controller:8778/placement'
+
+
+def is_not_a_url(exc):
+    """Whether a failure below HTTP says the URL itself is unusable.
+
+    No scheme (``not-a-url``), a scheme requests cannot send to
+    (``ftp://``) or no host (``http://``): no request left the client.
+    """
+    return any(isinstance(cause, (requests.exceptions.MissingSchema,
+                                  requests.exceptions.InvalidSchema,
+                                  requests.exceptions.InvalidURL))
+               for cause in _walk_causes(exc))
 
 
 def describe_transport_error(exc):

@@ -26,6 +26,7 @@ from osc_lib import exceptions
 import requests
 
 from osc_placement import errors
+from osc_placement.text import printable
 from osc_placement import version
 
 LOG = logging.getLogger(__name__)
@@ -125,6 +126,20 @@ def _is_version_document(resp):
         for v in versions)
 
 
+def _server_maximum(resp):
+    """The highest ``max_version`` of a version document, or None.
+
+    Only for the debug line: an answer that is not a version document
+    has been refused by ``_check_root`` or left to the commands.
+    """
+    if not _is_version_document(resp):
+        return None
+    for entry in resp.json()['versions']:
+        if isinstance(entry, dict) and isinstance(
+                entry.get('max_version'), str):
+            return entry['max_version']
+
+
 class SessionClient(object):
     """Placement requests through a keystoneauth session.
 
@@ -193,6 +208,11 @@ class SessionClient(object):
                 endpoint_filter=self.ks_filter, raise_exc=False, **kwargs)
         except (ks_exceptions.ConnectionError,
                 requests.exceptions.RequestException) as exc:
+            if errors.is_not_a_url(exc):
+                raise errors.ConnectionFailed(
+                    'The Placement endpoint %r is not an HTTP(S) URL: give '
+                    'one such as %s.' % (printable(self._endpoint() or url),
+                                         errors.ENDPOINT_EXAMPLE)) from exc
             raise errors.ConnectionFailed(
                 'Unable to reach the Placement API%s: %s.'
                 % (self._where(url), errors.describe_transport_error(exc))
@@ -233,8 +253,8 @@ class SessionClient(object):
         else:
             return
         raise exceptions.CommandError(
-            'No Placement API at %s: GET / answered %s.'
-            % (self._endpoint() or resp.url, what))
+            'No Placement API at %s: GET %s answered %s.'
+            % (self._endpoint() or resp.url, resp.url, what))
 
     def negotiate_api_version(self, api_version):
         """Set ``self.api_version``, asking the server if needed.
@@ -252,6 +272,7 @@ class SessionClient(object):
         resp = self.request('GET', '/', raise_exc=False)
         self._check_root(resp)
         if resp.status_code != 406:
+            self._log_negotiated(_server_maximum(resp))
             return
         server_max = None
         try:
@@ -269,3 +290,9 @@ class SessionClient(object):
         LOG.debug('Microversion %s not supported in server. '
                   'Falling back to microversion %s', ceiling,
                   self.api_version)
+        self._log_negotiated(server_max)
+
+    def _log_negotiated(self, server_max):
+        """The --debug line of the microversion a negotiation chose."""
+        LOG.debug('Negotiated Placement API microversion %s (server '
+                  'maximum %s)', self.api_version, server_max or 'unknown')

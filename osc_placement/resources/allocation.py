@@ -96,7 +96,7 @@ def _parse_one(text):
                     'option for more providers).' % text)
             provider = value
             continue
-        amount = parsers.parse_int(
+        amount = parsers.parse_amount(
             value, '--allocation %r: amount of %s' % (text, key))
         if resources.get(key, amount) != amount:
             raise exceptions.CommandError(

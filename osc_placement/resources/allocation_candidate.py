@@ -133,7 +133,7 @@ def parse_resource(value):
         raise exceptions.CommandError(
             '--resource %r: the resource class is missing (expected '
             '<resource_class>=<value>).' % value)
-    number = parsers.parse_int(amount, '--resource %r: amount' % value)
+    number = parsers.parse_amount(amount, '--resource %r: amount' % value)
     return resource_class.strip(), str(number)
 
 
@@ -188,10 +188,8 @@ class ListAllocationCandidate(common.Lister):
         if self.offers_limit:
             self.add_option(
                 parser, '--limit', metavar='<limit>', since=LIMIT,
-                help='Return at most this many candidates. The value must '
-                     'be an integer; whether it is in range is the '
-                     'server\'s call (Placement refuses 0 and negative '
-                     'values).')
+                help='Return at most this many candidates: an integer of at '
+                     'least 1.')
         self.add_option(
             parser, '--required', metavar='<required>', dest='required',
             type=parsers.name_list, action=AddToGroup, since=TRAITS_SHOWN,
@@ -415,7 +413,8 @@ class ListAllocationCandidate(common.Lister):
         groups = request_groups(parsed_args)
         limit = None
         if getattr(parsed_args, 'limit', None) is not None:
-            limit = parsers.parse_int(parsed_args.limit, '--limit')
+            limit = parsers.parse_int(parsed_args.limit, '--limit',
+                                      minimum=1)
         self._check_group_names(groups, self._parser_at_least(NAMED_GROUPS))
         subtrees = self._same_subtrees(parsed_args, groups)
         root_required = self._root_required(parsed_args)

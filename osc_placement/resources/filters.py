@@ -147,6 +147,12 @@ def _in_tree(http, value):
 
 
 def _resources(http, values):
+    # An amount out of Placement's range is refused here (rule D18); any
+    # other malformed value is the server's to judge, in its own words.
+    for value in values:
+        _resource_class, sep, amount = value.partition('=')
+        if sep and parsers.is_integer(amount):
+            parsers.parse_amount(amount, '--resource %r: amount' % value)
     return ','.join(r.replace('=', ':') for r in values)
 
 

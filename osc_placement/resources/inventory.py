@@ -31,6 +31,7 @@ from osc_placement.resources import common
 from osc_placement.resources import parsers
 from osc_placement.resources import providers
 from osc_placement.text import printable
+from osc_placement import version
 
 
 def finite_float(text):
@@ -46,41 +47,75 @@ finite_float.__name__ = 'float'
 
 
 class Field(object):
-    """One field of an inventory record."""
+    """One field of an inventory record.
 
-    def __init__(self, name, kind, meaning, required=False):
+    ``lowest``: the smallest value Placement accepts for an integer field
+    (its highest is ``parsers.MAX_INT``); ``default``: what Placement
+    stores when a record leaves the field out.
+    """
+
+    def __init__(self, name, kind, meaning, required=False, lowest=1,
+                 default=None):
         self.name = name
         self.kind = kind
         self.meaning = meaning
         self.required = required
+        self.lowest = lowest
+        self.default = default
 
     def parse(self, value, what):
-        """The value typed by the user as a number, or a clear error."""
+        """The value typed by the user as a number, or a clear error.
+
+        An integer out of Placement's range is refused (rule D18: only a
+        negative value or one above ``parsers.MAX_INT``).
+        """
         if self.kind is float:
             return parsers.parse_float(value, what)
-        return parsers.parse_int(value, what)
+        return parsers.parse_amount(value, what, self.lowest)
+
+    def check(self, value, what):
+        """A value given as an option, checked as :meth:`parse` does."""
+        if self.kind is int and value is not None:
+            parsers.in_range(value, what, self.lowest)
+        return value
+
+    def refusal(self, value):
+        """Why Placement's schema refuses ``value`` here, or None."""
+        if self.kind is float:
+            if value > MAX_RATIO:
+                return '%s %s is above %g' % (self.name, value, MAX_RATIO)
+            return None
+        if not self.lowest <= value <= parsers.MAX_INT:
+            return '%s %d is out of range (%d to %d)' % (
+                self.name, value, self.lowest, parsers.MAX_INT)
+        return None
 
     @property
     def argparse_type(self):
         return finite_float if self.kind is float else parsers.integer
 
 
-# The fields of an inventory record, in the order of the output columns.
+# Placement's largest allocation ratio (a single-precision float column).
+MAX_RATIO = 3.40282e+38
+
+# The fields of an inventory record, in the order of the output columns,
+# with Placement's ranges and defaults (its inventory schema and handler).
 FIELDS_SPEC = (
     Field('allocation_ratio', float,
           'Overcommit factor: the usable capacity is (total - reserved) '
           'times this ratio. With total 8 and ratio 16.0, 128 VCPU can be '
-          'allocated.'),
+          'allocated.', default=1.0),
     Field('min_unit', int,
-          'The smallest amount a single allocation may take.'),
+          'The smallest amount a single allocation may take.', default=1),
     Field('max_unit', int,
-          'The largest amount a single allocation may take.'),
+          'The largest amount a single allocation may take.',
+          default=parsers.MAX_INT),
     Field('reserved', int,
           'The amount kept back for the provider\'s own use, never '
-          'allocated.'),
+          'allocated.', lowest=0, default=0),
     Field('step_size', int,
           'Allocations must be a multiple of this amount (with 5: 5, 10, '
-          '15, ...).'),
+          '15, ...).', default=1),
     Field('total', int,
           'The amount of the resource the provider has.', required=True),
 )
@@ -92,6 +127,8 @@ BY_AGGREGATE = '1.3'       # --aggregate: the providers of an aggregate
 # Deleting the whole inventory of a provider at once needs this version;
 # below it, a resource class must be named.
 DELETE_ALL_SINCE = '1.5'
+# From this version a record may reserve all of its total (capacity 0).
+RESERVED_CAN_BE_TOTAL = '1.26'
 
 CLASS_HELP = ('A resource class, standard (e.g. VCPU, MEMORY_MB, DISK_GB) '
               'or custom (CUSTOM_*).')
@@ -130,6 +167,38 @@ def parse_resource(argument):
     number = FIELDS_BY_NAME[field].parse(
         value, '%s of --resource %s' % (field, argument))
     return resource_class, field, number
+
+
+def refusals(record, reserved_can_be_total):
+    """Why Placement would refuse an inventory record: a list of rules.
+
+    The rules of its inventory PUT: a ``total``; every field in its range
+    (:meth:`Field.refusal`, the fields left out taking Placement's
+    defaults); and a capacity ``int((total - reserved) *
+    allocation_ratio)`` of at least 1, or from microversion 1.26 at least
+    0. (Placement does not compare ``min_unit``, ``max_unit`` and
+    ``total``: it stores a ``min_unit`` above ``max_unit``.)
+    """
+    if 'total' not in record:
+        return ['no total (Placement requires one)']
+    full = {field.name: record.get(field.name, field.default)
+            for field in FIELDS_SPEC}
+    rules = [rule for rule in (field.refusal(full[field.name])
+                               for field in FIELDS_SPEC) if rule]
+    if rules:
+        return rules
+    # Placement truncates towards zero: int(x) < 0 is x <= -1, and
+    # int(x) <= 0 is x < 1.
+    product = (full['total'] - full['reserved']) * full['allocation_ratio']
+    formula = ('capacity (total - reserved) * allocation_ratio = '
+               '(%d - %d) * %s' % (full['total'], full['reserved'],
+                                   full['allocation_ratio']))
+    if reserved_can_be_total and product <= -1:
+        rules.append(formula + ' is below 0')
+    elif not reserved_can_be_total and product < 1:
+        rules.append(formula + ' is below 1 (0 is accepted from '
+                     '--os-placement-api-version %s)' % RESERVED_CAN_BE_TOTAL)
+    return rules
 
 
 def _rows(inventories, fields, prefix=()):
@@ -258,8 +327,29 @@ class SetInventory(common.NamedCommand, common.Lister):
                                  prefix=(provider['uuid'],))]
         return ('resource_provider',) + fields, rows
 
-    @staticmethod
-    def _set_one(http, provider, changes, parsed_args):
+    def _check(self, provider, inventories, parsed_args):
+        """Refuse, in a dry run, what Placement would refuse to write.
+
+        One line naming the records of the provider (the batch line names
+        the provider with ``--aggregate``) and the rule each breaks.
+        """
+        can_reserve_total = self.compare_version(
+            version.ge(RESERVED_CAN_BE_TOTAL))
+        refused = ['%s (%s)' % (printable(resource_class), '; '.join(rules))
+                   for resource_class, rules in (
+                       (resource_class, refusals(record, can_reserve_total))
+                       for resource_class, record in inventories.items())
+                   if rules]
+        if not refused:
+            return
+        if parsed_args.aggregate:
+            raise exceptions.CommandError(
+                'dry run: Placement would refuse %s' % '; '.join(refused))
+        raise exceptions.CommandError(
+            'Dry run: Placement would refuse the inventory of resource '
+            'provider %s: %s.' % (provider['uuid'], '; '.join(refused)))
+
+    def _set_one(self, http, provider, changes, parsed_args):
         """Write the inventory of one provider; return what it now is."""
         path = _inventories_path(provider['uuid'])
         if parsed_args.amend:
@@ -278,6 +368,7 @@ class SetInventory(common.NamedCommand, common.Lister):
             record[field] = value
             inventories[resource_class] = record
         if parsed_args.dry_run:
+            self._check(provider, inventories, parsed_args)
             return inventories
         return http.request('PUT', path, json=payload).field(
             'inventories', dict)
@@ -316,6 +407,9 @@ class SetClassInventory(providers.ProviderCommand, common.ShowOne):
         return parser
 
     def take_action(self, parsed_args):
+        for field in FIELDS_SPEC:
+            field.check(getattr(parsed_args, field.name),
+                        '--' + field.name.replace('_', '-'))
         http, rp_uuid = self.prepare_provider(parsed_args)
         # Read-modify-write: the PUT carries the generation just read.
         generation = http.request('GET', common.url(

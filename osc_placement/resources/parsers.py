@@ -14,8 +14,8 @@
 
 Each fails with one line naming the option and the value: the argparse
 types (``non_empty``, ``name_list``, ``integer``) as a usage error, the
-others (``parse_int``, ``parse_float``) as a ``CommandError``. None of
-them touches the network.
+others (``parse_int``, ``parse_amount``, ``parse_float``) as a
+``CommandError``. None of them touches the network.
 """
 
 import argparse
@@ -23,6 +23,10 @@ import argparse
 from osc_lib import exceptions
 
 from osc_placement.text import printable
+
+# The largest integer Placement stores (its database columns are 32-bit):
+# the maximum of every amount and integer inventory field it accepts.
+MAX_INT = 2147483647
 
 
 def non_empty(value):
@@ -68,6 +72,30 @@ def parse_int(value, what, minimum=None):
             '%s: %r must be an integer of at least %d.'
             % (printable(what), value, minimum))
     return number
+
+
+def is_integer(text):
+    """Whether ``text`` is an integer as :func:`parse_int` reads one."""
+    return isinstance(text, str) and _is_decimal(text.strip())
+
+
+def in_range(number, what, lowest=1):
+    """``number``, or a CommandError when negative or above MAX_INT.
+
+    The error names ``what``, the value and the range ``lowest`` to
+    ``MAX_INT``. Zero passes even where ``lowest`` is 1: the server judges
+    it, with its own words (contract rule D18).
+    """
+    if number < 0 or number > MAX_INT:
+        raise exceptions.CommandError(
+            '%s: %d is out of range (%d to %d).'
+            % (printable(what), number, lowest, MAX_INT))
+    return number
+
+
+def parse_amount(value, what, lowest=1):
+    """An amount: :func:`parse_int` then :func:`in_range`."""
+    return in_range(parse_int(value, what), what, lowest)
 
 
 def integer(text):

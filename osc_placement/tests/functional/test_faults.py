@@ -127,9 +127,10 @@ HTTP_FAULTS = [
      'No resource provider with uuid %s found (HTTP 404)' % RP),
     ('placement-409', Reply(409, _placement_error(
         409, 'Conflict', 'There was a conflict when trying to complete your '
-        'request.\n\n resource provider generation conflict  ',
-        'placement.concurrent_update')),
-     'resource provider generation conflict (HTTP 409)'),
+        'request.\n\n Another thread concurrently updated the data. Please '
+        'retry your update  ', 'placement.concurrent_update')),
+     'Another thread concurrently updated the data. Please retry your '
+     'update (HTTP 409)'),
     # Server errors, with and without a body.
     ('500-empty', Reply(500), 'Internal Server Error (HTTP 500)'),
     ('500-placement-json', Reply(500, _placement_error(

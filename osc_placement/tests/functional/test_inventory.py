@@ -28,6 +28,12 @@ AGG = 'dddddddd-dddd-4ddd-8ddd-000000000001'
 CONSUMER = 'cccccccc-cccc-4ccc-8ccc-000000000001'
 CONSUMER2 = 'cccccccc-cccc-4ccc-8ccc-000000000002'
 
+# A lost race on the provider generation, with what to do (issue 26).
+GENERATION_CONFLICT = (
+    'resource provider generation conflict. Resource provider %s changed '
+    'since it was read: read it again with "openstack resource provider '
+    'show %s", then run the command again (HTTP 409)\n' % (RP1, RP1))
+
 DEFAULTS = {'reserved': 0, 'min_unit': 1, 'max_unit': 2147483647,
             'step_size': 1, 'allocation_ratio': 1.0}
 
@@ -204,8 +210,7 @@ class TestInventory(base.TestCase):
                                         'VCPU=16')
         self.assertTrue(interleaved)
         self.assertEqual(('', 1), (out, code))
-        self.assertEqual('resource provider generation conflict (HTTP 409)\n',
-                         err)
+        self.assertEqual(GENERATION_CONFLICT, err)
         # The winner's write is intact and the loser's is not applied.
         self.assertEqual({'VCPU': full(total=8),
                           'DISK_GB': full(total=50)}, inventories(self))
@@ -347,8 +352,7 @@ class TestInventory(base.TestCase):
                                         'class', 'set', RP1, 'VCPU', '--total',
                                         '20')
         self.assertEqual(('', 1), (out, code))
-        self.assertEqual('resource provider generation conflict (HTTP 409)\n',
-                         err)
+        self.assertEqual(GENERATION_CONFLICT, err)
         self.assertEqual({'VCPU': full(total=10)}, inventories(self))
 
     def test_list_with_usage_and_long(self):
@@ -457,3 +461,49 @@ class TestInventory(base.TestCase):
                          "for 'VCPU' on resource provider '%s' in use. "
                          "(HTTP 409)\n" % RP1, err)
         self.assertEqual({'VCPU': full(total=8)}, inventories(self))
+
+
+class TestDryRunAgreesWithPlacement(base.TestCase):
+    """Issue 26: what a dry run refuses is what the server refuses."""
+
+    def test_reserved_above_total_and_records_without_total(self):
+        for uuid, name in ((RP1, 'c1'), (RP2, 'c2'), (RP3, 'c3')):
+            tests.create_provider(self, uuid, name)
+        put_inventories(self, RP1, {'DISK_GB': {'total': 1000}})
+        put_inventories(self, RP3, {'DISK_GB': {'total': 2000}})
+        in_aggregate(self, RP1, RP2, RP3)
+        argv = ('resource', 'provider', 'inventory', 'set', AGG,
+                '--aggregate', '--amend', '--resource',
+                'DISK_GB:reserved=1500', '-f', 'value', '-c',
+                'resource_provider')
+        out, dry_err, code = self.openstack(*(argv + ('--dry-run',)),
+                                            version='1.26')
+        self.assertEqual((RP3 + '\n', 1), (out, code))
+        self.assertIn('%s: dry run: Placement would refuse DISK_GB '
+                      '(capacity' % RP1, dry_err)
+        self.assertIn('%s: dry run: Placement would refuse DISK_GB (no '
+                      'total' % RP2, dry_err)
+        self.assertEqual({'DISK_GB': full(total=1000)}, inventories(self, RP1))
+        self.assertEqual({}, inventories(self, RP2))
+
+        # The real run: the server refuses the same two providers.
+        out, err, code = self.openstack(*argv, version='1.26')
+        self.assertEqual((RP3 + '\n', 1), (out, code))
+        refused = [line.split(': ')[0].rsplit(' ', 1)[1]
+                   for line in err.splitlines()
+                   if line.startswith('Failed to set inventory for resource')]
+        self.assertEqual([RP1, RP2], refused)
+        self.assertIn('Failed to set inventory for 2 of 3 resource '
+                      'providers.', dry_err)
+        self.assertIn('Failed to set inventory for 2 of 3 resource '
+                      'providers.', err)
+
+    def test_reserved_equal_to_total_follows_the_microversion(self):
+        tests.create_provider(self, RP1, 'c1')
+        argv = ('resource', 'provider', 'inventory', 'set', RP1,
+                '--resource', 'VCPU=8', '--resource', 'VCPU:reserved=8')
+        for version, refused in (('1.25', True), ('1.26', False)):
+            dry = self.openstack(*(argv + ('--dry-run',)), version=version)
+            real = self.openstack(*argv, version=version)
+            self.assertEqual(refused, dry[2] != 0, dry)
+            self.assertEqual(refused, real[2] != 0, real)

@@ -117,8 +117,10 @@ class TestAllocation(base.TestCase):
             '--allocation', 'rp=%s,VCPU=2' % RP1, *OWNER)
         self.assertEqual(('', 1), (out, code))
         self.assertEqual(
-            'consumer generation conflict - expected null but got 1 '
-            '(HTTP 409)\n',
+            'consumer generation conflict - expected null but got 1. '
+            'Consumer %s changed since it was read: read it again with '
+            '"openstack resource provider allocation show %s", then retry '
+            '(HTTP 409)\n' % (C1, C1),
             err)
         self.assertEqual(
             [('GET', '/allocations/' + C1),

@@ -46,7 +46,6 @@ RP2 = base.RP2
 CONSUMER = base.C3
 AGG = base.AGG1
 OWNER = base.OWNER
-HUGE = '9' * 30
 
 # Words of Python, never of this CLI.
 LEAKS = ('invalid literal', 'could not convert', 'dictionary update '
@@ -435,6 +434,8 @@ ALL = (INVENTORY_SET + INVENTORY_CLASS_SET + ALLOCATION_SET + CANDIDATES
 # identifier that is not a UUID goes to the server, which says what it
 # makes of it. Each: (id, argv, the request that carries the value
 # (method, path, query pairs), a fragment of its JSON body or None).
+# (Negative amounts, amounts above 2147483647 and a --limit below 1 are
+# refused locally since rule D18: see test_operator_round_three.)
 ROUND_TRIPS = [
     ('provider-list-resource-no-equals-recorded',
      ['--os-placement-api-version', '1.4', 'resource', 'provider', 'list',
@@ -444,39 +445,15 @@ ROUND_TRIPS = [
      ['--os-placement-api-version', '1.4', 'resource', 'provider', 'list',
       '--resource', 'VCPU=abc'],
      ('GET', '/resource_providers', [('resources', 'VCPU:abc')]), None),
-    ('candidates-limit-zero-recorded',
-     ['--os-placement-api-version', '1.16', 'allocation', 'candidate',
-      'list', '--resource', 'VCPU=1', '--limit', '0'],
-     ('GET', '/allocation_candidates',
-      [('limit', '0'), ('resources', 'VCPU:1')]), None),
-    ('candidates-limit-negative',
-     ['--os-placement-api-version', '1.16', 'allocation', 'candidate',
-      'list', '--resource', 'VCPU=1', '--limit', '-1'],
-     ('GET', '/allocation_candidates',
-      [('limit', '-1'), ('resources', 'VCPU:1')]), None),
     ('candidates-resource-zero',
      ['--os-placement-api-version', '1.10', 'allocation', 'candidate',
       'list', '--resource', 'VCPU=0'],
      ('GET', '/allocation_candidates', [('resources', 'VCPU:0')]), None),
-    ('candidates-resource-negative',
-     ['--os-placement-api-version', '1.10', 'allocation', 'candidate',
-      'list', '--resource', 'VCPU=-1'],
-     ('GET', '/allocation_candidates', [('resources', 'VCPU:-1')]), None),
     ('inventory-set-total-zero-recorded',
      ['--os-placement-api-version', '1.0', 'resource', 'provider',
       'inventory', 'set', RP, '--resource', 'VCPU=0'],
      ('PUT', '/resource_providers/%s/inventories' % RP, []),
      '"total": 0'),
-    ('inventory-set-total-negative',
-     ['--os-placement-api-version', '1.0', 'resource', 'provider',
-      'inventory', 'set', RP, '--resource', 'VCPU=-1'],
-     ('PUT', '/resource_providers/%s/inventories' % RP, []),
-     '"total": -1'),
-    ('inventory-set-total-huge',
-     ['--os-placement-api-version', '1.0', 'resource', 'provider',
-      'inventory', 'set', RP, '--resource', 'VCPU=' + HUGE],
-     ('PUT', '/resource_providers/%s/inventories' % RP, []),
-     '"total": ' + HUGE),
     ('inventory-set-ratio-negative',
      ['--os-placement-api-version', '1.0', 'resource', 'provider',
       'inventory', 'set', RP, '--resource', 'VCPU=4', '--resource',
@@ -488,21 +465,11 @@ ROUND_TRIPS = [
       'inventory', 'class', 'set', RP, 'VCPU', '--total', '0'],
      ('PUT', '/resource_providers/%s/inventories/VCPU' % RP, []),
      '"total": 0'),
-    ('inventory-class-set-total-negative',
-     ['--os-placement-api-version', '1.0', 'resource', 'provider',
-      'inventory', 'class', 'set', RP, 'VCPU', '--total=-1'],
-     ('PUT', '/resource_providers/%s/inventories/VCPU' % RP, []),
-     '"total": -1'),
     ('allocation-set-zero-recorded',
      ['--os-placement-api-version', '1.12', 'resource', 'provider',
       'allocation', 'set', CONSUMER, '--allocation',
       'rp=%s,VCPU=0' % RP] + OWNER,
      ('PUT', '/allocations/' + CONSUMER, []), '"VCPU": 0'),
-    ('allocation-set-negative',
-     ['--os-placement-api-version', '1.12', 'resource', 'provider',
-      'allocation', 'set', CONSUMER, '--allocation',
-      'rp=%s,VCPU=-1' % RP] + OWNER,
-     ('PUT', '/allocations/' + CONSUMER, []), '"VCPU": -1'),
     ('allocation-set-malformed-consumer-recorded',
      ['--os-placement-api-version', '1.28', 'resource', 'provider',
       'allocation', 'set', 'not-a-uuid', '--allocation',

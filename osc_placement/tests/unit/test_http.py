@@ -198,8 +198,8 @@ class TestNoPlacementAPI(HTTPTestCase):
         out, err, code = self.openstack('resource', 'provider', 'delete',
                                         base.RP1, version=self.requested)
         self.assertEqual(
-            (1, '', 'No Placement API at %s: GET / answered %s.\n'
-                % (ENDPOINT, self.what)), (code, out, err))
+            (1, '', 'No Placement API at %s: GET %s/ answered %s.\n'
+                % (ENDPOINT, ENDPOINT, self.what)), (code, out, err))
         self.assertEqual([('GET', ENDPOINT + '/')], [
             (r.method, r.url) for r in self.requests_mock.request_history])
 

@@ -79,7 +79,7 @@ class TestSetAggregateInParallel(base.TestCase):
                     context.status_code, '%s of %s refused.' % (step, uuid))
             if step == 'read':
                 return {'resource_provider_generation': n,
-                        'inventories': {'DISK_GB': dict(FULL, total=n)}}
+                        'inventories': {'DISK_GB': dict(FULL, total=n + 1)}}
             return {'resource_provider_generation': n + 1,
                     'inventories': request.json()['inventories']}
 

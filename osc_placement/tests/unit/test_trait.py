@@ -24,6 +24,11 @@ RP1 = base.RP1
 TRAITS = URL + '/resource_providers/' + RP1 + '/traits'
 CONFLICT_DETAIL = ("Resource provider's generation already changed. Please "
                    "update the generation and try again.")
+# The same, with the guidance a generation conflict gets (issue 26).
+CONFLICT_GUIDED = (
+    CONFLICT_DETAIL + ' Resource provider %s changed since it was read: '
+    'read it again with "openstack resource provider show %s", then run '
+    'the command again' % (RP1, RP1))
 
 load_tests = testscenarios.load_tests_apply_scenarios
 
@@ -145,7 +150,7 @@ class TestTrait(TraitTestCase):
         out, err, code = self.openstack(
             'resource', 'provider', 'trait', 'set', RP1, '--trait', 'CUSTOM_A')
         self.assertEqual(('', 1), (out, code))
-        self.assertEqual(CONFLICT_DETAIL + ' (HTTP 409)\n', err)
+        self.assertEqual(CONFLICT_GUIDED + ' (HTTP 409)\n', err)
         self.assertEqual(['GET', 'PUT'], [m for m, _ in self.sent()])
 
     def test_set_without_trait_removes_all(self):
@@ -389,7 +394,7 @@ class TestTraitRetries(TraitTestCase):
         out, err, code = self.openstack(
             'resource', 'provider', 'trait', self.verb, RP1, '--trait', trait)
         self.assertEqual(('', 1), (out, code))
-        self.assertEqual(CONFLICT_DETAIL + ' (HTTP 409)\n', err)
+        self.assertEqual(CONFLICT_GUIDED + ' (HTTP 409)\n', err)
         self.assertEqual(['GET', 'PUT'] * 3, [m for m, _ in self.sent()])
         self.assertEqual(
             [1, 2, 3],
