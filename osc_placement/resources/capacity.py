@@ -173,6 +173,21 @@ class FitCapacity(filters.ManyProviders, common.Lister):
     in_reference = False
     FIELDS = ('resource_provider', 'name', 'fits', 'limited_by')
     SUMMARY_FIELDS = ('fits', 'trees', 'limited_by')
+    SHAPE_FILTERS = {
+        'required': {'since': allocation_candidate.TRAITS_SHOWN,
+                     'help': 'A trait the shape needs. May be repeated: all '
+                             'are required.'},
+        'forbidden': {'since': allocation_candidate.FORBIDDEN,
+                      'help': 'A trait the shape must not land on. May be '
+                              'repeated.'},
+        'member_of': {'since': allocation_candidate.AGGREGATES,
+                      'help': 'Comma-separated aggregate UUIDs: the shape '
+                              'lands in one of them. May be repeated: each '
+                              'value is one more condition.'},
+        'in_tree': {'since': allocation_candidate.IN_TREE,
+                    'help': 'Only the tree of this provider (UUID or '
+                            'name).'},
+    }
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
@@ -182,30 +197,10 @@ class FitCapacity(filters.ManyProviders, common.Lister):
             help='One resource class of the shape and its amount, a '
                  'positive integer, e.g. ``VCPU=4``. Repeat for each class '
                  '(each once).')
-        self.add_option(
-            parser, '--required', metavar='<required>', action='append',
-            type=parsers.name_list, default=[],
-            since=allocation_candidate.TRAITS_SHOWN,
-            value_gates=filters.REQUIRED_TRAIT_GATES,
-            help='A trait the shape needs. May be repeated: all are '
-                 'required.')
-        self.add_option(
-            parser, '--forbidden', metavar='<forbidden>', action='append',
-            type=parsers.name_list, default=[],
-            since=allocation_candidate.FORBIDDEN,
-            help='A trait the shape must not land on. May be repeated.')
-        self.add_option(
-            parser, '--member-of', metavar='<member_of>', action='append',
-            type=parsers.name_list, default=[],
-            since=allocation_candidate.AGGREGATES,
-            value_gates=filters.MEMBER_OF_GATES,
-            help='Comma-separated aggregate UUIDs: the shape lands in one '
-                 'of them. May be repeated: each value is one more '
-                 'condition.')
-        self.add_option(
-            parser, '--in-tree', metavar='<in_tree>', type=parsers.non_empty,
-            since=allocation_candidate.IN_TREE,
-            help='Only the tree of this provider (UUID or name).')
+        # The provider filters, with the microversions at which the
+        # candidates request took them.
+        filters.add(self, parser, 'required', 'forbidden', 'member_of',
+                    'in_tree', overrides=self.SHAPE_FILTERS)
         parser.add_argument(
             '--resource-provider', metavar='<resource_provider>',
             action='append', default=[], type=parsers.non_empty,
@@ -219,15 +214,11 @@ class FitCapacity(filters.ManyProviders, common.Lister):
         return parser
 
     def _params(self, http, parsed_args, shape):
+        """The candidates query: the shape, then the filters given."""
         params = [('resources', ','.join('%s:%d' % pair for pair in shape))]
-        for value in filters.required_traits_params(parsed_args.required,
-                                                    parsed_args.forbidden):
-            params.append(('required', value))
-        for value in parsed_args.member_of:
-            params.append(('member_of', filters.member_of_param(value)))
-        if parsed_args.in_tree:
-            params.append(('in_tree', providers.find_provider(
-                http, parsed_args.in_tree)))
+        for name, value in filters.query(self, http, parsed_args).items():
+            values = value if isinstance(value, list) else [value]
+            params.extend((name, one) for one in values)
         return params
 
     def take_action(self, parsed_args):
