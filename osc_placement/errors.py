@@ -150,30 +150,30 @@ def error_code(response):
 # Placement's code of a write that lost a race (1.23+): the generation
 # sent is no longer the consumer's or the provider's.
 CONCURRENT_UPDATE = 'placement.concurrent_update'
-_CONSUMER_PATH_RE = r'/allocations/([^/?#]+)'
-_PROVIDER_PATH_RE = r'/resource_providers/([^/?#]+)'
+# The thing a request path names, and what to do when it changed: the
+# consumer (``/allocations/<consumer>``), else the provider.
+_GUIDANCE = (
+    (r'/allocations/([^/?#]+)',
+     'Consumer %(name)s changed since it was read: read it again with '
+     '"openstack resource provider allocation show %(name)s", then retry'),
+    (r'/resource_providers/([^/?#]+)',
+     'Resource provider %(name)s changed since it was read: read it again '
+     'with "openstack resource provider show %(name)s", then run the '
+     'command again'),
+)
 
 
 def _conflict_guidance(response):
     """What to do after a generation conflict, from the request's path.
 
-    The consumer (``/allocations/<consumer>``) or the provider
-    (``/resource_providers/<uuid>/...``) changed since it was read; None
-    for any other path.
+    None for a path that names neither a consumer nor a provider.
     """
     path = urlparse.urlsplit(response.url or '').path
-    consumer = re.search(_CONSUMER_PATH_RE, path)
-    if consumer:
-        name = printable(urlparse.unquote(consumer.group(1)))
-        return ('Consumer %s changed since it was read: read it again with '
-                '"openstack resource provider allocation show %s", then '
-                'retry' % (name, name))
-    provider = re.search(_PROVIDER_PATH_RE, path)
-    if provider:
-        name = printable(urlparse.unquote(provider.group(1)))
-        return ('Resource provider %s changed since it was read: read it '
-                'again with "openstack resource provider show %s", then run '
-                'the command again' % (name, name))
+    for pattern, advice in _GUIDANCE:
+        found = re.search(pattern, path)
+        if found:
+            return advice % {'name': printable(
+                urlparse.unquote(found.group(1)))}
     return None
 
 
