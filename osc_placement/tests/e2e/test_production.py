@@ -100,9 +100,13 @@ class TestProductionServer(base.ProductionTestCase):
         self.assertEqual('', out_a)
         # B's write moved the generation from what A read (1 after the
         # first allocation, or none for a new consumer) to the next one.
+        # The server's words, then which consumer changed and what to do.
         self.assertEqual(
-            'consumer generation conflict - expected %s (HTTP 409)\n'
-            % ('2 but got 1' if existing else '1 but got None'), err_a)
+            'consumer generation conflict - expected %s. Consumer %s changed '
+            'since it was read: read it again with "openstack resource '
+            'provider allocation show %s", then retry (HTTP 409)\n'
+            % ('2 but got 1' if existing else '1 but got None', consumer,
+               consumer), err_a)
         self.assertEqual({rp: {'VCPU': 3, 'MEMORY_MB': 256}},
                          base.allocations_of(self.sandbox, consumer))
 
