@@ -254,17 +254,19 @@ def run(http, work, items, default=1, progress=None, name=str,
     return batch
 
 
-def each(http, work, items, default=1):
-    """[(result, error)] per item, in item order (see :func:`run`).
+def run_for(cmd, http, work, items, things, name=str):
+    """:func:`run` for a command.
 
-    For the callers that need no report of their own: an item never
-    started (after a signal or a dead endpoint) has a None outcome.
+    With the command's default parallelism, its progress (counting
+    ``things``) and its stderr.
     """
-    return run(http, work, items, default=default).outcomes
+    return run(http, work, items, default=cmd.default_parallel,
+               progress=Progress.of(cmd, things), name=name,
+               stderr=getattr(cmd.app, 'stderr', None))
 
 
-def report(cmd, batch, verb, thing, things, key=str, done_word=None,
-           undone_words=None, period=''):
+def report(cmd, batch, verb, thing, things, done_word, undone_words,
+           key=str, period=''):
     """Log what a batch did; the exit code of the command (0 if all done).
 
     Each failure is one line ``Failed to <verb> <thing> <key>: <error>``,
@@ -283,13 +285,9 @@ def report(cmd, batch, verb, thing, things, key=str, done_word=None,
         cmd.log.error(batch.stopped_line(things))
     if batch.interrupted is not None:
         done = len(batch.done())
-        if done_word is None:
-            cmd.log.error('Interrupted after %d of %d %s.', done, total,
-                          things)
-        else:
-            cmd.log.error('Interrupted: %d of %d %s %s; the other %d %s.',
-                          done, total, things, done_word, total - done,
-                          undone_words)
+        cmd.log.error('Interrupted: %d of %d %s %s; the other %d %s.',
+                      done, total, things, done_word, total - done,
+                      undone_words)
         return EXIT_SIGNAL[batch.interrupted]
     if failed or not_tried:
         raise exceptions.CommandError('Failed to %s %d of %d %s.' % (
@@ -314,11 +312,9 @@ def delete_each(cmd, http, values, delete, thing, things):
     if len(values) == 1:
         delete(values[0])
         return 0
-    batch = run(http, delete, values, default=cmd.default_parallel,
-                progress=Progress.of(cmd, things), name=printable,
-                stderr=getattr(cmd.app, 'stderr', None))
-    return report(cmd, batch, 'delete', thing, things, done_word='deleted',
-                  undone_words='were not deleted')
+    batch = run_for(cmd, http, delete, values, things, name=printable)
+    return report(cmd, batch, 'delete', thing, things, 'deleted',
+                  'were not deleted')
 
 
 class Incomplete(Exception):
@@ -397,10 +393,8 @@ class Batched(object):
         things = things or thing + 's'
         if self._interrupted is not None:
             items = []
-        batch = run(http, work, items, default=self.default_parallel,
-                    progress=Progress.of(self, things),
-                    name=lambda item: printable(key(item)),
-                    stderr=getattr(self.app, 'stderr', None))
+        batch = run_for(self, http, work, items, things,
+                        name=lambda item: printable(key(item)))
         self._batches.append((batch, thing, things, key))
         if batch.interrupted is not None:
             self._interrupted = batch.interrupted

@@ -153,7 +153,7 @@ class SessionClient(object):
         self.session = session
         self.ks_filter = ks_filter
         self.timeout = timeout
-        # Requests in flight at once for batches (see batch.each()); None:
+        # Requests in flight at once for batches (see batch.run()); None:
         # the command's own default.
         self.parallel = parallel
         # The connections the session's pools keep per host (requests'

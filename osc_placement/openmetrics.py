@@ -137,7 +137,7 @@ class OpenMetricsFormatter(base.ListFormatter):
     """``-f openmetrics``: the rows as OpenMetrics gauges."""
 
     def add_argument_group(self, parser):
-        pass
+        """No option of its own: the metrics follow from the columns."""
 
     def emit_list(self, column_names, data, stdout, parsed_args):
         shape = None

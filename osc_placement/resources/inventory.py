@@ -280,9 +280,8 @@ class SetInventory(common.NamedCommand, common.Lister):
         """Each failure, then the count (or what an interruption left)."""
         return batch.report(
             self, self._batch, 'set inventory for', 'resource provider',
-            'resource providers', key=lambda provider: provider['uuid'],
-            done_word='updated', undone_words='were not changed',
-            period='.')
+            'resource providers', 'updated', 'were not changed',
+            key=lambda provider: provider['uuid'], period='.')
 
     def take_action(self, parsed_args):
         changes = [parse_resource(r) for r in parsed_args.resource]
@@ -309,14 +308,12 @@ class SetInventory(common.NamedCommand, common.Lister):
 
         # In parallel with --os-placement-parallel; the outcomes come back
         # in the order of the providers whatever order they finished in.
-        self._batch = batch.run(
-            http,
+        self._batch = batch.run_for(
+            self, http,
             lambda provider: self._set_one(http, provider, changes,
                                            parsed_args),
-            targets, default=self.default_parallel,
-            progress=batch.Progress.of(self, 'resource providers'),
-            name=lambda provider: provider['uuid'],
-            stderr=self.app.stderr)
+            targets, 'resource providers',
+            name=lambda provider: provider['uuid'])
         updated = self._batch.done()
         if not updated and self._batch.interrupted is None:
             # Nothing to print: the failures are the command's error.
