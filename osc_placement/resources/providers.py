@@ -100,19 +100,20 @@ class ProviderCommand(common.NamedCommand):
         return http, find_provider(http, parsed_args.uuid)
 
 
-def _read(http, rp_uuid, what, kind):
+def read(http, rp_uuid, what, kind):
+    """``GET /resource_providers/<uuid>/<what>``: its ``what`` field."""
     return http.request('GET', common.url(
         'resource_providers', rp_uuid, what)).field(what, kind)
 
 
 def provider_usages(http, rp_uuid):
     """{resource class: amount used} of a provider."""
-    return _read(http, rp_uuid, 'usages', dict)
+    return read(http, rp_uuid, 'usages', dict)
 
 
 def provider_allocations(http, rp_uuid):
     """{consumer: {'resources': {class: amount}}} on a provider."""
-    return _read(http, rp_uuid, 'allocations', dict)
+    return read(http, rp_uuid, 'allocations', dict)
 
 
 def provider_capacity(http, rp_uuid):
@@ -121,7 +122,7 @@ def provider_capacity(http, rp_uuid):
     Two requests: the provider's inventories, then its usages. ``free`` is
     ``capacity - used``, negative on an over-committed provider.
     """
-    inventories = _read(http, rp_uuid, 'inventories', dict)
+    inventories = read(http, rp_uuid, 'inventories', dict)
     usages = provider_usages(http, rp_uuid)
     records = {}
     for rc, inventory in inventories.items():
@@ -135,7 +136,7 @@ def provider_capacity(http, rp_uuid):
 def provider_details(http, rp_uuid, aggregates):
     """Capacity and traits (and aggregates) of a provider: 3 or 4 GETs."""
     found = {'capacity': provider_capacity(http, rp_uuid),
-             'traits': _read(http, rp_uuid, 'traits', list)}
-    found['aggregates'] = _read(http, rp_uuid, 'aggregates', list) \
+             'traits': read(http, rp_uuid, 'traits', list)}
+    found['aggregates'] = read(http, rp_uuid, 'aggregates', list) \
         if aggregates else []
     return found

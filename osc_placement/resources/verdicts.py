@@ -33,7 +33,6 @@ reasons, and where it disagrees with Placement the reason is
 import logging
 
 from osc_placement import evaluation
-from osc_placement.resources import common
 from osc_placement.resources import providers
 from osc_placement import version
 
@@ -138,13 +137,9 @@ class Trees(object):
 
 
 def _provider(http, rp_uuid):
-    def read(what, kind):
-        return http.request('GET', common.url(
-            'resource_providers', rp_uuid, what)).field(what, kind)
-    return {'inventories': read('inventories', dict),
-            'usages': read('usages', dict),
-            'traits': read('traits', list),
-            'aggregates': read('aggregates', list)}
+    return {what: providers.read(http, rp_uuid, what, kind)
+            for what, kind in (('inventories', dict), ('usages', dict),
+                               ('traits', list), ('aggregates', list))}
 
 
 def _tree_fields(provider, root_of):
