@@ -553,7 +553,8 @@ class ExplainAllocationCandidate(batch.Batched, ListAllocationCandidate):
                                                       trees)
         trees.read()
         self.require_complete('rows')
-        local = verdicts.local_verdicts(params, http.api_version, trees)
+        _request, local = verdicts.local_verdicts(params, http.api_version,
+                                                  trees)
         placement = verdicts.candidate_roots(self, http, trees, params,
                                              local)
         fields = self.FIELDS + (('reasons',) if parsed_args.long else ())

@@ -230,21 +230,20 @@ class FitCapacity(filters.ManyProviders, common.Lister):
         trees.read()
         self.require_complete('rows' if not parsed_args.summary
                               else 'totals')
-        local = verdicts.local_verdicts(params, http.api_version, trees)
+        request, local = verdicts.local_verdicts(params, http.api_version,
+                                                 trees)
         placement = verdicts.candidate_roots(self, http, trees, params,
                                              local)
-        # The evaluation read the request if it gave any verdict.
-        request = None
-        if any(verdict is not None for verdict in local.values()):
-            request = evaluation.Request.from_query(
-                verdicts.query_dict(params), http.api_version)
         rows = []
         for root in trees.roots:
             uuid = root['uuid']
-            found = verdicts.reasons(local[uuid], placement[uuid])
+            verdict = local[uuid]
+            found = verdicts.reasons(verdict, placement[uuid])
             if found:
                 fits, limited_by = 0, found[0]
-            elif local[uuid] is None:
+            elif verdict is None or verdict.reasons:
+                # A candidate for Placement that the evaluation cannot
+                # explain: no count is better than a wrong one.
                 fits, limited_by = None, verdicts.UNEXPLAINED
             else:
                 fits, limited_by = evaluation.fit(request,

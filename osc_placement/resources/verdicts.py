@@ -171,19 +171,19 @@ def candidate_roots(cmd, http, trees, params, local):
 
 
 def local_verdicts(params, microversion, trees):
-    """{root: Verdict} of the local evaluation of the request.
+    """(request, {root: Verdict}) of the local evaluation of the request.
 
-    A request Placement took but the evaluation cannot read gives no
-    reason for any tree (each then shows ``unexplained``).
+    A request Placement took but the evaluation cannot read gives None
+    and no verdict for any tree (each then shows ``unexplained``).
     """
     try:
         request = evaluation.Request.from_query(query_dict(params),
                                                 microversion)
     except ValueError as exc:
         LOG.debug('The local evaluation cannot read the request: %s', exc)
-        return {root: None for root in trees.records}
-    return {root: evaluation.evaluate(request, records)
-            for root, records in trees.records.items()}
+        return None, {root: None for root in trees.records}
+    return request, {root: evaluation.evaluate(request, records)
+                     for root, records in trees.records.items()}
 
 
 def reasons(verdict, candidate):

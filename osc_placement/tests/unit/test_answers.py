@@ -17,6 +17,8 @@ tree missing from a cut candidates answer is asked about again within
 that tree before it is called "not a candidate".
 """
 
+import json
+
 import testscenarios
 
 from osc_placement.tests.unit import base
@@ -59,8 +61,8 @@ class TestBadShape(base.TestCase):
         self.assertEqual([], self.sent())
 
 
-class TestCutAnswer(base.TestCase):
-    """A tree the answer lacks is asked about again, within the tree."""
+class TwoTrees(base.TestCase):
+    """Two trees of one provider each, 8 VCPU, nothing used."""
 
     api_version = '1.39'
 
@@ -81,6 +83,17 @@ class TestCutAnswer(base.TestCase):
             self.requests_mock.get(path + '/aggregates',
                                    json={'aggregates': []})
 
+    def candidates_sent(self):
+        return [path for method, path in self.sent()
+                if path.startswith('/allocation_candidates')]
+
+
+class TestCutAnswer(TwoTrees):
+    """A tree the answer lacks is asked about again, within the tree."""
+
+    def setUp(self):
+        super().setUp()
+
         def answer(request, context):
             # As with max_allocation_candidates = 1: the first tree only,
             # unless the request names a tree.
@@ -89,10 +102,6 @@ class TestCutAnswer(base.TestCase):
                 tree.lower(): {'resources': {'VCPU': 1}}}}],
                 'provider_summaries': {}}
         self.requests_mock.get(URL + '/allocation_candidates', json=answer)
-
-    def candidates_sent(self):
-        return [path for method, path in self.sent()
-                if path.startswith('/allocation_candidates')]
 
     def test_explain_asks_again(self):
         out, err, code = self.openstack(
@@ -112,3 +121,44 @@ class TestCutAnswer(base.TestCase):
         self.assertEqual((0, ''), (code, err))
         self.assertEqual('%s one 4 VCPU\n%s two 4 VCPU\n' % (RP1, RP2), out)
         self.assertEqual(2, len(self.candidates_sent()))
+
+
+class TestDisagreement(TwoTrees):
+    """Placement takes a tree the evaluation rules out: never a guess.
+
+    The second tree has too little VCPU for the request, yet the answer
+    gives it a candidate: explain shows Placement's verdict with no
+    reason, and fit no count, but ``unexplained``.
+    """
+
+    def setUp(self):
+        super().setUp()
+        small = dict(INVENTORY['VCPU'], total=1, max_unit=1)
+        self.requests_mock.get(
+            URL + '/resource_providers/%s/inventories' % RP2,
+            json={'inventories': {'VCPU': small}})
+        self.requests_mock.get(URL + '/allocation_candidates', json={
+            'allocation_requests': [
+                {'allocations': {rp: {'resources': {'VCPU': 2}}}}
+                for rp in (RP1, RP2)],
+            'provider_summaries': {}})
+
+    def test_explain_gives_placements_verdict(self):
+        out, err, code = self.openstack(
+            'allocation', 'candidate', 'explain', '--resource', 'VCPU=2',
+            '--long', '-f', 'json')
+        self.assertEqual((0, ''), (code, err))
+        self.assertEqual(
+            [(RP1, True, '', []), (RP2, True, '', [])],
+            [(row['resource_provider'], row['candidate'], row['reason'],
+              row['reasons']) for row in json.loads(out)])
+
+    def test_fit_gives_no_count(self):
+        out, err, code = self.openstack(
+            'resource', 'provider', 'capacity', 'fit', '--resource',
+            'VCPU=2', '-f', 'json')
+        self.assertEqual((0, ''), (code, err))
+        self.assertEqual(
+            [(RP1, 4, 'VCPU'), (RP2, None, 'unexplained')],
+            [(row['resource_provider'], row['fits'], row['limited_by'])
+             for row in json.loads(out)])
