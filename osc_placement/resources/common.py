@@ -80,12 +80,18 @@ class HelpFormatter(autopage_argparse.RawDescriptionHelpFormatter):
 HELP_FORMATTER = HelpFormatter
 
 
+def _not_utf8(value):
+    """What is wrong with ``value`` if it holds bytes that are not UTF-8."""
+    if isinstance(value, str) and text_lib.undecodable(value):
+        return "'%s' is not valid UTF-8" % text_lib.shown_bytes(value)
+    return None
+
+
 def refuse_undecodable(value, what):
     """A CommandError if ``value`` holds bytes that are not UTF-8."""
-    if isinstance(value, str) and text_lib.undecodable(value):
-        raise exceptions.CommandError(
-            "%s: '%s' is not valid UTF-8." % (what,
-                                              text_lib.shown_bytes(value)))
+    problem = _not_utf8(value)
+    if problem:
+        raise exceptions.CommandError('%s: %s.' % (what, problem))
 
 
 def _utf8(convert):
@@ -94,9 +100,9 @@ def _utf8(convert):
     argparse names the argument in the error, as for any type.
     """
     def checked(value):
-        if isinstance(value, str) and text_lib.undecodable(value):
-            raise argparse.ArgumentTypeError(
-                "'%s' is not valid UTF-8" % text_lib.shown_bytes(value))
+        problem = _not_utf8(value)
+        if problem:
+            raise argparse.ArgumentTypeError(problem)
         return convert(value)
     return checked
 
