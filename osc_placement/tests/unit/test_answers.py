@@ -89,7 +89,17 @@ class TwoTrees(base.TestCase):
 
 
 class TestCutAnswer(TwoTrees):
-    """A tree the answer lacks is asked about again, within the tree."""
+    """A tree the answer lacks is asked about again, within the tree.
+
+    The same output and candidates requests one read at a time or eight.
+    """
+
+    scenarios = [(parallel, {'parallel': parallel}) for parallel in
+                 ('1', '8')]
+
+    def openstack(self, *argv):
+        return super().openstack('--os-placement-parallel', self.parallel,
+                                 *argv)
 
     def setUp(self):
         super().setUp()
