@@ -188,6 +188,7 @@ def _seed(args, server):
         started = time.monotonic()
         made = cloud.populate(endpoint, args.providers,
                               parallel=server.requests_in_flight)
+        server.analyze()
         state += '; %d of %d providers in trees of five added in %.1f s' % (
             made, args.providers, time.monotonic() - started)
     return state

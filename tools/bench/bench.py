@@ -39,6 +39,7 @@ import importlib.metadata
 import json
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -274,51 +275,54 @@ def install_ours(bindir):
 
 # -- one target ---------------------------------------------------------------
 
-def _own_cpu():
-    times = os.times()
-    return times.user + times.system
-
-
 def check_run(argv, env, sb, restore):
-    """Run once: {code, out, err, requests, rss_kib, cpu_s}.
-
-    ``cpu_s`` is the CPU time of the run: the client's, the server's
-    (Placement and PostgreSQL) and this process's (the relay's threads;
-    the main thread only waits).
-    """
+    """Run once: {code, out, err, requests, rss_kib}."""
     restore_cloud(sb.server_endpoint, restore)
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        server, relay = sb.cpu_seconds(), _own_cpu()
         with sb.count_requests() as seen:
             proc = subprocess.Popen(argv, env=env, stdin=subprocess.DEVNULL,
                                     stdout=out, stderr=err)
             _, status, usage = os.wait4(proc.pid, 0)
-        server, relay = sb.cpu_seconds() - server, _own_cpu() - relay
         out.seek(0)
         err.seek(0)
         return {'code': os.waitstatus_to_exitcode(status),
                 'out': out.read().decode('utf-8', 'replace'),
                 'err': err.read().decode('utf-8', 'replace'),
                 'requests': ['%s %s' % (r.method, r.uri) for r in seen],
-                'rss_kib': usage.ru_maxrss,
-                'cpu_s': {'client': round(usage.ru_utime + usage.ru_stime,
-                                          2),
-                          'server': round(server, 2),
-                          'relay': round(relay, 2)}}
+                'rss_kib': usage.ru_maxrss}
 
 
 def time_side(name, argv, env, sb, restore, path, pyperf_args):
-    """Time ``argv`` with pyperf into ``path``; returns the Benchmark."""
-    spec = path[:-len('.json')] + '.spec.json'
+    """Time ``argv`` with pyperf into ``path``.
+
+    Returns (the Benchmark, the CPU of the timed runs): for each of
+    ``wall``, ``client``, ``server``, ``relay`` and ``busy`` (their CPU
+    time over the machine's CPUs times the wall time), the median over
+    the values pyperf kept (timer.py's log; warm-ups left out).
+    """
+    stem = path[:-len('.json')]
+    spec, cpu_log = stem + '.spec.json', stem + '.cpu.jsonl'
     with open(spec, 'w') as f:
         json.dump({'name': name, 'argv': argv, 'env': env,
-                   'server': sb.server_endpoint, 'restore': restore}, f)
-    if os.path.exists(path):
-        os.remove(path)
+                   'server': sb.server_endpoint, 'restore': restore,
+                   'server_pids': sb.cpu_roots, 'relay_pid': os.getpid(),
+                   'cpu_log': cpu_log}, f)
+    for old in (path, cpu_log):
+        if os.path.exists(old):
+            os.remove(old)
     subprocess.check_call([sys.executable, os.path.join(HERE, 'timer.py'),
                            '--spec', spec, '--quiet', '-o', path]
                           + pyperf_args)
-    return pyperf.Benchmark.load(path)
+    with open(cpu_log) as f:
+        runs = [r for r in map(json.loads, f) if not r['warmup']]
+    cpus = os.cpu_count() or 1
+    for r in runs:
+        r['busy'] = (r['client'] + r['server'] + r['relay']) / (
+            cpus * r['wall'])
+    cpu = {key: round(statistics.median(r[key] for r in runs), 3)
+           for key in ('wall', 'client', 'server', 'relay', 'busy')}
+    cpu['values'] = len(runs)
+    return pyperf.Benchmark.load(path), cpu
 
 
 def time_loop(loop, providers, upstream, env):
@@ -355,7 +359,7 @@ def run_target(target, n, sb, endpoint, sides, args, out_dir):
               for side, argv in (('ours', measured), ('baseline', base))}
     summary.update(
         (side + '_' + key, checks[side][key]) for side in checks
-        for key in ('code', 'rss_kib', 'cpu_s'))
+        for key in ('code', 'rss_kib'))
     summary['requests'] = [len(checks[s]['requests']) for s in checks]
     problems = []
     for side, check in checks.items():
@@ -388,9 +392,13 @@ def run_target(target, n, sb, endpoint, sides, args, out_dir):
     paths = {side: os.path.join(out_dir, '%s-%s.json' % (slug, side))
              for side in ('ours', 'baseline')}
     # One name on both sides: compare_to pairs benchmarks by name.
-    benches = {side: time_side('%s (%d items)' % (target.name, n), argv, env,
-                               sb, restore, paths[side], args.pyperf)
-               for side, argv in (('baseline', base), ('ours', measured))}
+    benches, cpu = {}, {}
+    for side, argv in (('baseline', base), ('ours', measured)):
+        benches[side], cpu[side] = time_side(
+            '%s (%d items)' % (target.name, n), argv, env, sb, restore,
+            paths[side], args.pyperf)
+        # The CPU of the timed runs, not of the check run.
+        summary[side + '_cpu_s'] = cpu[side]
     compared = subprocess.run(
         [sys.executable, '-m', 'pyperf', 'compare_to', paths['baseline'],
          paths['ours']], stdout=subprocess.PIPE, text=True).stdout.strip()
@@ -417,12 +425,19 @@ def run_target(target, n, sb, endpoint, sides, args, out_dir):
         # its CPU time shared out over every CPU of the machine.
         cpus = os.cpu_count() or 1
         summary['ceiling'] = round(
-            benches['baseline'].median()
-            / (sum(checks['ours']['cpu_s'].values()) / cpus), 2)
+            benches['baseline'].median() / (sum(
+                cpu['ours'][key] for key in ('client', 'server', 'relay'))
+                / cpus), 2)
     if target.batch:
-        _client_controls(target, summary, checks, benches, [ours] +
-                         [PARALLEL_OPTION, '1'] + target.argv(n), env, sb,
-                         restore)
+        if target.baseline == 'serial':
+            serial = cpu['baseline']
+        else:
+            _, serial = time_side(
+                '%s (%d items), parallelism 1' % (target.name, n),
+                [ours, PARALLEL_OPTION, '1'] + target.argv(n), env, sb,
+                restore, paths['ours'][:-len('.json')] + '-serial.json',
+                args.pyperf)
+        _client_controls(target, summary, cpu['ours'], serial)
     if target.loop and args.loop:
         summary['loop_s_per_provider'] = round(time_loop(
             target.loop,
@@ -431,23 +446,15 @@ def run_target(target, n, sb, endpoint, sides, args, out_dir):
     return summary
 
 
-def _client_controls(target, summary, checks, benches, serial, env, sb,
-                     restore):
+def _client_controls(target, summary, ours, serial):
     """The restated targets of a batch: CPUs busy, client CPU.
 
-    ``serial``: ours at parallelism 1, run once more for its client CPU
-    when the baseline is the reference.
+    ``ours`` and ``serial``: the CPU of the timed runs (time_side()) of
+    the parallel run and of ours at parallelism 1.
     """
-    cpus = os.cpu_count() or 1
-    ours_cpu = checks['ours']['cpu_s']
-    if target.baseline == 'serial':
-        serial_cpu = checks['baseline']['cpu_s']
-    else:
-        serial_cpu = check_run(serial, env, sb, restore)['cpu_s']
-    summary['busy'] = round(sum(ours_cpu.values())
-                            / (cpus * benches['ours'].median()), 3)
+    summary['busy'] = ours['busy']
     summary['client_cpu_ratio'] = round(
-        ours_cpu['client'] / max(serial_cpu['client'], 0.01), 3)
+        ours['client'] / max(serial['client'], 0.01), 3)
     met = summary['client_cpu_ratio'] <= CLIENT_CPU_RATIO
     words = ['client CPU %.2fx the serial run\'s (<= %.2fx)' % (
         summary['client_cpu_ratio'], CLIENT_CPU_RATIO)]
@@ -536,9 +543,12 @@ def main(argv=None):
         with placement.Placement(**kwargs) as sb:
             cloud.populate(sb.server_endpoint, size,
                            parallel=sb.requests_in_flight)
+            sb.analyze()
             for target, n in members:
                 log(target.name)
-                if target.latency_ms:
+                # Runs compared for latency go through the same relay, at
+                # 0 ms too: they then differ by the latency alone.
+                if target.latency_ms or target.batch:
                     with relay.Relay(sb.server_endpoint,
                                      delay_ms=target.latency_ms) as proxy:
                         results.append(run_target(

@@ -17,6 +17,11 @@ the command line, its environment and, for a command that changes the
 cloud, how to put the cloud back before each run (outside the time
 measured). pyperf spawns the worker processes, warms up, and writes every
 value; one value is one whole ``openstack`` process.
+
+Each run also appends one line of JSON to SPEC's ``cpu_log``: its wall
+time and the CPU time the client, the server and the relay used during
+it (``warmup``: a run that pyperf does not keep), so that the CPU
+figures come from the runs that are timed.
 """
 
 import json
@@ -25,6 +30,7 @@ import subprocess
 import sys
 import time
 
+import psutil
 import pyperf
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -32,6 +38,8 @@ if HERE not in sys.path:
     sys.path.insert(0, HERE)
 
 import bench  # noqa: E402
+
+from osc_placement.tests.support import processes  # noqa: E402
 
 
 def add_cmdline_args(cmd, args):
@@ -45,18 +53,40 @@ def main():
     with open(args.spec) as f:
         spec = json.load(f)
 
+    relay = psutil.Process(spec['relay_pid'])
+    calls = [0]
+
+    def relay_cpu():
+        times = relay.cpu_times()
+        return times.user + times.system
+
     def run(loops):
+        warmup = calls[0] < (runner.args.warmups or 0)
+        calls[0] += 1
         elapsed = 0.0
         for _ in range(loops):
             bench.restore_cloud(spec['server'], spec['restore'])
+            server = processes.cpu_seconds(spec['server_pids'])
+            relayed = relay_cpu()
             started = time.perf_counter()
-            code = subprocess.call(spec['argv'], env=spec['env'],
-                                   stdin=subprocess.DEVNULL,
-                                   stdout=subprocess.DEVNULL,
-                                   stderr=subprocess.DEVNULL)
-            elapsed += time.perf_counter() - started
+            proc = subprocess.Popen(spec['argv'], env=spec['env'],
+                                    stdin=subprocess.DEVNULL,
+                                    stdout=subprocess.DEVNULL,
+                                    stderr=subprocess.DEVNULL)
+            _, status, usage = os.wait4(proc.pid, 0)
+            wall = time.perf_counter() - started
+            elapsed += wall
+            code = os.waitstatus_to_exitcode(status)
             if code:
                 raise SystemExit('%s exited with %d' % (spec['name'], code))
+            with open(spec['cpu_log'], 'a') as log:
+                log.write(json.dumps({
+                    'warmup': warmup,
+                    'wall': wall,
+                    'client': usage.ru_utime + usage.ru_stime,
+                    'server': processes.cpu_seconds(spec['server_pids'])
+                    - server,
+                    'relay': relay_cpu() - relayed}) + '\n')
         return elapsed
 
     runner.bench_time_func(spec['name'], run)

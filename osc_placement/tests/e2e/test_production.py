@@ -291,3 +291,25 @@ class TestProductionServer(base.ProductionTestCase):
                            gunicorn_before)
         self.assertGreater(processes.cpu_seconds([postgres]),
                            postgres_before)
+
+    def test_analyze_gives_the_planner_statistics_of_every_table(self):
+        # The benchmark and the sandbox analyze a cloud just seeded: a
+        # table PostgreSQL has no statistics of is planned blind.
+        import psycopg2
+        self.sandbox.analyze()
+        pg = self.sandbox.postgres
+        conn = psycopg2.connect(host=pg.host, port=pg.port, user=pg.USER,
+                                dbname=pg.DATABASE)
+        try:
+            with conn.cursor() as cursor:
+                cursor.execute('SELECT relname FROM pg_stat_user_tables '
+                               'WHERE last_analyze IS NULL')
+                blind = [row[0] for row in cursor.fetchall()]
+                cursor.execute("SELECT last_analyze IS NOT NULL FROM "
+                               "pg_stat_user_tables WHERE relname = "
+                               "'resource_providers'")
+                analyzed = cursor.fetchone()[0]
+        finally:
+            conn.close()
+        self.assertEqual([], blind)
+        self.assertTrue(analyzed)

@@ -291,6 +291,15 @@ class Placement(fixtures.Fixture):
                                    else [])
         return [pid for pid in pids if processes.alive(pid)]
 
+    def analyze(self):
+        """Give the database fresh statistics after it was filled.
+
+        PostgreSQL: ``VACUUM ANALYZE`` (see :meth:`.Postgres.analyze`).
+        SQLite plans without statistics: nothing to do.
+        """
+        if self.postgres:
+            self.postgres.analyze()
+
     def cpu_seconds(self):
         """CPU time (user + system) the server has used since it started.
 
@@ -298,9 +307,13 @@ class Placement(fixtures.Fixture):
         running or already reaped. The relay runs in this process and is
         not counted.
         """
-        roots = self.server_pids[:1] + (self.postgres.pids[:1]
-                                        if self.postgres else [])
-        return processes.cpu_seconds(roots)
+        return processes.cpu_seconds(self.cpu_roots)
+
+    @property
+    def cpu_roots(self):
+        """The processes :meth:`cpu_seconds` counts, with all under them."""
+        return self.server_pids[:1] + (self.postgres.pids[:1]
+                                       if self.postgres else [])
 
     @property
     def requests_in_flight(self):
