@@ -292,37 +292,72 @@ def check_run(argv, env, sb, restore):
                 'rss_kib': usage.ru_maxrss}
 
 
-def time_side(name, argv, env, sb, restore, path, pyperf_args):
-    """Time ``argv`` with pyperf into ``path``.
+def time_sides(name, sides, env, sb, restore, paths, pyperf_args, rounds):
+    """Time each ``(side, argv)`` of ``sides`` with pyperf, in rounds.
 
-    Returns (the Benchmark, the CPU of the timed runs): for each of
-    ``wall``, ``client``, ``server``, ``relay`` and ``busy`` (their CPU
-    time over the machine's CPUs times the wall time), the median over
-    the values pyperf kept (timer.py's log; warm-ups left out).
+    In each of ``rounds`` rounds every side runs timer.py once with
+    ``pyperf_args``, one side after the other, and appends its values
+    to ``paths[side]``: the sides take turns, so that a machine whose
+    speed drifts over minutes weighs on each alike. Returns {side: (the
+    Benchmark, its runs)}: the runs are the lines of timer.py's log that
+    pyperf kept (warm-ups left out), each with its round, wall time and
+    CPU times, and ``busy``: their CPU time over the machine's CPUs
+    times the wall time.
     """
-    stem = path[:-len('.json')]
-    spec, cpu_log = stem + '.spec.json', stem + '.cpu.jsonl'
-    with open(spec, 'w') as f:
-        json.dump({'name': name, 'argv': argv, 'env': env,
-                   'server': sb.server_endpoint, 'restore': restore,
-                   'server_pids': sb.cpu_roots, 'relay_pid': os.getpid(),
-                   'cpu_log': cpu_log}, f)
-    for old in (path, cpu_log):
-        if os.path.exists(old):
-            os.remove(old)
-    subprocess.check_call([sys.executable, os.path.join(HERE, 'timer.py'),
-                           '--spec', spec, '--quiet', '-o', path]
-                          + pyperf_args)
-    with open(cpu_log) as f:
-        runs = [r for r in map(json.loads, f) if not r['warmup']]
     cpus = os.cpu_count() or 1
-    for r in runs:
-        r['busy'] = (r['client'] + r['server'] + r['relay']) / (
-            cpus * r['wall'])
+    logs = {}
+    for side, _ in sides:
+        stem = paths[side][:-len('.json')]
+        logs[side] = stem + '.cpu.jsonl'
+        for old in (paths[side], logs[side]):
+            if os.path.exists(old):
+                os.remove(old)
+    for turn in range(rounds):
+        for side, argv in sides:
+            spec = paths[side][:-len('.json')] + '.spec.json'
+            with open(spec, 'w') as f:
+                json.dump({'name': name, 'argv': argv, 'env': env,
+                           'server': sb.server_endpoint, 'restore': restore,
+                           'server_pids': sb.cpu_roots,
+                           'relay_pid': os.getpid(), 'round': turn,
+                           'cpu_log': logs[side]}, f)
+            subprocess.check_call(
+                [sys.executable, os.path.join(HERE, 'timer.py'), '--spec',
+                 spec, '--quiet', '--append', paths[side]] + pyperf_args)
+    timed = {}
+    for side, _ in sides:
+        with open(logs[side]) as f:
+            runs = [r for r in map(json.loads, f) if not r['warmup']]
+        for r in runs:
+            r['busy'] = (r['client'] + r['server'] + r['relay']) / (
+                cpus * r['wall'])
+        timed[side] = (pyperf.Benchmark.load(paths[side]), runs)
+    return timed
+
+
+def cpu_medians(runs):
+    """The median of each CPU figure over ``runs`` (see time_sides())."""
     cpu = {key: round(statistics.median(r[key] for r in runs), 3)
            for key in ('wall', 'client', 'server', 'relay', 'busy')}
     cpu['values'] = len(runs)
-    return pyperf.Benchmark.load(path), cpu
+    return cpu
+
+
+def paired_ratio(ours, baseline, key):
+    """Median over the rounds of ours' ``key`` over the baseline's.
+
+    Each round compares the medians of the two sides' runs of that
+    round, which ran minutes apart at most. Returns (median, [each
+    round's ratio]).
+    """
+    each = []
+    for turn in sorted({r['round'] for r in ours}):
+        mine = [r[key] for r in ours if r['round'] == turn]
+        theirs = [r[key] for r in baseline if r['round'] == turn]
+        if mine and theirs:
+            each.append(statistics.median(mine)
+                        / max(statistics.median(theirs), 0.01))
+    return round(statistics.median(each), 3), [round(x, 3) for x in each]
 
 
 def time_loop(loop, providers, upstream, env):
@@ -389,14 +424,19 @@ def run_target(target, n, sb, endpoint, sides, args, out_dir):
 
     slug = '%s-n%d' % (''.join(c if c.isalnum() else '-' for c in
                                target.name).strip('-')[:60], n)
+    timed_sides = [('baseline', base), ('ours', measured)]
+    if target.batch and target.baseline != 'serial':
+        # Ours at parallelism 1, for the client CPU of the serial run.
+        timed_sides.insert(1, ('serial', [ours, PARALLEL_OPTION, '1']
+                               + target.argv(n)))
     paths = {side: os.path.join(out_dir, '%s-%s.json' % (slug, side))
-             for side in ('ours', 'baseline')}
+             for side, _ in timed_sides}
     # One name on both sides: compare_to pairs benchmarks by name.
-    benches, cpu = {}, {}
-    for side, argv in (('baseline', base), ('ours', measured)):
-        benches[side], cpu[side] = time_side(
-            '%s (%d items)' % (target.name, n), argv, env, sb, restore,
-            paths[side], args.pyperf)
+    timed = time_sides('%s (%d items)' % (target.name, n), timed_sides, env,
+                       sb, restore, paths, args.pyperf, args.rounds)
+    benches = {side: timed[side][0] for side in ('baseline', 'ours')}
+    cpu = {side: cpu_medians(runs) for side, (_, runs) in timed.items()}
+    for side in benches:
         # The CPU of the timed runs, not of the check run.
         summary[side + '_cpu_s'] = cpu[side]
     compared = subprocess.run(
@@ -429,15 +469,9 @@ def run_target(target, n, sb, endpoint, sides, args, out_dir):
                 cpu['ours'][key] for key in ('client', 'server', 'relay'))
                 / cpus), 2)
     if target.batch:
-        if target.baseline == 'serial':
-            serial = cpu['baseline']
-        else:
-            _, serial = time_side(
-                '%s (%d items), parallelism 1' % (target.name, n),
-                [ours, PARALLEL_OPTION, '1'] + target.argv(n), env, sb,
-                restore, paths['ours'][:-len('.json')] + '-serial.json',
-                args.pyperf)
-        _client_controls(target, summary, cpu['ours'], serial)
+        _client_controls(target, summary, timed['ours'][1],
+                         timed['serial' if 'serial' in timed
+                               else 'baseline'][1])
     if target.loop and args.loop:
         summary['loop_s_per_provider'] = round(time_loop(
             target.loop,
@@ -449,15 +483,17 @@ def run_target(target, n, sb, endpoint, sides, args, out_dir):
 def _client_controls(target, summary, ours, serial):
     """The restated targets of a batch: CPUs busy, client CPU.
 
-    ``ours`` and ``serial``: the CPU of the timed runs (time_side()) of
-    the parallel run and of ours at parallelism 1.
+    ``ours`` and ``serial``: the timed runs (time_sides()) of the
+    parallel run and of ours at parallelism 1. The client CPU ratio is
+    paired round by round.
     """
-    summary['busy'] = ours['busy']
-    summary['client_cpu_ratio'] = round(
-        ours['client'] / max(serial['client'], 0.01), 3)
+    summary['busy'] = cpu_medians(ours)['busy']
+    summary['client_cpu_ratio'], summary['client_cpu_ratios'] = \
+        paired_ratio(ours, serial, 'client')
     met = summary['client_cpu_ratio'] <= CLIENT_CPU_RATIO
-    words = ['client CPU %.2fx the serial run\'s (<= %.2fx)' % (
-        summary['client_cpu_ratio'], CLIENT_CPU_RATIO)]
+    words = ['client CPU %.2fx the serial run\'s (<= %.2fx; rounds: %s)' % (
+        summary['client_cpu_ratio'], CLIENT_CPU_RATIO,
+        ', '.join('%.2f' % x for x in summary['client_cpu_ratios']))]
     if target.busy is not None:
         met = met and summary['busy'] >= target.busy
         words.append('CPUs busy %.0f%% of the run (>= %.0f%%)' % (
@@ -502,21 +538,30 @@ def main(argv=None):
     parser.add_argument('--json', metavar='FILE',
                         help='summary (default: WORK_DIR/results.json)')
     parser.add_argument('--pyperf', nargs=argparse.REMAINDER, default=None,
-                        help='pyperf options for every timing, e.g. '
-                             '"--pyperf -p 10 -n 3" (last option; default '
-                             '"-p 5 -n 3 -w 1 -l 1", --quick: "-p 2 -n 2 '
-                             '-w 1 -l 1")')
+                        help='pyperf options of each round of a side, '
+                             'e.g. "--pyperf -p 10 -n 3" (last option; '
+                             'default "-p 2 -n 3 -w 1 -l 1", --quick: '
+                             '"-p 1 -n 2 -w 1 -l 1")')
+    parser.add_argument('--rounds', type=int, default=None, metavar='K',
+                        help='time the sides of each target in K rounds, '
+                             'taking turns, each with the pyperf options; '
+                             'ratios of CPU figures are paired round by '
+                             'round (default: 3, --quick: 2)')
     parser.add_argument('--loop', type=int, default=0, metavar='K',
                         help='also time, on the first K providers, the '
                              'shell loop of reference commands that each '
                              'cloud-wide view replaces (default: 0, not '
                              'timed)')
     args = parser.parse_args(argv)
+    if args.rounds is None:
+        args.rounds = 2 if args.quick else 3
+    if args.rounds < 1:
+        parser.error('--rounds: K must be 1 or more, not %d' % args.rounds)
     if args.loop < 0:
         parser.error('--loop: K must be 0 or more, not %d' % args.loop)
     if args.pyperf is None:
-        args.pyperf = ['-p', '2', '-n', '2', '-w', '1', '-l', '1'] \
-            if args.quick else ['-p', '5', '-n', '3', '-w', '1', '-l', '1']
+        args.pyperf = ['-p', '1', '-n', '2', '-w', '1', '-l', '1'] \
+            if args.quick else ['-p', '2', '-n', '3', '-w', '1', '-l', '1']
     args.json = args.json or os.path.join(args.work_dir, 'results.json')
     out_dir = os.path.join(args.work_dir, 'pyperf')
     os.makedirs(out_dir, exist_ok=True)
@@ -565,8 +610,8 @@ def main(argv=None):
         'python-openstackclient': _version('python-openstackclient'),
         'openstack-placement': _version('openstack-placement'),
         'date': time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime()),
-        'pyperf': args.pyperf, 'duration_s': round(time.monotonic()
-                                                   - started),
+        'pyperf': args.pyperf, 'rounds': args.rounds,
+        'duration_s': round(time.monotonic() - started),
         'machine': _machine(out_dir), 'results': results,
         'load_average': [load_at_start, os.getloadavg()[0]]}
     with open(args.json, 'w') as f:
@@ -601,12 +646,13 @@ def render(report):
                                    report['python-openstackclient'],
                                    report['openstack-placement']),
              'machine: %s CPUs, %s, %s, Python %s; load average %.1f at '
-             'start, %.1f at end; %s; pyperf %s; took %d s' % (
+             'start, %.1f at end; %s; pyperf %s, %d rounds; took %d s' % (
                  m.get('cpu_count'), m.get('cpu_model_name'),
                  m.get('platform'), m.get('python_version'),
                  report['load_average'][0], report['load_average'][1],
                  report['date'],
-                 ' '.join(report['pyperf']), report['duration_s']),
+                 ' '.join(report['pyperf']), report['rounds'],
+                 report['duration_s']),
              '']
     for r in report['results']:
         lines.append('[%s] %s (%d items, %s server)' % (

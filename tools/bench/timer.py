@@ -19,9 +19,10 @@ measured). pyperf spawns the worker processes, warms up, and writes every
 value; one value is one whole ``openstack`` process.
 
 Each run also appends one line of JSON to SPEC's ``cpu_log``: its wall
-time and the CPU time the client, the server and the relay used during
-it (``warmup``: a run that pyperf does not keep), so that the CPU
-figures come from the runs that are timed.
+time, the CPU time the client, the server and the relay used during it,
+``warmup`` (a run that pyperf does not keep) and ``round`` (SPEC's: the
+turn of bench.py's rounds). The CPU figures then come from the runs that
+are timed.
 """
 
 import json
@@ -81,7 +82,7 @@ def main():
                 raise SystemExit('%s exited with %d' % (spec['name'], code))
             with open(spec['cpu_log'], 'a') as log:
                 log.write(json.dumps({
-                    'warmup': warmup,
+                    'warmup': warmup, 'round': spec['round'],
                     'wall': wall,
                     'client': usage.ru_utime + usage.ru_stime,
                     'server': processes.cpu_seconds(spec['server_pids'])
