@@ -26,8 +26,9 @@ Run with ``tox -e bench`` (``tox -e bench -- --quick`` for a smoke run,
    ``support/cloud.py`` (``cloud.populate()``, the seeder of ``tox -e
    sandbox -- --providers N``): runs the
    command once per side, checking the exit code, the output and the
-   requests the server received, and taking the peak RSS; then times each
-   side with pyperf (``timer.py``) and compares them with ``pyperf
+   requests the server received, and taking the peak RSS; then times the
+   sides with pyperf (``timer.py``) in rounds, taking turns, with the CPU
+   time of every timed run, and compares them with ``pyperf
    compare_to``.
 3. Prints each target and whether it holds, and writes a JSON summary
    beside the pyperf files.
@@ -305,17 +306,16 @@ def time_sides(name, sides, env, sb, restore, paths, pyperf_args, rounds):
     times the wall time.
     """
     cpus = os.cpu_count() or 1
-    logs = {}
+    logs, specs = {}, {}
     for side, _ in sides:
         stem = paths[side][:-len('.json')]
-        logs[side] = stem + '.cpu.jsonl'
+        logs[side], specs[side] = stem + '.cpu.jsonl', stem + '.spec.json'
         for old in (paths[side], logs[side]):
             if os.path.exists(old):
                 os.remove(old)
     for turn in range(rounds):
         for side, argv in sides:
-            spec = paths[side][:-len('.json')] + '.spec.json'
-            with open(spec, 'w') as f:
+            with open(specs[side], 'w') as f:
                 json.dump({'name': name, 'argv': argv, 'env': env,
                            'server': sb.server_endpoint, 'restore': restore,
                            'server_pids': sb.cpu_roots,
@@ -323,7 +323,8 @@ def time_sides(name, sides, env, sb, restore, paths, pyperf_args, rounds):
                            'cpu_log': logs[side]}, f)
             subprocess.check_call(
                 [sys.executable, os.path.join(HERE, 'timer.py'), '--spec',
-                 spec, '--quiet', '--append', paths[side]] + pyperf_args)
+                 specs[side], '--quiet', '--append', paths[side]]
+                + pyperf_args)
     timed = {}
     for side, _ in sides:
         with open(logs[side]) as f:

@@ -295,11 +295,8 @@ class TestProductionServer(base.ProductionTestCase):
     def test_analyze_gives_the_planner_statistics_of_every_table(self):
         # The benchmark and the sandbox analyze a cloud just seeded: a
         # table PostgreSQL has no statistics of is planned blind.
-        import psycopg2
         self.sandbox.analyze()
-        pg = self.sandbox.postgres
-        conn = psycopg2.connect(host=pg.host, port=pg.port, user=pg.USER,
-                                dbname=pg.DATABASE)
+        conn = self.sandbox.postgres.connect()
         try:
             with conn.cursor() as cursor:
                 cursor.execute('SELECT relname FROM pg_stat_user_tables '

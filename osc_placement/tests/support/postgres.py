@@ -200,9 +200,7 @@ class Postgres(fixtures.Fixture):
                                    'starting:\n%s' % (self._proc.returncode,
                                                       self.log_tail()))
             try:
-                conn = psycopg2.connect(host=self.host, port=self.port,
-                                        user=self.USER, dbname='postgres',
-                                        connect_timeout=5)
+                conn = self.connect('postgres')
                 break
             except psycopg2.OperationalError:
                 if time.monotonic() > deadline:
@@ -211,11 +209,22 @@ class Postgres(fixtures.Fixture):
                                        % (self.timeout, self.log_tail()))
                 time.sleep(0.1)
         try:
-            conn.autocommit = True
             with conn.cursor() as cursor:
                 cursor.execute('CREATE DATABASE %s' % self.DATABASE)
         finally:
             conn.close()
+
+    def connect(self, dbname=DATABASE):
+        """A psycopg2 connection to ``dbname``, in autocommit mode.
+
+        The caller closes it.
+        """
+        import psycopg2
+        conn = psycopg2.connect(host=self.host, port=self.port,
+                                user=self.USER, dbname=dbname,
+                                connect_timeout=5)
+        conn.autocommit = True
+        return conn
 
     def analyze(self):
         """``VACUUM ANALYZE`` the database.
@@ -224,12 +233,8 @@ class Postgres(fixtures.Fixture):
         slow plans until it has: a cloud just seeded is measured after
         this, never before.
         """
-        import psycopg2
-        conn = psycopg2.connect(host=self.host, port=self.port,
-                                user=self.USER, dbname=self.DATABASE,
-                                connect_timeout=5)
+        conn = self.connect()
         try:
-            conn.autocommit = True
             with conn.cursor() as cursor:
                 cursor.execute('VACUUM ANALYZE')
         finally:
