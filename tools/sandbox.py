@@ -101,7 +101,7 @@ def build_parser():
         help='also create N providers in trees of five (a compute node, '
              'two NUMA nodes, an SR-IOV PF under each) with inventories, '
              'traits, aggregates and one consumer per tree; those already '
-             'there are kept (default: 0)')
+             'there are kept; PostgreSQL is then analyzed (default: 0)')
     return parser
 
 
