@@ -186,3 +186,17 @@ class CheckerMixin(object):
 
     def compare_version(self, *predicates, **kwargs):
         return compare(get_version(self), *predicates, exc=False, **kwargs)
+
+
+class ValueGate(object):
+    """A microversion needed only when an option's value has some shape.
+
+    ``applies(value)`` is called with the parsed value (a list for append
+    options); ``meaning`` completes the help sentence "From
+    ``--os-placement-api-version <min_version>``, <meaning>."
+    """
+
+    def __init__(self, min_version, applies, meaning):
+        self.min_version = min_version
+        self.applies = applies
+        self.meaning = meaning

@@ -12,8 +12,8 @@
 
 """Resource provider aggregate commands."""
 
+from osc_placement import paths
 from osc_placement.resources import common
-from osc_placement.resources import providers
 from osc_placement import version
 
 FIELDS = ('uuid',)
@@ -26,14 +26,14 @@ GENERATION_SINCE = '1.19'
 
 
 def _aggregates_path(rp_uuid):
-    return common.url('resource_providers', rp_uuid, 'aggregates')
+    return paths.url('resource_providers', rp_uuid, 'aggregates')
 
 
 def _rows(aggregates):
     return [(aggregate,) for aggregate in aggregates]
 
 
-class ListAggregate(providers.ProviderCommand, common.Lister):
+class ListAggregate(common.ProviderCommand, common.Lister):
     """List the aggregates of a resource provider"""
 
     min_version = AGGREGATES_SINCE
@@ -45,7 +45,7 @@ class ListAggregate(providers.ProviderCommand, common.Lister):
         return FIELDS, _rows(aggregates)
 
 
-class SetAggregate(providers.ProviderCommand, common.Lister):
+class SetAggregate(common.ProviderCommand, common.Lister):
     """Replace the aggregates of a resource provider.
 
     The provider ends up in exactly the aggregates given: it leaves the

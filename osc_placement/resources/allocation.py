@@ -28,10 +28,11 @@ from osc_lib import exceptions
 from osc_lib import utils
 
 from osc_placement import batch
+from osc_placement import filters
+from osc_placement import parsers
+from osc_placement import paths
+from osc_placement import providers
 from osc_placement.resources import common
-from osc_placement.resources import filters
-from osc_placement.resources import parsers
-from osc_placement.resources import providers
 from osc_placement.text import printable
 from osc_placement import version
 
@@ -68,7 +69,7 @@ ALLOCATION_FORMAT = 'Incorrect allocation string format'
 
 
 def consumer_url(consumer):
-    return common.url('allocations', consumer)
+    return paths.url('allocations', consumer)
 
 
 def _parse_one(text):

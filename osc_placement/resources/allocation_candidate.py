@@ -29,11 +29,11 @@ from osc_lib import exceptions
 
 from osc_placement import amounts
 from osc_placement import batch
+from osc_placement import filters
+from osc_placement import parsers
+from osc_placement import providers
 from osc_placement.resources import common
-from osc_placement.resources import filters
-from osc_placement.resources import parsers
-from osc_placement.resources import providers
-from osc_placement.resources import verdicts
+from osc_placement import verdicts
 from osc_placement import version
 
 BASE_URL = '/allocation_candidates'

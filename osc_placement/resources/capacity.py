@@ -25,12 +25,12 @@ can take: Placement says which trees take one now, the evaluation
 from osc_lib import exceptions
 
 from osc_placement import evaluation
+from osc_placement import filters
+from osc_placement import parsers
+from osc_placement import providers
 from osc_placement.resources import allocation_candidate
 from osc_placement.resources import common
-from osc_placement.resources import filters
-from osc_placement.resources import parsers
-from osc_placement.resources import providers
-from osc_placement.resources import verdicts
+from osc_placement import verdicts
 
 # One row per provider and resource class.
 FIELDS = ('resource_provider', 'name', 'resource_class', 'total',

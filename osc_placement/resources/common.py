@@ -12,7 +12,6 @@
 
 """What every placement command shares.
 
-* ``url()`` builds request paths, percent-encoding what the user typed.
 * ``PlacementCommand.add_option()`` declares an option together with its
   microversion range: the same declaration writes the help sentence and
   gates the option in ``take_action`` (``PlacementCommand.prepare()``).
@@ -25,13 +24,14 @@ import argparse
 import copy
 import re
 import textwrap
-from urllib import parse as urlparse
 
 from autopage import argparse as autopage_argparse
 from osc_lib.command import command
 from osc_lib import exceptions
 
-from osc_placement.resources import parsers
+from osc_placement import parsers
+from osc_placement import paths
+from osc_placement import providers
 from osc_placement import text as text_lib
 from osc_placement import version
 
@@ -147,34 +147,6 @@ def shown_value(value):
     return value
 
 
-# Segments that percent-encoding keeps and that a URL resolves away, so
-# that the request would go to another path.
-DOT_SEGMENTS = ('', '.', '..')
-
-
-def url(*segments):
-    """'/' + segments joined, each one percent-encoded.
-
-    >>> url('resource_classes', 'CUSTOM_X?y=1')
-    '/resource_classes/CUSTOM_X%3Fy%3D1'
-
-    An empty, ``.`` or ``..`` segment is refused: no value may change which
-    path is requested.
-    """
-    segments = [str(s) for s in segments]
-    for segment in segments:
-        check_segment(segment, 'A segment of the request path')
-    return '/' + '/'.join(urlparse.quote(s, safe='') for s in segments)
-
-
-def check_segment(value, what):
-    """Refuse a value that would not stay one segment of a request path."""
-    if value in DOT_SEGMENTS:
-        raise exceptions.CommandError(
-            "%s cannot be %r: it would change the path of the request."
-            % (what, value))
-
-
 def columns(cmd, declared):
     """The columns shown at the command's live microversion.
 
@@ -183,20 +155,6 @@ def columns(cmd, declared):
     """
     return tuple(name for name, since in declared
                  if since is None or cmd.compare_version(version.ge(since)))
-
-
-class ValueGate(object):
-    """A microversion needed only when an option's value has some shape.
-
-    ``applies(value)`` is called with the parsed value (a list for append
-    options); ``meaning`` completes the help sentence "From
-    ``--os-placement-api-version <min_version>``, <meaning>."
-    """
-
-    def __init__(self, min_version, applies, meaning):
-        self.min_version = min_version
-        self.applies = applies
-        self.meaning = meaning
 
 
 def since_sentence(min_version):
@@ -295,7 +253,7 @@ class PlacementCommand(version.CheckerMixin):
             if isinstance(values, str):
                 values = [values]
             for value in values or ():
-                check_segment(value, what)
+                paths.check_segment(value, what)
 
     @staticmethod
     def check_utf8(parsed_args):
@@ -338,7 +296,7 @@ class PlacementCommand(version.CheckerMixin):
         """Add an argument together with the microversions it depends on.
 
         ``since``: the option needs at least that version. ``value_gates``
-        (:class:`ValueGate`): some of its values need a later one.
+        (:class:`version.ValueGate`): some of its values need a later one.
         ``required_since``: the option is required from that version; that
         is an argparse requirement at the version the parser is built for,
         checked again at the live version by ``prepare()``. With
@@ -517,3 +475,19 @@ class NamedCommand(object):
     def named(self, parsed_args):
         """The positional's value, then the others given after it."""
         return [getattr(parsed_args, self.positional[0])] + parsed_args.more
+
+
+class ProviderCommand(NamedCommand):
+    """Mixin of the commands about one resource provider.
+
+    Adds the ``<uuid>`` positional (a UUID or a name) first, and
+    ``prepare_provider()``: ``prepare()`` then the provider's UUID.
+    """
+
+    positional = ('uuid', '<uuid>', 'UUID or name of the resource provider')
+    # A value that is not a UUID is looked up by name.
+    positional_in_path = False
+
+    def prepare_provider(self, parsed_args):
+        http = self.prepare(parsed_args)
+        return http, providers.find_provider(http, parsed_args.uuid)

@@ -27,9 +27,10 @@ from osc_lib import utils
 
 from osc_placement import amounts
 from osc_placement import batch
+from osc_placement import parsers
+from osc_placement import paths
+from osc_placement import providers
 from osc_placement.resources import common
-from osc_placement.resources import parsers
-from osc_placement.resources import providers
 from osc_placement.text import printable
 from osc_placement import version
 
@@ -138,7 +139,7 @@ def _inventories_path(rp_uuid, resource_class=None):
     segments = ['resource_providers', rp_uuid, 'inventories']
     if resource_class is not None:
         segments.append(resource_class)
-    return common.url(*segments)
+    return paths.url(*segments)
 
 
 def parse_resource(argument):
@@ -298,7 +299,7 @@ class SetInventory(common.NamedCommand, common.Lister):
         else:
             rp_uuid = providers.find_provider(http, parsed_args.uuid)
             targets = [{'uuid': rp_uuid, 'generation': http.request(
-                'GET', common.url('resource_providers', rp_uuid)).field(
+                'GET', paths.url('resource_providers', rp_uuid)).field(
                     'generation')}]
         fields = ('resource_class',) + FIELDS
         if not parsed_args.aggregate:
@@ -371,7 +372,7 @@ class SetInventory(common.NamedCommand, common.Lister):
             'inventories', dict)
 
 
-class SetClassInventory(providers.ProviderCommand, common.ShowOne):
+class SetClassInventory(common.ProviderCommand, common.ShowOne):
     """Replace the inventory of one resource class of a resource provider.
 
     The class must already be in the provider's inventory (use
@@ -409,7 +410,7 @@ class SetClassInventory(providers.ProviderCommand, common.ShowOne):
                         '--' + field.name.replace('_', '-'))
         http, rp_uuid = self.prepare_provider(parsed_args)
         # Read-modify-write: the PUT carries the generation just read.
-        generation = http.request('GET', common.url(
+        generation = http.request('GET', paths.url(
             'resource_providers', rp_uuid)).field('generation')
         payload = {'resource_provider_generation': generation}
         for field in FIELDS:
@@ -422,7 +423,7 @@ class SetClassInventory(providers.ProviderCommand, common.ShowOne):
         return FIELDS, utils.get_dict_properties(record, FIELDS)
 
 
-class DeleteInventory(providers.ProviderCommand, common.Command):
+class DeleteInventory(common.ProviderCommand, common.Command):
     """Delete the inventory of a resource provider.
 
     With ``--resource-class``, only the inventory of that class is deleted;
@@ -462,7 +463,7 @@ LONG_HELP = ('Also show ``capacity``, the amount that can be allocated '
              '``free``, what is left of it (capacity - used).')
 
 
-class ShowInventory(providers.ProviderCommand, common.ShowOne):
+class ShowInventory(common.ProviderCommand, common.ShowOne):
     """Show the inventory of one resource class of a resource provider"""
 
     def get_parser(self, prog_name):
@@ -483,7 +484,7 @@ class ShowInventory(providers.ProviderCommand, common.ShowOne):
         return fields, utils.get_dict_properties(record, fields)
 
 
-class ListInventory(providers.ProviderCommand, common.Lister):
+class ListInventory(common.ProviderCommand, common.Lister):
     """List the inventory of a resource provider, with the amounts used"""
 
     def get_parser(self, prog_name):

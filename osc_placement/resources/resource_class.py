@@ -19,6 +19,7 @@ class (create if missing, succeed if present) came with 1.7.
 from osc_lib import utils
 
 from osc_placement import batch
+from osc_placement import paths
 from osc_placement.resources import common
 
 COLLECTION = 'resource_classes'
@@ -34,7 +35,7 @@ NAME = ('name', '<name>', 'Name of the resource class')
 
 def class_url(name):
     """Path of one resource class, the name percent-encoded."""
-    return common.url(COLLECTION, name)
+    return paths.url(COLLECTION, name)
 
 
 class ListResourceClass(common.Lister):
@@ -44,7 +45,7 @@ class ListResourceClass(common.Lister):
 
     def take_action(self, parsed_args):
         http = self.prepare(parsed_args)
-        classes = http.request('GET', common.url(COLLECTION)).field(
+        classes = http.request('GET', paths.url(COLLECTION)).field(
             'resource_classes', list)
         return FIELDS, (utils.get_dict_properties(c, FIELDS)
                         for c in classes)
@@ -64,7 +65,7 @@ class CreateResourceClass(common.NamedCommand, common.Command):
 
     def take_action(self, parsed_args):
         http = self.prepare(parsed_args)
-        http.request('POST', common.url(COLLECTION),
+        http.request('POST', paths.url(COLLECTION),
                      json={'name': parsed_args.name})
 
 

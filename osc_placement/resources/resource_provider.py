@@ -19,10 +19,11 @@ name in ``providers.py``; the tree views live in ``tree.py``.
 from osc_lib import utils
 
 from osc_placement import batch
+from osc_placement import filters
+from osc_placement import parsers
+from osc_placement import paths
+from osc_placement import providers
 from osc_placement.resources import common
-from osc_placement.resources import filters
-from osc_placement.resources import parsers
-from osc_placement.resources import providers
 
 # Microversions at which the provider API changed.
 NESTED = filters.IN_TREE_FILTER   # provider trees: parents, roots
@@ -90,7 +91,7 @@ class ListResourceProvider(common.Lister):
                         for p in found)
 
 
-class ShowResourceProvider(providers.ProviderCommand, common.ShowOne):
+class ShowResourceProvider(common.ProviderCommand, common.ShowOne):
     """Show resource provider details"""
 
     def get_parser(self, prog_name):
@@ -103,18 +104,18 @@ class ShowResourceProvider(providers.ProviderCommand, common.ShowOne):
 
     def take_action(self, parsed_args):
         http, rp_uuid = self.prepare_provider(parsed_args)
-        resource = http.request('GET', common.url(
+        resource = http.request('GET', paths.url(
             'resource_providers', rp_uuid)).json_object()
         fields = common.columns(self, PROVIDER_FIELDS)
         if parsed_args.allocations:
-            resource['allocations'] = http.request('GET', common.url(
+            resource['allocations'] = http.request('GET', paths.url(
                 'resource_providers', rp_uuid,
                 'allocations')).field('allocations', dict)
             fields += ('allocations',)
         return fields, utils.get_dict_properties(resource, fields)
 
 
-class SetResourceProvider(providers.ProviderCommand, common.ShowOne):
+class SetResourceProvider(common.ProviderCommand, common.ShowOne):
     """Update an existing resource provider"""
 
     def get_parser(self, prog_name):
@@ -146,13 +147,13 @@ class SetResourceProvider(providers.ProviderCommand, common.ShowOne):
                 http, parsed_args.parent_provider)
         elif parsed_args.no_parent:
             data['parent_provider_uuid'] = None
-        resource = http.request('PUT', common.url(
+        resource = http.request('PUT', paths.url(
             'resource_providers', rp_uuid), json=data).json_object()
         fields = common.columns(self, PROVIDER_FIELDS)
         return fields, utils.get_dict_properties(resource, fields)
 
 
-class DeleteResourceProvider(providers.ProviderCommand, common.Command):
+class DeleteResourceProvider(common.ProviderCommand, common.Command):
     """Delete resource providers
 
     Several providers can be given: each is deleted in turn, and the
@@ -165,6 +166,6 @@ class DeleteResourceProvider(providers.ProviderCommand, common.Command):
         http = self.prepare(parsed_args)
         return batch.delete_each(
             self, http, self.named(parsed_args),
-            lambda value: http.request('DELETE', common.url(
+            lambda value: http.request('DELETE', paths.url(
                 'resource_providers', providers.find_provider(http, value))),
             'resource provider', 'resource providers')

@@ -27,9 +27,9 @@ provider changed in between.
 from osc_lib import exceptions
 
 from osc_placement import batch
+from osc_placement import parsers
+from osc_placement import paths
 from osc_placement.resources import common
-from osc_placement.resources import parsers
-from osc_placement.resources import providers
 
 MIN_VERSION = '1.6'
 FIELDS = ('name',)
@@ -47,7 +47,7 @@ def trait_rows(traits):
 
 
 def provider_traits_url(rp_uuid):
-    return common.url('resource_providers', rp_uuid, 'traits')
+    return paths.url('resource_providers', rp_uuid, 'traits')
 
 
 def is_generation_conflict(exc):
@@ -93,7 +93,7 @@ class ListTrait(common.Lister):
             # Sent as the reference sends it; the server reads it as a
             # boolean string.
             params['associated'] = 'True'
-        traits = http.request('GET', common.url('traits'),
+        traits = http.request('GET', paths.url('traits'),
                               params=params).field('traits', list)
         return FIELDS, trait_rows(traits)
 
@@ -110,7 +110,7 @@ class ShowTrait(common.NamedCommand, common.ShowOne):
     def take_action(self, parsed_args):
         http = self.prepare(parsed_args)
         # The server answers 204 with no body: the name is all there is.
-        http.request('GET', common.url('traits', parsed_args.name))
+        http.request('GET', paths.url('traits', parsed_args.name))
         return FIELDS, [parsed_args.name]
 
 
@@ -128,7 +128,7 @@ class CreateTrait(common.NamedCommand, common.Command):
 
     def take_action(self, parsed_args):
         http = self.prepare(parsed_args)
-        http.request('PUT', common.url('traits', parsed_args.name))
+        http.request('PUT', paths.url('traits', parsed_args.name))
 
 
 class DeleteTrait(common.NamedCommand, common.Command):
@@ -147,11 +147,11 @@ class DeleteTrait(common.NamedCommand, common.Command):
         http = self.prepare(parsed_args)
         return batch.delete_each(
             self, http, self.named(parsed_args),
-            lambda name: http.request('DELETE', common.url('traits', name)),
+            lambda name: http.request('DELETE', paths.url('traits', name)),
             'trait', 'traits')
 
 
-class ListResourceProviderTrait(providers.ProviderCommand,
+class ListResourceProviderTrait(common.ProviderCommand,
                                 common.Lister):
     """List the traits of a resource provider"""
 
@@ -164,7 +164,7 @@ class ListResourceProviderTrait(providers.ProviderCommand,
         return FIELDS, trait_rows(traits)
 
 
-class SetResourceProviderTrait(providers.ProviderCommand,
+class SetResourceProviderTrait(common.ProviderCommand,
                                common.Lister):
     """Replace all the traits of a resource provider
 
@@ -186,7 +186,7 @@ class SetResourceProviderTrait(providers.ProviderCommand,
 
     def take_action(self, parsed_args):
         http, rp_uuid = self.prepare_provider(parsed_args)
-        generation = http.request('GET', common.url(
+        generation = http.request('GET', paths.url(
             'resource_providers', rp_uuid)).field('generation')
         traits = http.request(
             'PUT', provider_traits_url(rp_uuid),
@@ -195,7 +195,7 @@ class SetResourceProviderTrait(providers.ProviderCommand,
         return FIELDS, trait_rows(traits)
 
 
-class DeleteResourceProviderTrait(providers.ProviderCommand,
+class DeleteResourceProviderTrait(common.ProviderCommand,
                                   common.Command):
     """Remove all the traits of a resource provider
 
@@ -210,7 +210,7 @@ class DeleteResourceProviderTrait(providers.ProviderCommand,
         http.request('DELETE', provider_traits_url(rp_uuid))
 
 
-class _ChangeResourceProviderTrait(providers.ProviderCommand,
+class _ChangeResourceProviderTrait(common.ProviderCommand,
                                    common.Lister):
     """Shared by ``trait add`` and ``trait remove``.
 

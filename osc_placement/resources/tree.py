@@ -21,11 +21,11 @@ the names indented by depth), or as Graphviz DOT (``dot.py``) with
 from osc_lib import exceptions
 
 from osc_placement import amounts
+from osc_placement import dot
+from osc_placement import filters
+from osc_placement import parsers
+from osc_placement import providers
 from osc_placement.resources import common
-from osc_placement.resources import dot
-from osc_placement.resources import filters
-from osc_placement.resources import parsers
-from osc_placement.resources import providers
 from osc_placement.text import printable
 
 # Provider trees (parents, roots, in_tree) appeared in this microversion.
@@ -190,7 +190,7 @@ class _TreeView(filters.ManyProviders, common.Lister):
         return super().produce_output(parsed_args, column_names, data)
 
 
-class ShowResourceProviderTree(providers.ProviderCommand, _TreeView):
+class ShowResourceProviderTree(common.ProviderCommand, _TreeView):
     """Show the whole provider tree that contains a resource provider
 
     One row per provider, depth first: the root, then each child under its

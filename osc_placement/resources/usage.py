@@ -12,8 +12,8 @@
 
 """Usage commands: what is allocated, per provider or per project."""
 
+from osc_placement import providers
 from osc_placement.resources import common
-from osc_placement.resources import providers
 
 # Microversions of the usage API.
 PROJECT_USAGES = '1.9'     # GET /usages: the usages of a project
@@ -94,7 +94,7 @@ class ResourceShowUsage(common.NamedCommand, common.Lister):
         return fields, _per_class_rows(usages)
 
 
-class ShowUsage(providers.ProviderCommand, common.Lister):
+class ShowUsage(common.ProviderCommand, common.Lister):
     """Show the resources used on a resource provider, per class"""
 
     def take_action(self, parsed_args):

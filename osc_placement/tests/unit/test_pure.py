@@ -24,8 +24,8 @@ import pydot
 import testscenarios
 
 from osc_placement import amounts
-from osc_placement.resources import dot
-from osc_placement.resources import filters
+from osc_placement import dot
+from osc_placement import filters
 from osc_placement.resources import resource_provider
 from osc_placement.resources import tree
 

@@ -29,9 +29,9 @@ import argparse
 from osc_lib import exceptions
 
 from osc_placement import batch
-from osc_placement.resources import common
-from osc_placement.resources import parsers
-from osc_placement.resources import providers
+from osc_placement import parsers
+from osc_placement import providers
+from osc_placement import version
 
 # Microversions at which the filters of the provider list appeared.
 AGGREGATES_FILTER = '1.3'   # --member-of
@@ -84,11 +84,11 @@ def is_repeated(values):
 
 
 MEMBER_OF_GATES = (
-    common.ValueGate(
+    version.ValueGate(
         '1.24', is_repeated,
         'the option can be repeated: each value is one more condition '
         '(all must hold)'),
-    common.ValueGate(
+    version.ValueGate(
         '1.32', is_forbidden_aggregate,
         'a value starting with ``!`` forbids the aggregates: ``!<agg>`` or '
         '``!<agg1>,<agg2>`` excludes providers in any of them'),
@@ -100,7 +100,7 @@ def has_comma(values):
 
 
 REQUIRED_TRAIT_GATES = (
-    common.ValueGate(
+    version.ValueGate(
         '1.39', has_comma,
         'a value can be a comma-separated list of traits, meaning any of '
         'them'),

@@ -26,7 +26,7 @@ import uuid as uuid_lib
 from osc_lib import exceptions
 
 from osc_placement import amounts
-from osc_placement.resources import common
+from osc_placement import paths
 from osc_placement.text import printable
 
 BASE_URL = '/resource_providers'
@@ -81,28 +81,12 @@ def created_provider_path(response):
     if not sep or not is_uuid_like(rp_uuid):
         raise response.invalid('a Location header that does not name a '
                                'resource provider: %r' % location)
-    return common.url('resource_providers', rp_uuid)
-
-
-class ProviderCommand(common.NamedCommand):
-    """Mixin of the commands about one resource provider.
-
-    Adds the ``<uuid>`` positional (a UUID or a name) first, and
-    ``prepare_provider()``: ``prepare()`` then the provider's UUID.
-    """
-
-    positional = ('uuid', '<uuid>', 'UUID or name of the resource provider')
-    # A value that is not a UUID is looked up by name.
-    positional_in_path = False
-
-    def prepare_provider(self, parsed_args):
-        http = self.prepare(parsed_args)
-        return http, find_provider(http, parsed_args.uuid)
+    return paths.url('resource_providers', rp_uuid)
 
 
 def read(http, rp_uuid, what, kind):
     """``GET /resource_providers/<uuid>/<what>``: its ``what`` field."""
-    return http.request('GET', common.url(
+    return http.request('GET', paths.url(
         'resource_providers', rp_uuid, what)).field(what, kind)
 
 
