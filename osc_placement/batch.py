@@ -9,7 +9,6 @@
 # WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
 # License for the specific language governing permissions and limitations
 # under the License.
-
 """Batches: one request per item, several in flight, reported in order.
 
 Every command that sends one request per item goes through :func:`run`:
@@ -20,15 +19,20 @@ item order whatever order they finished in. The batch
 * stops on SIGINT or SIGTERM: no request starts after the signal, those in
   flight finish, and the batch says which items completed; a second
   signal ends the process at once, naming the items whose outcome is
-  unknown (those in flight);
+  unknown (those in flight). The signal handler only notes the signal:
+  what is written, is written by the batch's own loop, never from inside
+  a write of the progress line;
 * stops when the endpoint is gone: after a few consecutive failures below
-  HTTP (connection refused, reset, timeout), no new request starts;
+  HTTP (connection refused, reset, timeout, keystoneauth's failures to
+  authenticate or to find the endpoint), no new request starts;
 * draws its progress on stderr when stderr is a terminal (never with
   ``-q``), and clears it at the end.
 
-:func:`report` says what a batch did, the one way every command says it:
-each failed item on a line of its own, in item order, then the count
-(``Failed to <verb> N of M <things>.``), or the interruption. The
+:class:`Report` says what the batches of a command did, the one way every
+command says it: each failed item on a line of its own, in item order;
+after a dead endpoint how many items were not tried; then the count of
+the failures (``Failed to <verb> N of M <things>.``), or the interruption
+(``Interrupted: N of M <things> <done>; the other K <not done>.``). The
 commands print the rows of the items that completed first.
 """
 
@@ -67,8 +71,9 @@ class Batch(object):
 
     ``outcomes[i]`` is ``(result, None)``, ``(None, error)`` (an osc-lib
     exception) or None for an item that was never started. ``interrupted``
-    is the signal that stopped the batch, ``stopped`` the reason a dead
-    endpoint stopped it.
+    is the signal that stopped the batch, ``stopped`` the message of the
+    failure after which a dead endpoint stopped it, ``threshold`` how many
+    of them in a row stop it.
     """
 
     def __init__(self, items):
@@ -77,13 +82,6 @@ class Batch(object):
         self.interrupted = None
         self.stopped = None
         self.threshold = None
-
-    def stopped_line(self, things):
-        """The line that says a dead endpoint stopped the batch."""
-        return ('Stopped: %d requests in a row could not reach the Placement '
-                'API (%s); %d of %d %s were not tried.' % (
-                    self.threshold, _reason(self.stopped),
-                    len(self.not_tried()), len(self.items), things))
 
     def done(self):
         """[(item, result)] of the items that succeeded, in item order."""
@@ -100,6 +98,12 @@ class Batch(object):
     def not_tried(self):
         return [item for item, outcome in zip(self.items, self.outcomes)
                 if outcome is None]
+
+    def complete(self):
+        """Whether every item was done: none failed, none left out."""
+        return self.interrupted is None and all(
+            outcome is not None and outcome[1] is None
+            for outcome in self.outcomes)
 
 
 class Progress(object):
@@ -150,16 +154,15 @@ class Progress(object):
 class _Signals(object):
     """SIGINT and SIGTERM noted, not raised, while a batch runs.
 
-    The first signal asks the batch to stop starting requests; a second
-    one ends the process at once, naming the items still in flight.
+    The handler only notes them: ``caught`` is the first signal (the
+    batch starts no more requests), ``again`` a second one (the batch's
+    loop then ends the process at once). Nothing is written from the
+    handler, which can run in the middle of any write of this thread.
     """
 
-    def __init__(self, in_flight, name, stream, progress):
-        self.in_flight = in_flight
-        self.name = name
-        self.stream = stream
-        self.progress = progress
+    def __init__(self):
         self.caught = None
+        self.again = None
         self._previous = {}
 
     def __enter__(self):
@@ -175,16 +178,19 @@ class _Signals(object):
     def _handle(self, signum, frame):
         if self.caught is None:
             self.caught = signum
-            return
-        self.progress.clear()
-        unknown = [self.name(item) for item in self.in_flight()]
-        self.stream.write(
-            'Interrupted again: stopped at once; the outcome of %d in '
-            'flight is unknown%s\n' % (
-                len(unknown), (': ' + ', '.join(unknown)) if unknown
-                else '.'))
-        self.stream.flush()
-        os._exit(EXIT_SIGNAL[signum])
+        else:
+            self.again = signum
+
+
+def _end_at_once(signum, unknown, stream, progress):
+    """After a second signal: name the items in flight, exit at once."""
+    progress.clear()
+    stream.write(
+        'Interrupted again: stopped at once; the outcome of %d in flight is '
+        'unknown%s\n' % (len(unknown), (': ' + ', '.join(unknown))
+                         if unknown else '.'))
+    stream.flush()
+    os._exit(EXIT_SIGNAL[signum])
 
 
 def _is_transport_failure(exc):
@@ -213,8 +219,7 @@ def run(http, work, items, default=1, progress=None, name=str,
     stderr = stderr or sys.stderr
     threshold = batch.threshold = dead_endpoint_threshold(workers)
     pending = {}
-    signals = _Signals(lambda: [batch.items[i] for i in sorted(
-        pending.values())], name, stderr, progress)
+    signals = _Signals()
     consecutive = 0
     finished = 0
     started = 0
@@ -222,6 +227,10 @@ def run(http, work, items, default=1, progress=None, name=str,
     try:
         with signals:
             while True:
+                if signals.again is not None:
+                    _end_at_once(signals.again, [
+                        name(batch.items[i]) for i in sorted(
+                            pending.values())], stderr, progress)
                 stopping = signals.caught is not None \
                     or batch.stopped is not None
                 while not stopping and started < total \
@@ -265,39 +274,122 @@ def run_for(cmd, http, work, items, things, name=str):
                stderr=getattr(cmd.app, 'stderr', None))
 
 
-def report(cmd, batch, verb, thing, things, done_word, undone_words,
-           key=str, period=''):
-    """Log what a batch did; the exit code of the command (0 if all done).
-
-    Each failure is one line ``Failed to <verb> <thing> <key>: <error>``,
-    in item order; then, after a dead endpoint, how many items were not
-    tried; then ``Failed to <verb> N of M <things>.`` (exit 1), or after
-    a signal ``Interrupted: N of M <things> <done_word>; the other K
-    <undone_words>.`` (exit 128 + the signal's number).
-    """
-    failed = batch.failed()
-    for item, exc in failed:
-        cmd.log.error('Failed to %s %s %s: %s%s', verb, thing,
-                      printable(key(item)), exc, period)
-    total = len(batch.items)
-    not_tried = len(batch.not_tried())
-    if batch.stopped is not None and batch.interrupted is None:
-        cmd.log.error(batch.stopped_line(things))
-    if batch.interrupted is not None:
-        done = len(batch.done())
-        cmd.log.error('Interrupted: %d of %d %s %s; the other %d %s.',
-                      done, total, things, done_word, total - done,
-                      undone_words)
-        return EXIT_SIGNAL[batch.interrupted]
-    if failed or not_tried:
-        raise exceptions.CommandError('Failed to %s %d of %d %s.' % (
-            verb, len(failed) + not_tried, total, things))
-    return 0
+def _sentence(message, period):
+    """``message`` ending in ``period`` once, however it ended."""
+    if period and message.endswith(period):
+        return message
+    return message + period
 
 
 def _reason(message):
     """The reason of a ConnectionFailed line: after its last ': '."""
     return message.rstrip('.').rsplit(': ', 1)[-1]
+
+
+class Report(object):
+    """What the batches of one command did, said one way.
+
+    ``verb`` is what was done to each item (``read``, ``delete``, ``set
+    inventory for``), ``done_word`` and ``undone_words`` how an
+    interruption names the items done and the others (``deleted``, ``were
+    not deleted``). ``period`` ends each failure line (once, whatever the
+    error's own message ends with). :meth:`add` takes each batch with the
+    names of its items; :meth:`finish` logs the failures and returns the
+    command's exit code, or raises the count of the failures.
+    """
+
+    def __init__(self, log, verb, done_word, undone_words, period=''):
+        self.log = log
+        self.verb = verb
+        self.done_word = done_word
+        self.undone_words = undone_words
+        self.period = period
+        self.batches = []   # (batch, thing, things, key)
+
+    def add(self, batch, thing, things, key=str):
+        """Report ``batch`` too; ``key(item)`` names an item in it."""
+        self.batches.append((batch, thing, things, key))
+        return batch
+
+    def discard(self, batch):
+        """Leave ``batch`` out: the command reports it in its own way."""
+        self.batches = [entry for entry in self.batches
+                        if entry[0] is not batch]
+
+    def interrupted(self):
+        """The signal that stopped one of the batches, or None."""
+        for batch, _thing, _things, _key in self.batches:
+            if batch.interrupted is not None:
+                return batch.interrupted
+        return None
+
+    def complete(self):
+        """Whether every item of every batch was done."""
+        return all(batch.complete() for batch, _t, _ts, _k in self.batches)
+
+    def finish(self, result=0, suffix=''):
+        """Log what the batches did; the command's exit code.
+
+        Each failure is one line ``Failed to <verb> <thing> <key>:
+        <error>``, in item order (an item in two batches once); after a
+        dead endpoint, a line saying why the batch stopped and how many
+        items were not tried. Then, after a signal, ``Interrupted: N of M
+        <things> <done_word>; the other K <undone_words><suffix>.``
+        (exit 128 + the signal's number); after failures, ``Failed to
+        <verb> N of M <things><suffix>.`` raised, N counting the items
+        that failed (those not tried are said on the line before).
+        Otherwise ``result``.
+        """
+        logged = set()
+        counts = {}    # things -> (keys, keys failed, keys not tried)
+        stopped_by = None
+        for batch, thing, things, key in self.batches:
+            keys, failed, not_tried = counts.setdefault(
+                things, (set(), set(), set()))
+            for item, exc in batch.failed():
+                if (thing, key(item)) not in logged:
+                    logged.add((thing, key(item)))
+                    self.log.error(_sentence('Failed to %s %s %s: %s' % (
+                        self.verb, thing, printable(key(item)), exc),
+                        self.period))
+            keys.update(key(item) for item in batch.items)
+            failed.update(key(item) for item, _exc in batch.failed())
+            not_tried.update(key(item) for item in batch.not_tried())
+            if batch.interrupted is not None:
+                stopped_by = stopped_by or (batch, things)
+            elif batch.stopped is not None:
+                self.log.error(
+                    'Stopped: %d requests in a row could not reach the '
+                    'Placement API (%s); %d of %d %s were not tried.',
+                    batch.threshold, _reason(batch.stopped),
+                    len(batch.not_tried()), len(batch.items), things)
+        if stopped_by is not None:
+            batch, things = stopped_by
+            total = len(batch.items)
+            done = len(batch.done())
+            self.log.error('Interrupted: %d of %d %s %s; the other %d %s%s.',
+                           done, total, things, self.done_word,
+                           total - done, self.undone_words, suffix)
+            return EXIT_SIGNAL[batch.interrupted]
+        lines = ['%d of %d %s' % (len(failed), len(keys), things)
+                 for things, (keys, failed, not_tried) in counts.items()
+                 if failed or not_tried]
+        if lines:
+            raise exceptions.CommandError('Failed to %s %s%s.' % (
+                self.verb, ', '.join(lines), suffix))
+        return result
+
+
+def report(cmd, batch, verb, thing, things, done_word, undone_words,
+           key=str, period=''):
+    """:class:`Report` of one batch; the exit code of the command.
+
+    0 if every item was done; 128 + the signal's number after one;
+    otherwise the count is raised.
+    """
+    one = Report(cmd.log, verb, done_word, undone_words, period=period)
+    one.add(batch, thing, things, key)
+    return one.finish()
 
 
 def delete_each(cmd, http, values, delete, thing, things):
@@ -334,70 +426,46 @@ class Batched(object):
     line of its own and a count, and the command exits with 1. After a
     signal, no more reads start and the rows read are printed. A command
     that adds figures up calls :meth:`require_complete` first: it then
-    prints nothing unless every item was read.
+    prints nothing unless every item was read. ``batch_report`` is the
+    :class:`Report` of the command's reads.
     """
 
     default_parallel = plugin.PARALLEL_NEW_COMMANDS
 
     def run(self, parsed_args):
-        self._batches = []        # (batch, thing, things, key)
-        self._interrupted = None
+        self.batch_report = Report(self.log, 'read', 'read', 'were not read')
         try:
             result = super().run(parsed_args)
             suffix = ''
         except Incomplete as incomplete:
             result = 1
             suffix = '; no %s printed' % incomplete.what
-        return self._report(result, suffix)
+        return self.batch_report.finish(result, suffix)
 
-    def _report(self, result, suffix):
-        logged = set()
-        counts = {}    # things -> (keys tried, keys failed or not tried)
-        interrupted = None
-        for batch, thing, things, key in self._batches:
-            keys, bad = counts.setdefault(things, (set(), set()))
-            for item, exc in batch.failed():
-                if (thing, key(item)) not in logged:
-                    logged.add((thing, key(item)))
-                    self.log.error('Failed to read %s %s: %s', thing,
-                                   printable(key(item)), exc)
-            keys.update(key(item) for item in batch.items)
-            bad.update(key(item) for item, _exc in batch.failed())
-            bad.update(key(item) for item in batch.not_tried())
-            if batch.interrupted is not None:
-                interrupted = (batch, things)
-            elif batch.stopped is not None:
-                self.log.error(batch.stopped_line(things))
-        if interrupted is not None:
-            batch, things = interrupted
-            self.log.error('Interrupted after %d of %d %s%s.',
-                           len(batch.done()), len(batch.items), things,
-                           suffix)
-            return EXIT_SIGNAL[batch.interrupted]
-        lines = ['%d of %d %s' % (len(bad), len(keys), things)
-                 for things, (keys, bad) in counts.items() if bad]
-        if lines:
-            raise exceptions.CommandError(
-                'Failed to read %s%s.' % (', '.join(lines), suffix))
-        return result
-
-    def each(self, http, work, items, thing, key=None, things=None):
+    def each(self, http, work, items, thing, key=None, things=None,
+             lone_failure_raises=False):
         """[(item, result)] of the items ``work`` succeeded for.
 
         The failures are kept, in item order, for the report at the end;
         ``key(item)`` names an item in it (default: the item itself). An
         item read twice (two passes over the same providers) counts once.
-        After a signal, nothing more is read.
+        After a signal, nothing more is read. With
+        ``lone_failure_raises``, a batch in which one item failed (and no
+        signal came) raises that item's error as the command's own.
         """
         key = key or (lambda item: item)
         things = things or thing + 's'
-        if self._interrupted is not None:
+        if self.batch_report.interrupted() is not None:
             items = []
-        batch = run_for(self, http, work, items, things,
-                        name=lambda item: printable(key(item)))
-        self._batches.append((batch, thing, things, key))
-        if batch.interrupted is not None:
-            self._interrupted = batch.interrupted
+        batch = self.batch_report.add(
+            run_for(self, http, work, items, things,
+                    name=lambda item: printable(key(item))),
+            thing, things, key)
+        failed = batch.failed()
+        if lone_failure_raises and len(failed) == 1 and \
+                batch.interrupted is None:
+            self.batch_report.discard(batch)
+            raise failed[0][1]
         return batch.done()
 
     def each_provider(self, http, work, providers):
@@ -411,7 +479,5 @@ class Batched(object):
         For an output that adds figures up: a partial total would look
         complete.
         """
-        for batch, _thing, _things, _key in self._batches:
-            if batch.failed() or batch.not_tried() or \
-                    batch.interrupted is not None:
-                raise Incomplete(what)
+        if not self.batch_report.complete():
+            raise Incomplete(what)

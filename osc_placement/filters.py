@@ -293,15 +293,10 @@ class ManyProviders(batch.Batched):
         named = list(dict.fromkeys(
             getattr(parsed_args, 'resource_provider', None) or []))
         if named:
+            # One provider not found: that is the command's error.
             chosen = [found for _value, found in self.each(
                 http, lambda value: providers.lookup(http, value), named,
-                'resource provider')]
-            looked_up = self._batches[-1][0]
-            failed = looked_up.failed()
-            if len(failed) == 1 and looked_up.interrupted is None:
-                # One provider not found: that is the command's error.
-                self._batches.pop()
-                raise failed[0][1]
+                'resource provider', lone_failure_raises=True)]
             self.require_complete('rows')
             if not filters:
                 return list({p['uuid']: p for p in chosen}.values())

@@ -23,6 +23,7 @@ import os
 import signal
 import threading
 
+import fixtures
 from keystoneauth1 import session as ks_session
 import requests
 import testscenarios
@@ -199,9 +200,70 @@ class TestInterrupted(BatchTestCase):
             'capacity', 'list', '--summary')
         self.assertEqual(('', self.code), (out, code))
         self.assertEqual(
-            ['Interrupted after 5 of %d resource providers; no totals '
-             'printed.' % COUNT], err.splitlines())
+            # Worded as the interrupted write is.
+            ['Interrupted: 5 of %d resource providers read; the other %d '
+             'were not read; no totals printed.' % (COUNT, COUNT - 5)],
+            err.splitlines())
         self.assertEqual(10, len(reads))
+
+
+class Exited(Exception):
+    """What the test's os._exit raises instead of ending the process."""
+
+
+class TestSecondSignal(base.TestCase):
+    """A second signal ends the batch at once, written outside the handler.
+
+    The progress line's write is where the second Ctrl-C lands: a handler
+    that wrote to the same stream would enter the write again (Python's
+    buffered streams refuse that: ``RuntimeError: reentrant call``).
+    """
+
+    def test_second_signal_inside_the_progress_write(self):
+        release = threading.Event()
+        exits = []
+
+        def exit_now(code):
+            exits.append(code)
+            release.set()
+            raise Exited()
+        self.useFixture(fixtures.MonkeyPatch('os._exit', exit_now))
+
+        class Stream(Terminal):
+            writing = False
+            interrupted = False
+
+            def write(self, text):
+                if self.writing:
+                    raise RuntimeError('reentrant call')
+                self.writing = True
+                try:
+                    if not self.interrupted and text.startswith('\r') \
+                            and ':' in text:
+                        # The second Ctrl-C, in the middle of the write.
+                        self.interrupted = True
+                        os.kill(os.getpid(), signal.SIGINT)
+                    return super().write(text)
+                finally:
+                    self.writing = False
+
+        stream = Stream()
+
+        def work(item):
+            if item == 0:
+                os.kill(os.getpid(), signal.SIGINT)
+                return item
+            release.wait(10)
+            return item
+        progress = batch.Progress(stream, 'capacity list',
+                                  'resource providers', True)
+        self.assertRaises(Exited, batch.run, Client(2), work, range(40),
+                          progress=progress, stderr=stream)
+        self.assertEqual([130], exits)
+        self.assertEqual(
+            '\r\x1b[Kcapacity list: 1/40 resource providers\r\x1b[K'
+            'Interrupted again: stopped at once; the outcome of 1 in flight '
+            'is unknown: 1\n', stream.getvalue())
 
 
 class TestDeadEndpoint(BatchTestCase):
@@ -237,8 +299,41 @@ class TestDeadEndpoint(BatchTestCase):
             ['Stopped: %d requests in a row could not reach the Placement '
              'API (connection refused); %d of %d resource providers were '
              'not tried.' % (self.threshold, COUNT - tried, COUNT),
-             'Failed to read %d of %d resource providers.' % (COUNT, COUNT)],
+             # The count is of the failures: those not tried are not.
+             'Failed to read %d of %d resource providers.' % (tried, COUNT)],
             lines[-2:])
+
+    def test_write_stops_and_counts_what_failed(self):
+        self.requests_mock.get(
+            URL + '/resource_providers?member_of=' + base.AGG1,
+            complete_qs=True, json={'resource_providers': PROVIDERS})
+        for rp in PROVIDERS:
+            self.requests_mock.put(
+                URL + '/resource_providers/%s/inventories' % rp['uuid'],
+                exc=requests.exceptions.ConnectionError(
+                    ConnectionRefusedError(111, 'refused')))
+        out, err, code = self.openstack(
+            '--os-placement-parallel', self.parallel, 'resource', 'provider',
+            'inventory', 'set', base.AGG1, '--aggregate', '--resource',
+            'VCPU=8')
+        self.assertEqual(('', 1), (out, code))
+        lines = err.splitlines()
+        tried = len(self.requests_mock.request_history) - 1
+        self.assertGreaterEqual(tried, self.threshold)
+        self.assertEqual(tried + 2, len(lines), err)
+        for rp, line in zip(PROVIDERS, lines[:tried]):
+            # The error's own period ends the line: one, not two.
+            self.assertEqual(
+                'Failed to set inventory for resource provider %s: Unable '
+                'to reach the Placement API at %s/resource_providers/%s/'
+                'inventories: connection refused.' % (rp['uuid'], URL,
+                                                      rp['uuid']), line)
+        self.assertEqual(
+            ['Stopped: %d requests in a row could not reach the Placement '
+             'API (connection refused); %d of %d resource providers were '
+             'not tried.' % (self.threshold, COUNT - tried, COUNT),
+             'Failed to set inventory for %d of %d resource providers.'
+             % (tried, COUNT)], lines[-2:])
 
 
 class TestPartialTotals(BatchTestCase):
