@@ -22,6 +22,7 @@ its shape where it is read.
 import logging
 
 from keystoneauth1 import exceptions as ks_exceptions
+from keystoneauth1 import session as ks_session
 from osc_lib import exceptions
 import requests
 
@@ -140,6 +141,29 @@ def _server_maximum(resp):
             return entry['max_version']
 
 
+def _with_pools(adapter, size):
+    """A copy of a transport adapter whose pools keep ``size`` connections.
+
+    requests' own adapter and keystoneauth's (which sets TCP keep-alive,
+    and the session's ``tls_min_version`` and ``tls_ciphers``) are copied
+    with every setting they take; None for an adapter of another kind,
+    which is left as it is rather than copied without its settings.
+    """
+    kwargs = {'pool_connections': size, 'pool_maxsize': size,
+              'max_retries': adapter.max_retries,
+              'pool_block': adapter.poolmanager.connection_pool_kw.get(
+                  'block', requests.adapters.DEFAULT_POOLBLOCK)}
+    if type(adapter) is ks_session.TCPKeepAliveAdapter:
+        for setting in ('tls_ciphers', 'tls_min_version'):
+            if hasattr(adapter, setting):
+                kwargs[setting] = getattr(adapter, setting)
+    elif type(adapter) is not requests.adapters.HTTPAdapter:
+        LOG.debug('Connection pools left at their size: %r is not an '
+                  'adapter this client knows how to copy', adapter)
+        return None
+    return type(adapter)(**kwargs)
+
+
 class SessionClient(object):
     """Placement requests through a keystoneauth session.
 
@@ -178,11 +202,17 @@ class SessionClient(object):
                 LOG.debug('Authentication before a batch failed: %s', exc)
         if workers <= self._pool_size:
             return
+        replaced = {}   # id of an adapter -> its replacement
         for prefix, adapter in list(self.session.adapters.items()):
-            if isinstance(adapter, requests.adapters.HTTPAdapter):
-                self.session.mount(prefix, type(adapter)(
-                    pool_connections=workers, pool_maxsize=workers,
-                    max_retries=adapter.max_retries))
+            if id(adapter) not in replaced:
+                replaced[id(adapter)] = (adapter, _with_pools(adapter,
+                                                              workers))
+            bigger = replaced[id(adapter)][1]
+            if bigger is not None:
+                self.session.mount(prefix, bigger)
+        for adapter, bigger in replaced.values():
+            if bigger is not None:
+                adapter.close()
         self._pool_size = workers
 
     def request(self, method, url, **kwargs):
@@ -217,6 +247,14 @@ class SessionClient(object):
                 'Unable to reach the Placement API%s: %s.'
                 % (self._where(url), errors.describe_transport_error(exc))
             ) from exc
+        except ks_exceptions.ClientException as exc:
+            # keystoneauth's own failures before the request is sent: a
+            # token it could not get (authentication, discovery of the
+            # identity API), an endpoint missing from the catalog. In the
+            # words keystoneauth gives, as one request of a batch that
+            # could not reach Placement.
+            raise errors.ConnectionFailed(
+                printable(str(exc) or type(exc).__name__)) from exc
         response = Response(method, response)
         if raise_exc and response.status_code >= 400:
             raise errors.exception_for(response)

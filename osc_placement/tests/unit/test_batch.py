@@ -18,9 +18,11 @@ batch ran in parallel), send this process a signal in the middle of a
 batch, or fail every request below HTTP as a dead endpoint does.
 """
 
+import datetime
 import io
 import os
 import signal
+import ssl
 import threading
 
 import fixtures
@@ -30,6 +32,7 @@ import testscenarios
 
 from osc_placement import batch
 from osc_placement import http
+from osc_placement.tests import cli
 from osc_placement.tests.unit import base
 
 load_tests = testscenarios.load_tests_apply_scenarios
@@ -146,6 +149,41 @@ class TestPoolSize(base.TestCase):
         self.assertEqual({32}, {
             adapter.poolmanager.connection_pool_kw['maxsize']
             for adapter in session.adapters.values()})
+
+    def test_bigger_pools_keep_the_settings_of_the_session(self):
+        session = ks_session.Session(tls_min_version='1.3',
+                                     tls_ciphers='ECDHE+AESGCM')
+        originals = dict(session.adapters)
+        before = {prefix: dict(adapter.poolmanager.connection_pool_kw)
+                  for prefix, adapter in originals.items()}
+        closed = []
+        for adapter in set(originals.values()):
+            def close(adapter=adapter, close=adapter.close):
+                closed.append(adapter)
+                close()
+            adapter.close = close
+        client = http.SessionClient(session, {'service_type': 'placement'},
+                                    api_version='1.39')
+        client.allow_parallel(32)
+        self.assertEqual(set(originals), set(session.adapters))
+        for prefix, adapter in session.adapters.items():
+            old = originals[prefix]
+            self.assertIsNot(old, adapter)
+            self.assertIs(type(old), type(adapter))
+            self.assertEqual(('1.3', 'ECDHE+AESGCM'),
+                             (adapter.tls_min_version, adapter.tls_ciphers))
+            self.assertEqual(old.max_retries, adapter.max_retries)
+            kw = adapter.poolmanager.connection_pool_kw
+            self.assertEqual(ssl.TLSVersion.TLSv1_3,
+                             kw['ssl_context'].minimum_version)
+            self.assertEqual(before[prefix]['socket_options'],
+                             kw['socket_options'])
+            self.assertEqual(before[prefix]['block'], kw['block'])
+            self.assertEqual(32, kw['maxsize'])
+        # The schemes share one adapter, as keystoneauth mounts them; the
+        # one it replaces is closed, once.
+        self.assertEqual(1, len(set(session.adapters.values())))
+        self.assertEqual(list(set(originals.values())), closed)
 
 
 class TestInterrupted(BatchTestCase):
@@ -334,6 +372,89 @@ class TestDeadEndpoint(BatchTestCase):
              'not tried.' % (self.threshold, COUNT - tried, COUNT),
              'Failed to set inventory for %d of %d resource providers.'
              % (tried, COUNT)], lines[-2:])
+
+
+KEYSTONE = 'http://keystone.test/v3'
+
+
+def token_reply(catalog):
+    """Keystone's answer to a password: a token of a minute.
+
+    keystoneauth asks for a new one before every request (it renews a
+    token that expires within two minutes), as it does when a long batch
+    outlives the token.
+    """
+    soon = (datetime.datetime.now(datetime.timezone.utc)
+            + datetime.timedelta(seconds=60)).strftime(
+                '%Y-%m-%dT%H:%M:%S.000000Z')
+    scope = {'id': 'p1', 'name': 'admin',
+             'domain': {'id': 'default', 'name': 'Default'}}
+    return {'status_code': 201, 'headers': {'X-Subject-Token': 'tok'},
+            'json': {'token': {
+                'expires_at': soon, 'issued_at': soon,
+                'methods': ['password'], 'user': scope, 'project': scope,
+                'catalog': [{'type': service, 'id': service, 'endpoints': [
+                    {'interface': 'public', 'region': 'RegionOne',
+                     'region_id': 'RegionOne', 'url': URL, 'id': service}]}
+                    for service in catalog]}}}
+
+
+class TestKeystoneFailsInTheBatch(BatchTestCase):
+    """keystoneauth's own errors in a batch: per item, then the batch stops.
+
+    Keystone gives tokens for the first reads, then refuses the password,
+    or leaves Placement out of the catalog.
+    """
+
+    scenarios = [
+        ('unauthorized', {
+            'refusal': {'status_code': 401, 'json': {'error': {
+                'code': 401, 'title': 'Unauthorized',
+                'message': 'The request you have made requires '
+                           'authentication.'}}},
+            'error': 'Unauthorized (HTTP 401)'}),
+        ('no_endpoint', {
+            'refusal': token_reply(['compute']),
+            'error': 'public endpoint for placement service not found'}),
+    ]
+
+    def test_items_fail_and_the_batch_stops(self):
+        self.mock_cloud({'inventories': INVENTORY, 'usages': {}})
+        first = []
+
+        def read_first(request, context):
+            first.append(request.path)
+            return {'inventories': INVENTORY, 'usages': {}}
+        for what in ('inventories', 'usages'):
+            self.requests_mock.get(URL + '/resource_providers/%s/%s' % (
+                PROVIDERS[0]['uuid'], what), json=read_first)
+
+        def keystone(request, context):
+            # Tokens until the first provider has been read.
+            reply = self.refusal if len(first) == 2 else token_reply(
+                ['placement'])
+            context.status_code = reply['status_code']
+            context.headers.update(reply.get('headers', {}))
+            return reply['json']
+        self.requests_mock.post(KEYSTONE + '/auth/tokens', json=keystone)
+        out, err, code = cli.run([
+            '--os-auth-type', 'v3password', '--os-auth-url', KEYSTONE,
+            '--os-username', 'admin', '--os-password', 'secret',
+            '--os-project-name', 'admin', '--os-user-domain-id', 'default',
+            '--os-project-domain-id', 'default',
+            '--os-placement-api-version', '1.39',
+            '--os-placement-parallel', '1', 'resource', 'provider',
+            'capacity', 'list', '-f', 'value', '-c', 'name'])
+        self.assertEqual(1, code, err)
+        self.assertEqual(['rp-00'], out.split())
+        self.assertEqual(
+            ['Failed to read resource provider %s: %s'
+             % (rp['uuid'], self.error) for rp in PROVIDERS[1:4]] +
+            ['Stopped: 3 requests in a row could not reach the Placement '
+             'API (%s); %d of %d resource providers were not tried.'
+             % (self.error, COUNT - 4, COUNT),
+             'Failed to read 3 of %d resource providers.' % COUNT],
+            err.splitlines())
 
 
 class TestPartialTotals(BatchTestCase):
