@@ -245,7 +245,8 @@ class SessionClient(object):
                                          errors.ENDPOINT_EXAMPLE)) from exc
             raise errors.ConnectionFailed(
                 'Unable to reach the Placement API%s: %s.'
-                % (self._where(url), errors.describe_transport_error(exc))
+                % (self._where(url),
+                   errors.describe_transport_error(exc).rstrip('.'))
             ) from exc
         except ks_exceptions.ClientException as exc:
             # keystoneauth's own failures before the request is sent: a

@@ -462,6 +462,11 @@ class TestTransportErrors(HTTPTestCase):
             'exc': requests.exceptions.ConnectionError(
                 ConnectionRefusedError(111, 'refused')),
             'reason': 'connection refused'}),
+        # A reason that is a sentence of its own: one period, not two.
+        ('sentence', {
+            'exc': requests.exceptions.ConnectionError('Network is down.'),
+            'reason': 'Unable to establish connection to %s/traits: '
+                      'Network is down' % ENDPOINT}),
     ]
 
     def test_transport_errors(self):
