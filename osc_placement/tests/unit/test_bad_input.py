@@ -435,7 +435,7 @@ ALL = (INVENTORY_SET + INVENTORY_CLASS_SET + ALLOCATION_SET + CANDIDATES
 # makes of it. Each: (id, argv, the request that carries the value
 # (method, path, query pairs), a fragment of its JSON body or None).
 # (Negative amounts, amounts above 2147483647 and a --limit below 1 are
-# refused locally since rule D18: see test_operator_round_three.)
+# refused locally since rule D18: see test_amount_ranges.)
 ROUND_TRIPS = [
     ('provider-list-resource-no-equals-recorded',
      ['--os-placement-api-version', '1.4', 'resource', 'provider', 'list',

@@ -25,6 +25,7 @@ import testscenarios
 
 from osc_placement import errors
 from osc_placement import http
+from osc_placement.tests import cli
 from osc_placement.tests.unit import base
 from osc_placement import version
 
@@ -476,3 +477,55 @@ class TestTransportErrors(HTTPTestCase):
         self.assertIsInstance(raised, exceptions.CommandError)
         self.assertEqual('Unable to reach the Placement API at %s/traits: %s.'
                          % (ENDPOINT, self.reason), str(raised))
+
+
+# Through the shell: the negotiated version in --debug, an endpoint that
+# is not a URL.
+
+class TestNegotiationInDebug(base.TestCase):
+
+    def debug_lines(self):
+        out, err, code = cli.run(
+            ['--debug'] + cli.auth_argv() + ['resource', 'class', 'list'])
+        self.assertEqual(0, code, err)
+        return [line for line in err.splitlines() if 'Negotiated' in line]
+
+    def test_the_negotiated_version_and_the_server_maximum(self):
+        self.requests_mock.get(ENDPOINT + '/', json=base.VERSIONS)
+        self.requests_mock.get(ENDPOINT + '/resource_classes',
+                               json={'resource_classes': []})
+        lines = self.debug_lines()
+        self.assertEqual(1, len(lines), lines)
+        self.assertTrue(lines[0].endswith(
+            'Negotiated Placement API microversion 1.29 (server maximum '
+            '1.39)'), lines[0])
+
+    def test_an_older_server(self):
+        self.requests_mock.get(ENDPOINT + '/', status_code=406, json={
+            'errors': [{'status': 406, 'title': 'Not Acceptable',
+                        'detail': 'Unacceptable version header: 1.29',
+                        'max_version': '1.17', 'min_version': '1.0'}]})
+        self.requests_mock.get(ENDPOINT + '/resource_classes',
+                               json={'resource_classes': []})
+        lines = self.debug_lines()
+        self.assertEqual(1, len(lines), lines)
+        self.assertTrue(lines[0].endswith(
+            'Negotiated Placement API microversion 1.17 (server maximum '
+            '1.17)'), lines[0])
+
+
+class TestEndpointThatIsNotAURL(base.TestCase):
+
+    # (requests-mock serves every scheme: only a URL without one can be
+    # tested here.)
+    scenarios = [(e, {'endpoint': e})
+                 for e in ('not-a-url', 'controller.example/placement')]
+
+    def test_says_what_an_endpoint_looks_like(self):
+        out, err, code = cli.run(cli.auth_argv(self.endpoint) + [
+            'resource', 'class', 'list'])
+        self.assertEqual(
+            ('', "The Placement endpoint '%s' is not an HTTP(S) URL: give "
+             "one such as http://controller:8778/placement.\n"
+             % self.endpoint, 1), (out, err, code))
+        self.assertEqual([], self.sent())

@@ -10,8 +10,8 @@
 # License for the specific language governing permissions and limitations
 # under the License.
 
-"""Names with control characters and the tree formats, on a real Placement
-(issue 26, round three)."""
+"""Names with control characters on a real Placement: refused when written
+here, escaped when printed."""
 
 from osc_placement.tests.functional import base
 
@@ -54,23 +54,3 @@ class TestControlCharacters(base.TestCase):
         self.assertEqual(
             'compute-1', self.api('GET', '/resource_providers/' + uuid)[
                 'name'])
-
-
-class TestTreeFormats(base.TestCase):
-
-    def test_value_and_json_give_bare_names(self):
-        root = self.api('POST', '/resource_providers',
-                        body={'name': 'compute-1'})['uuid']
-        self.api('POST', '/resource_providers', body={
-            'name': 'compute-1_NUMA0', 'parent_provider_uuid': root})
-        value = self.ok('resource', 'provider', 'tree', 'show', root,
-                        '-f', 'value', '-c', 'name', '-c', 'depth',
-                        version='1.14')
-        self.assertEqual(['compute-1 0', 'compute-1_NUMA0 1'],
-                         value.splitlines())
-        out, err, code = self.openstack(
-            'resource', 'provider', 'tree', 'list', '--dot', '-f', 'json',
-            version='1.14')
-        self.assertEqual(('', 1), (out, code))
-        self.assertEqual('--dot prints Graphviz DOT: it cannot be combined '
-                         'with -f/--format.\n', err)
