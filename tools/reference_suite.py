@@ -175,7 +175,6 @@ def outcomes(work_dir):
 def verdict(tests, expected):
     """Lines saying what is wrong with the run (none when it passed)."""
     problems = []
-    passed = [t for t, (status, _) in tests.items() if status == 'success']
     skipped = {t: reason for t, (status, reason) in tests.items()
                if status == 'skip'}
     for test, reason in sorted(skipped.items()):
