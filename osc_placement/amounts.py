@@ -14,17 +14,28 @@
 
 Placement lets consumers allocate ``(total - reserved) *
 allocation_ratio`` of a resource class, rounded down; every figure this
-plugin computes from an inventory starts from :func:`capacity`, and every
+plugin computes from an inventory starts from :func:`capacity` (or, for a
+check before a write, its unrounded product :func:`unrounded`), and every
 ``used/capacity`` it prints is written by :func:`used_of_capacity`.
 """
 
 import math
 
 
+def unrounded(inventory):
+    """``(total - reserved) * allocation_ratio``, not rounded.
+
+    What a check of an inventory record before it is written compares
+    (Placement truncates it towards zero where :func:`capacity` floors:
+    they differ only below 0).
+    """
+    return ((inventory['total'] - inventory['reserved'])
+            * inventory['allocation_ratio'])
+
+
 def capacity(inventory):
     """What consumers may allocate: floor((total - reserved) * ratio)."""
-    return int(math.floor((inventory['total'] - inventory['reserved'])
-                          * inventory['allocation_ratio']))
+    return int(math.floor(unrounded(inventory)))
 
 
 def used_of_capacity(records, sep='='):

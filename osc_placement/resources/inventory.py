@@ -170,6 +170,17 @@ def parse_resource(argument):
     return resource_class, field, number
 
 
+def complete(record):
+    """The record as Placement stores it: fields left out take its defaults.
+
+    A record without ``total`` stays without one (Placement refuses it).
+    """
+    full = {field.name: field.default for field in FIELDS_SPEC
+            if field.default is not None}
+    full.update(record)
+    return full
+
+
 def refusals(record, reserved_can_be_total):
     """Why Placement would refuse an inventory record: a list of rules.
 
@@ -182,15 +193,14 @@ def refusals(record, reserved_can_be_total):
     """
     if 'total' not in record:
         return ['no total (Placement requires one)']
-    full = {field.name: record.get(field.name, field.default)
-            for field in FIELDS_SPEC}
+    full = complete(record)
     rules = [rule for rule in (field.refusal(full[field.name])
                                for field in FIELDS_SPEC) if rule]
     if rules:
         return rules
     # Placement truncates towards zero: int(x) < 0 is x <= -1, and
     # int(x) <= 0 is x < 1.
-    product = (full['total'] - full['reserved']) * full['allocation_ratio']
+    product = amounts.unrounded(full)
     formula = ('capacity (total - reserved) * allocation_ratio = '
                '(%d - %d) * %s' % (full['total'], full['reserved'],
                                    full['allocation_ratio']))
@@ -200,6 +210,50 @@ def refusals(record, reserved_can_be_total):
         rules.append(formula + ' is below 1 (0 is accepted from '
                      '--os-placement-api-version %s)' % RESERVED_CAN_BE_TOTAL)
     return rules
+
+
+def lowers_capacity(current, inventories):
+    """Whether the write lowers the capacity of a class already there."""
+    return any(
+        resource_class in current and 'total' in record
+        and amounts.capacity(complete(record))
+        < amounts.capacity(complete(current[resource_class]))
+        for resource_class, record in inventories.items())
+
+
+def usage_warnings(inventories, usages, replaces, skip=()):
+    """What the write does to what is in use (rule D19): one text a class.
+
+    A class whose usage would be above its new capacity (Placement
+    accepts the write and only logs it; every new allocation of the
+    class then fails), and, when the write ``replaces`` the whole
+    inventory, a class in use that it leaves out (Placement refuses the
+    write with HTTP 409). The classes in ``skip`` (records Placement
+    refuses anyway) are not judged.
+    """
+    texts = []
+    for resource_class, record in inventories.items():
+        used = usages.get(resource_class, 0)
+        if resource_class in skip or 'total' not in record or not used:
+            continue
+        new_capacity = amounts.capacity(complete(record))
+        if used > new_capacity:
+            texts.append(
+                '%s has %d in use, more than its new capacity %d ((total - '
+                'reserved) * allocation_ratio): Placement accepts the '
+                'inventory, but no new allocation of %s fits until the '
+                'usage is below it' % (
+                    printable(resource_class), used, new_capacity,
+                    printable(resource_class)))
+    if replaces:
+        for resource_class in sorted(usages):
+            if usages[resource_class] and resource_class not in inventories:
+                texts.append(
+                    '%s has %d in use and the write would remove it: '
+                    'Placement refuses that (HTTP 409); --amend keeps the '
+                    'classes not given' % (printable(resource_class),
+                                           usages[resource_class]))
+    return texts
 
 
 def _rows(inventories, fields, prefix=()):
@@ -232,6 +286,14 @@ class SetInventory(common.NamedCommand, common.Lister):
     provider that fails does not stop the others. The providers that were
     updated are printed, the failures are reported after them in the
     order of the providers, and the command then exits with 1.
+
+    ``--dry-run`` prints what would be written and writes nothing. On
+    stderr it warns, one line each, of every record Placement would
+    refuse, of every class whose usage would be above its new capacity,
+    and, without ``--amend``, of every class in use that the write would
+    remove (Placement refuses that). A real ``--amend`` that lowers a
+    capacity also warns of a usage above the new capacity: Placement
+    accepts the write, but no new allocation of that class fits.
     """
 
     positional = ('uuid', '<uuid>', 'UUID or name of the resource provider; '
@@ -303,8 +365,9 @@ class SetInventory(common.NamedCommand, common.Lister):
                     'generation')}]
         fields = ('resource_class',) + FIELDS
         if not parsed_args.aggregate:
-            inventories = self._set_one(http, targets[0], changes,
-                                        parsed_args)
+            inventories, warnings = self._set_one(http, targets[0], changes,
+                                                  parsed_args)
+            self._warn(targets[0], warnings)
             return fields, _rows(inventories, fields)
 
         # In parallel with --os-placement-parallel; the outcomes come back
@@ -320,41 +383,59 @@ class SetInventory(common.NamedCommand, common.Lister):
             # Nothing to print: the failures are the command's error.
             self._report()
 
-        rows = [row for provider, inventories in updated
+        # The warnings in the order of the providers, as the rows.
+        for provider, (_, warnings) in updated:
+            self._warn(provider, warnings)
+        rows = [row for provider, (inventories, _) in updated
                 for row in _rows(inventories, fields,
                                  prefix=(provider['uuid'],))]
         return ('resource_provider',) + fields, rows
 
-    def _check(self, provider, inventories, parsed_args):
-        """Refuse, in a dry run, what Placement would refuse to write.
+    def _warn(self, provider, warnings):
+        for text in warnings:
+            self.log.warning('Warning: resource provider %s: %s.',
+                             provider['uuid'], text)
 
-        One line naming the records of the provider (the batch line names
-        the provider with ``--aggregate``) and the rule each breaks.
+    def _warnings(self, http, provider, current, inventories, parsed_args):
+        """The warnings of one provider's write (rules D19 and D20).
+
+        In a dry run, one per record Placement would refuse; then, in a
+        dry run or an ``--amend`` write that lowers the capacity of a
+        class the provider has, what the write does to the usages (read
+        here: one request, before any write).
         """
-        can_reserve_total = self.compare_version(
-            version.ge(RESERVED_CAN_BE_TOTAL))
-        refused = ['%s (%s)' % (printable(resource_class), '; '.join(rules))
-                   for resource_class, rules in (
-                       (resource_class, refusals(record, can_reserve_total))
-                       for resource_class, record in inventories.items())
-                   if rules]
-        if not refused:
-            return
-        if parsed_args.aggregate:
-            raise exceptions.CommandError(
-                'dry run: Placement would refuse %s' % '; '.join(refused))
-        raise exceptions.CommandError(
-            'Dry run: Placement would refuse the inventory of resource '
-            'provider %s: %s.' % (provider['uuid'], '; '.join(refused)))
+        refused = {}
+        if parsed_args.dry_run:
+            can_reserve_total = self.compare_version(
+                version.ge(RESERVED_CAN_BE_TOTAL))
+            refused = {resource_class: rules for resource_class, rules in (
+                (resource_class, refusals(record, can_reserve_total))
+                for resource_class, record in inventories.items()) if rules}
+        warnings = ['Placement would refuse the %s record: %s' % (
+            printable(resource_class), '; '.join(rules))
+            for resource_class, rules in refused.items()]
+        if parsed_args.dry_run or (parsed_args.amend and lowers_capacity(
+                current, inventories)):
+            usages = providers.provider_usages(http, provider['uuid'])
+            warnings += usage_warnings(
+                inventories, usages, replaces=not parsed_args.amend,
+                skip=refused)
+        return warnings
 
     def _set_one(self, http, provider, changes, parsed_args):
-        """Write the inventory of one provider; return what it now is."""
+        """Write the inventory of one provider.
+
+        Returns what it now is (in a dry run, what it would be) and the
+        warnings of :meth:`_warnings`.
+        """
         path = _inventories_path(provider['uuid'])
+        current = {}
         if parsed_args.amend:
             # Read-modify-write: the generation comes with the inventory.
             response = http.request('GET', path)
             payload = response.json_object()
-            inventories = dict(response.field('inventories', dict))
+            current = response.field('inventories', dict)
+            inventories = dict(current)
             payload['inventories'] = inventories
         else:
             inventories = {}
@@ -365,11 +446,12 @@ class SetInventory(common.NamedCommand, common.Lister):
             record = dict(inventories.get(resource_class, {}))
             record[field] = value
             inventories[resource_class] = record
+        warnings = self._warnings(http, provider, current, inventories,
+                                  parsed_args)
         if parsed_args.dry_run:
-            self._check(provider, inventories, parsed_args)
-            return inventories
+            return inventories, warnings
         return http.request('PUT', path, json=payload).field(
-            'inventories', dict)
+            'inventories', dict), warnings
 
 
 class SetClassInventory(common.ProviderCommand, common.ShowOne):

@@ -148,12 +148,19 @@ class TestInventory(InventoryTestCase):
 
     def test_set_amend_dry_run_reads_but_never_writes(self):
         self.provider_with_vcpu(generation=3)
+        self.requests_mock.get(
+            URL + '/resource_providers/%s/usages' % RP1,
+            json={'resource_provider_generation': 3, 'usages': {'VCPU': 2}})
         out, err, code = self.openstack(
             'resource', 'provider', 'inventory', 'set', RP1, '--amend',
             '--dry-run', '--resource', 'VCPU:reserved=2', '--resource',
             'DISK_GB=5', '-f', 'json')
-        self.assertEqual(0, code, err)
-        self.assertEqual(['GET', 'GET'], [m for m, _ in self.sent()])
+        self.assertEqual((0, ''), (code, err))
+        # The provider, its inventory, its usages (rule D19); no write.
+        self.assertEqual([
+            ('GET', '/resource_providers/' + RP1),
+            ('GET', '/resource_providers/%s/inventories' % RP1),
+            ('GET', '/resource_providers/%s/usages' % RP1)], self.sent())
         self.assertEqual(
             [dict(record(reserved=2), resource_class='VCPU'),
              {'resource_class': 'DISK_GB', 'allocation_ratio': '',
@@ -168,7 +175,7 @@ class TestInventory(InventoryTestCase):
             **conflict("resource provider generation conflict"))
         out, err, code = self.openstack(
             'resource', 'provider', 'inventory', 'set', RP1, '--amend',
-            '--resource', 'VCPU=4')
+            '--resource', 'VCPU=16')
         self.assertEqual(('', 1), (out, code))
         self.assertEqual(
             'resource provider generation conflict (HTTP 409)\n',
@@ -176,7 +183,7 @@ class TestInventory(InventoryTestCase):
         self.assertEqual(['GET', 'GET', 'PUT'], [m for m, _ in self.sent()])
         self.assertEqual(
             {'resource_provider_generation': 3,
-             'inventories': {'VCPU': record(total=4)}},
+             'inventories': {'VCPU': record(total=16)}},
             self.requests_mock.request_history[-1].json())
 
     def test_set_aggregate_partial_failure_table_then_errors(self):

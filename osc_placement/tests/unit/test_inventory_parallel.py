@@ -44,10 +44,14 @@ class TestSetAggregateInParallel(base.TestCase):
 
     api_version = '1.3'
     scenarios = testscenarios.multiply_scenarios(
-        [('replace', {'options': [], 'reads': False, 'writes': True}),
-         ('amend', {'options': ['--amend'], 'reads': True, 'writes': True}),
+        [('replace', {'options': [], 'reads': False, 'writes': True,
+                      'usages': False}),
+         ('amend', {'options': ['--amend'], 'reads': True, 'writes': True,
+                    'usages': False}),
+         # A dry run also reads the usages (rule D19).
          ('amend_dry_run', {'options': ['--amend', '--dry-run'],
-                            'reads': True, 'writes': False})],
+                            'reads': True, 'writes': False,
+                            'usages': True})],
         [('all_succeed', {'failing_reads': (), 'failing_writes': ()}),
          # Providers 1 and 4 refuse the write; provider 6 is gone when its
          # inventory is read (when it is read).
@@ -64,11 +68,14 @@ class TestSetAggregateInParallel(base.TestCase):
             url = base.ENDPOINT + inventories_path(uuid)
             self.requests_mock.get(url, json=self.answer(n, 'read'))
             self.requests_mock.put(url, json=self.answer(n, 'write'))
+            self.requests_mock.get(
+                base.ENDPOINT + '/resource_providers/%s/usages' % uuid,
+                json=self.answer(n, 'usages'))
 
     def answer(self, n, step):
         """The answer of provider n: the first ones are the slowest."""
-        failing = self.failing_reads if step == 'read' else \
-            self.failing_writes
+        failing = {'read': self.failing_reads, 'write': self.failing_writes,
+                   'usages': ()}[step]
         uuid = PROVIDERS[n]
 
         def reply(request, context):
@@ -80,6 +87,9 @@ class TestSetAggregateInParallel(base.TestCase):
             if step == 'read':
                 return {'resource_provider_generation': n,
                         'inventories': {'DISK_GB': dict(FULL, total=n + 1)}}
+            if step == 'usages':
+                return {'resource_provider_generation': n,
+                        'usages': {'DISK_GB': n}}
             return {'resource_provider_generation': n + 1,
                     'inventories': request.json()['inventories']}
 
@@ -115,6 +125,9 @@ class TestSetAggregateInParallel(base.TestCase):
         for n, uuid in enumerate(PROVIDERS):
             if self.reads:
                 expected.append(('GET', inventories_path(uuid)))
+            if self.usages and not (self.reads and n in self.failing_reads):
+                expected.append(
+                    ('GET', '/resource_providers/%s/usages' % uuid))
             if self.writes and not (self.reads and n in self.failing_reads):
                 expected.append(('PUT', inventories_path(uuid)))
         self.assertEqual(expected, [(r.method, r.path) for r in sent])
