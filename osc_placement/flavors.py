@@ -564,17 +564,18 @@ class _Translator(object):
 def translate(flavor, boot_from_volume=False, include_disabled=False,
               aggregates=None, required=(), forbidden=(), member_of=(),
               in_tree=None, root_required=(), owner_nova=False):
-    """The ``Translation`` of a flavor (a dict: ``name``, ``vcpus``,
-    ``ram``, ``disk``, ``ephemeral``, ``swap`` in MiB, ``extra_specs``).
+    """The ``Translation`` of a flavor: the request Nova would send.
 
+    flavor: a dict with ``name``, ``vcpus``, ``ram``, ``disk``,
+        ``ephemeral``, ``swap`` (MiB) and ``extra_specs``.
     boot_from_volume: the root disk is not asked for.
     include_disabled: disabled computes are not left out.
     aggregates: the UUIDs of the host aggregates of the availability zone
         (None or empty: no zone).
-    required, forbidden, member_of, in_tree: added to the unnamed group as
-        ``--required`` (``A,B``: any of them), ``--forbidden``,
+    required, forbidden, member_of, in_tree: added to the unnamed group,
+        as ``--required`` (``A,B``: any of them), ``--forbidden``,
         ``--member-of`` (``!`` forbids) and ``--in-tree`` (a provider UUID)
-        add them.
+        add them to ``allocation candidate list``.
     root_required: traits of the root, ``!`` for a forbidden one.
     owner_nova: the root must have OWNER_NOVA (Nova 34 once every
         nova-compute runs 34).

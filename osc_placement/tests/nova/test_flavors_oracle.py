@@ -41,9 +41,10 @@ from nova import objects
 from nova.scheduler import request_filter
 from nova.scheduler import utils
 from nova.virt import hardware
+import os_resource_classes
+import os_traits
 from osc_lib import exceptions
 from oslotest import base
-import os_resource_classes
 import testscenarios
 
 from osc_placement import flavors
@@ -386,7 +387,6 @@ class TestTables(base.BaseTestCase):
                          set(flavors.STANDARD_CLASSES))
 
     def test_traits_exist(self):
-        import os_traits
         known = set(os_traits.get_traits())
         ours = set()
         for table in (flavors.SPECS, flavors.ROOT_SPECS):
