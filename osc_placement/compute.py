@@ -40,10 +40,14 @@ def _compute(cmd):
     return cmd.app.client_manager.compute
 
 
-def _call(what, func, *args, **kwargs):
-    """func(*args, **kwargs), its failures as one line about ``what``."""
+def _call(what, read):
+    """read(), its failures as one line about ``what``.
+
+    ``read`` reaches the compute proxy itself: OpenStackClient makes it,
+    and looks the endpoint up, at the first use.
+    """
     try:
-        return func(*args, **kwargs)
+        return read()
     except (ks_exceptions.EndpointNotFound, ks_exceptions.CatalogException,
             sdk_exceptions.EndpointNotFound,
             sdk_exceptions.ServiceDisabledException,
@@ -56,6 +60,9 @@ def _call(what, func, *args, **kwargs):
             'Cannot read %s: the compute API is unreachable (%s).'
             % (what, errors.describe_transport_error(exc)))
     except sdk_exceptions.HttpException as exc:
+        if exc.status_code is None:
+            # Raised by the proxy's find, not by an answer: nothing found.
+            raise
         raise exceptions.CommandError(
             'Cannot read %s: the compute API answered HTTP %s: %s'
             % (what, exc.status_code,
@@ -80,31 +87,20 @@ def _flavor(found):
 def find_flavor(cmd, name_or_id):
     """A flavor by name or ID, with its extra specs, as a dict.
 
-    As ``openstack flavor show``; a private flavor that the public list
-    does not name is looked for among all flavors.
+    As ``openstack flavor show``: the ID first, then the names of all
+    flavors, public and private.
     """
-    what = 'flavor %s' % text.printable(repr(name_or_id))
+    shown = text.printable(repr(name_or_id))
     try:
-        found = _call(what, _compute(cmd).find_flavor, name_or_id,
-                      ignore_missing=True, get_extra_specs=True)
-    except sdk_exceptions.DuplicateResource:
-        found = None
-        named = 2
-    else:
-        named = 0
-    if found is None:
-        matches = [flavor for flavor in all_flavors(cmd)
-                   if flavor['name'] == name_or_id]
-        named = max(named, len(matches))
-        if len(matches) == 1:
-            return matches[0]
-        if named > 1:
-            raise exceptions.CommandError(
-                'More than one flavor is named %s: give its ID.'
-                % text.printable(repr(name_or_id)))
+        found = _call('flavor %s' % shown, lambda: _compute(
+            cmd).find_flavor(name_or_id, ignore_missing=False,
+                             get_extra_specs=True))
+    except sdk_exceptions.NotFoundException:
         raise exceptions.CommandError(
-            'No flavor with a name or ID of %s in the compute API.'
-            % text.printable(repr(name_or_id)))
+            'No flavor with a name or ID of %s in the compute API.' % shown)
+    except sdk_exceptions.DuplicateResource:
+        raise exceptions.CommandError(
+            'More than one flavor is named %s: give its ID.' % shown)
     return _flavor(found)
 
 

@@ -299,8 +299,6 @@ class _Translator(object):
     def cpu_set(self, key):
         """The CPUs of a mask spec: '0-3,^2' -> {0, 1, 3}."""
         mask = self.specs[key]
-        if not re.fullmatch(_CPU_MASK, mask):
-            self.refuse(key, 'not a CPU mask such as 0-3,^2')
         if mask.strip().startswith('^'):
             mask = '0-%d,%s' % (self.vcpus - 1, mask)
         chosen, excluded = set(), set()
@@ -320,6 +318,10 @@ class _Translator(object):
         policy = self.choice('hw:cpu_policy')
         thread_policy = self.choice('hw:cpu_thread_policy')
         emulator = self.choice('hw:emulator_threads_policy')
+        for key in ('hw:cpu_dedicated_mask', 'hw:cpu_realtime_mask'):
+            if self.specs.get(key) and not re.fullmatch(_CPU_MASK,
+                                                        self.specs[key]):
+                self.refuse(key, 'not a CPU mask such as 0-3,^2')
         every = set(range(self.vcpus))
         realtime = self.realtime_cpus(every, emulator)
         dedicated = None
