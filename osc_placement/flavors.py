@@ -60,6 +60,7 @@ import re
 from osc_lib import exceptions
 
 from osc_placement import filters
+from osc_placement import text
 
 UNNAMED = ''
 
@@ -214,7 +215,8 @@ class _Group(object):
 class _Translator(object):
 
     def __init__(self, flavor):
-        self.name = flavor.get('name') or flavor.get('id') or '?'
+        self.name = text.printable(flavor.get('name') or flavor.get('id')
+                                   or '?')
         self.specs = dict(flavor.get('extra_specs') or {})
         self.vcpus = flavor['vcpus']
         self.groups = {}
@@ -227,7 +229,8 @@ class _Translator(object):
     def refuse(self, key, why):
         raise exceptions.CommandError(
             'Flavor %s: extra spec %s=%s: %s; Nova refuses it.'
-            % (self.name, key, self.specs[key], why))
+            % (self.name, text.printable(key),
+               text.printable(self.specs[key]), text.printable(why)))
 
     def group(self, suffix):
         return self.groups.setdefault(suffix, _Group())
@@ -290,7 +293,7 @@ class _Translator(object):
         if amount < 0:
             self.warnings.append(
                 'Flavor %s: extra spec %s=%s: a negative amount, which Nova '
-                'ignores.' % (self.name, key, value))
+                'ignores.' % (self.name, text.printable(key), value))
             return
         self.add_resource(rclass, amount, suffix)
 
@@ -548,7 +551,8 @@ class _Translator(object):
                 self.warnings.append(
                     'Flavor %s: extra spec %s=%s: Nova also asks for %s, '
                     'which this request leaves out: the answer is '
-                    'incomplete.' % (self.name, key, self.specs[key], what))
+                    'incomplete.' % (self.name, key,
+                                     text.printable(self.specs[key]), what))
         suffixed = [suffix for suffix in self.groups if suffix]
         if len(suffixed) > 1 and not self.group_policy:
             self.warnings.append(

@@ -17,6 +17,8 @@ requests-mock: the requests it sends to Nova, what we read from the
 answers, and the one-line errors.
 """
 
+import ast
+import os
 import types
 
 from keystoneauth1 import fixture as ks_fixture
@@ -153,12 +155,14 @@ class TestBefore261(ComputeTestCase):
     maximum = '2.60'
 
     def test_extra_specs_read_apart(self):
+        # Before 2.75 a flavor without swap says "".
         self.requests_mock.get(NOVA + '/flavors/f1', json={
-            'flavor': _flavor_body('f1', 'm1')})
+            'flavor': _flavor_body('f1', 'm1', swap='')})
         self.requests_mock.get(NOVA + '/flavors/f1/os-extra_specs', json={
             'extra_specs': {'resources:VGPU': '1'}})
         found = compute.find_flavor(self.cmd, 'f1')
         self.assertEqual({'resources:VGPU': '1'}, found['extra_specs'])
+        self.assertEqual(0, found['swap'])
         self.assertEqual(
             [('GET', NOVA + '/flavors/f1', 'compute 2.60'),
              ('GET', NOVA + '/flavors/f1/os-extra_specs', 'compute 2.60')],
@@ -223,6 +227,29 @@ class TestZoneAggregates(ComputeTestCase):
                                 compute.zone_aggregates, self.cmd, 'az1')
         self.assertIn('compute microversion 2.41 or later needed',
                       str(exc))
+
+
+class TestImportedByCommandsOnly(base.BaseTestCase):
+    """No helper module imports compute: only the --flavor commands."""
+
+    def test_no_helper_imports_it(self):
+        package = os.path.dirname(compute.__file__)
+        found = []
+        for name in sorted(os.listdir(package)):
+            if not name.endswith('.py'):
+                continue
+            with open(os.path.join(package, name)) as f:
+                tree = ast.parse(f.read())
+            for node in ast.walk(tree):
+                if isinstance(node, ast.ImportFrom) and any(
+                        '%s.%s' % (node.module, a.name)
+                        == 'osc_placement.compute' for a in node.names):
+                    found.append(name)
+                elif isinstance(node, ast.Import) and any(
+                        a.name == 'osc_placement.compute'
+                        for a in node.names):
+                    found.append(name)
+        self.assertEqual([], found)
 
 
 class _Lazy(object):

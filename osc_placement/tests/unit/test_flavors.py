@@ -17,6 +17,8 @@ against nova's own code on many more flavors); these tests run without
 nova.
 """
 
+import ast
+
 from osc_lib import exceptions
 from oslotest import base
 import testscenarios
@@ -175,6 +177,29 @@ class TestTranslate(base.BaseTestCase):
         found = flavors.translate(flavor(**{'resources:VCPU': '-1'}))
         self.assertIn('VCPU:2', found.params[0][1])
         self.assertIn('negative', found.warnings[0])
+
+
+class TestModule(base.BaseTestCase):
+
+    def test_control_characters_shown_escaped(self):
+        exc = self.assertRaises(
+            exceptions.CommandError, flavors.translate,
+            dict(flavor(**{'hw:cpu_policy': 'x\x1b[31m'}), name='m\n1'))
+        self.assertTrue(str(exc).startswith(
+            'Flavor m\\n1: extra spec hw:cpu_policy=x\\x1b[31m: '),
+            str(exc))
+
+    def test_imports_no_nova(self):
+        with open(flavors.__file__) as f:
+            tree = ast.parse(f.read())
+        imported = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                imported.add(node.module.split('.')[0])
+            elif isinstance(node, ast.Import):
+                imported.update(a.name.split('.')[0] for a in node.names)
+        self.assertEqual({'math', 're', 'osc_lib', 'osc_placement'},
+                         imported)
 
 
 class TestRefused(base.BaseTestCase):
