@@ -622,6 +622,7 @@ def _query(work, aggregates, required, forbidden, member_of, in_tree):
     params = []
     if work.group_policy:
         params.append(('group_policy', work.group_policy))
+        needs.append(('group_policy', NUMBERED_GROUPS))
     suffixes = [UNNAMED] + sorted(s for s in work.groups if s)
     for suffix in suffixes:
         group = work.groups.get(suffix)

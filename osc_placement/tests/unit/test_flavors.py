@@ -88,6 +88,12 @@ class TestTranslate(base.BaseTestCase):
              ('root_required', '!COMPUTE_STATUS_DISABLED')], found.params)
         self.assertIn(('request group 1', '1.25'), found.needs)
 
+    def test_group_policy_needs_1_25_even_alone(self):
+        found = flavors.translate(flavor(group_policy='none'),
+                                  include_disabled=True)
+        self.assertEqual(('group_policy', 'none'), found.params[0])
+        self.assertEqual('1.25', found.microversion)
+
     def test_named_group_needs_1_33(self):
         found = flavors.translate(flavor(**{
             'resources_gpu:VGPU': '1', 'trait_gpu:CUSTOM_A': 'required',
