@@ -373,16 +373,15 @@ class _Translator(object):
             pinned = 'shared'
         ht_key = next((key for key in self.specs
                        if _HT_TRAIT_KEY.match(key)), None)
-        threads = thread_policy
         if thread_policy and ht_key:
             self.refuse('hw:cpu_thread_policy', 'it cannot be combined '
                         'with %s' % ht_key)
-        if ht_key and self.specs[ht_key] in ('required', 'forbidden'):
-            threads = ht_key
+        # The trait (required or forbidden: grouped_specs() checked it)
+        # stands for a thread policy.
+        threads = 'hw:cpu_thread_policy' if thread_policy else ht_key
         if pinned in ('shared', None):
             if threads:
-                key = ('hw:cpu_thread_policy' if thread_policy else ht_key)
-                self.refuse(key, 'a CPU thread policy needs '
+                self.refuse(threads, 'a CPU thread policy needs '
                             'hw:cpu_policy=dedicated or mixed')
             if emulator == 'isolate':
                 self.refuse('hw:emulator_threads_policy',
