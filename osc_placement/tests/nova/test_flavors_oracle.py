@@ -54,6 +54,7 @@ load_tests = testscenarios.load_tests_apply_scenarios
 objects.register_all()
 
 ZONE = [str(uuid.UUID(int=n)) for n in (7, 3)]
+USER_AGGREGATES = [str(uuid.UUID(int=n)) for n in (5, 1)]
 
 # The request filters that need no database nor configuration.
 FLAVOR_FILTERS = (
@@ -70,9 +71,13 @@ def _ctxt():
     return context.RequestContext('user', 'project', is_admin=True)
 
 
-def _image(specs):
-    """An image Nova boots a flavor with memory encryption from."""
-    props = {}
+def _image(specs, required=()):
+    """The image: the user's traits, and what memory encryption needs.
+
+    Nova puts the traits an image requires in the unnamed group, as
+    ``--required`` does.
+    """
+    props = {'traits_required': list(required)} if required else {}
     wanted = specs.get('hw:mem_encryption', '')
     if wanted.strip().lower() in ('1', 't', 'true', 'on', 'y', 'yes'):
         model = specs.get('hw:mem_encryption_model') or 'amd-sev'
@@ -93,8 +98,15 @@ def _nova_flavor(flavor):
 
 
 def nova_query(test, flavor, boot_from_volume=False, include_disabled=False,
-               aggregates=None, owner_nova=False):
-    """Nova's query for the flavor, or the error that refuses it."""
+               aggregates=None, owner_nova=False, required=(), member_of=(),
+               root_required=()):
+    """Nova's query for the flavor, or the error that refuses it.
+
+    required, member_of, root_required: the user's options, given to Nova
+    as what it turns into the same parameters (an image's required
+    traits, the aggregates of a requested destination, the request's root
+    traits).
+    """
     specs = flavor['extra_specs']
     for key, value in specs.items():
         try:
@@ -103,7 +115,7 @@ def nova_query(test, flavor, boot_from_volume=False, include_disabled=False,
             if UNKNOWN_SPEC not in str(exc) or key.startswith('resources'):
                 return None, exc
     nova_flavor = _nova_flavor(flavor)
-    image = _image(specs)
+    image = _image(specs, required)
     try:
         hardware.numa_get_constraints(nova_flavor, image)
     except (exception.NovaException, ValueError) as exc:
@@ -128,6 +140,16 @@ def nova_query(test, flavor, boot_from_volume=False, include_disabled=False,
         for run in FLAVOR_FILTERS:
             run(ctxt, spec)
         request_filter.owner_nova_filter(ctxt, spec)
+        for value in member_of:
+            if not (spec.obj_attr_is_set('requested_destination')
+                    and spec.requested_destination is not None):
+                spec.requested_destination = objects.Destination()
+            spec.requested_destination.require_aggregates(value.split(','))
+        for trait in root_required:
+            if trait.startswith('!'):
+                spec.root_forbidden.add(trait[1:])
+            else:
+                spec.root_required.add(trait)
         request = utils.resources_from_request_spec(ctxt, spec, None)
     except (exception.NovaException, ValueError) as exc:
         return None, exc
@@ -302,6 +324,18 @@ class TestTable(OracleMixin, base.BaseTestCase):
         ('disabled computes included', dict(
             flavor=flavor(), options={'include_disabled': True})),
         ('OWNER_NOVA', dict(flavor=flavor(), options={'owner_nova': True})),
+        ("the user's options", dict(
+            flavor=flavor(**{'trait:CUSTOM_A': 'required',
+                             'trait:CUSTOM_B': 'forbidden'}),
+            options={'aggregates': ZONE, 'required': ['CUSTOM_U'],
+                     'member_of': [ZONE[0], ','.join(USER_AGGREGATES)],
+                     'root_required': ['CUSTOM_R', '!CUSTOM_S']})),
+        ("the user's options and no unnamed group", dict(
+            flavor=flavor(**{'resources:VCPU': '0',
+                             'resources:MEMORY_MB': '0',
+                             'resources:DISK_GB': '0',
+                             'resources1:VCPU': '1'}),
+            options={'required': ['CUSTOM_U']})),
     ]
 
     def test_same_as_nova(self):
@@ -373,17 +407,30 @@ def random_flavors(draw):
                   swap=draw(st.integers(0, 3000)), **specs)
 
 
+# The user's --required, --member-of and --root-required.
+USER_OPTIONS = st.fixed_dictionaries({
+    'required': st.lists(st.sampled_from(['CUSTOM_GOLD', 'CUSTOM_U']),
+                         max_size=2, unique=True),
+    'member_of': st.lists(st.sampled_from(
+        [ZONE[0], USER_AGGREGATES[0], ','.join(USER_AGGREGATES)]),
+        max_size=2, unique=True),
+    'root_required': st.lists(st.sampled_from(['CUSTOM_R', '!CUSTOM_S']),
+                              max_size=2, unique=True),
+})
+
+
 class TestRandomFlavors(OracleMixin, base.BaseTestCase):
     """Ours and Nova's agree on random flavors: same query, same refusals."""
 
     @hypothesis.settings(max_examples=300)
     @hypothesis.given(random_flavors(), st.booleans(), st.booleans(),
-                      st.booleans(), st.booleans())
-    def test_same_as_nova(self, flavor, bfv, include_disabled, zone, owner):
+                      st.booleans(), st.booleans(), USER_OPTIONS)
+    def test_same_as_nova(self, flavor, bfv, include_disabled, zone, owner,
+                          user):
         self.assertSameAsNova(flavor, boot_from_volume=bfv,
                               include_disabled=include_disabled,
                               aggregates=ZONE if zone else None,
-                              owner_nova=owner)
+                              owner_nova=owner, **user)
 
 
 class TestTables(base.BaseTestCase):
