@@ -97,9 +97,9 @@ def _nova_flavor(flavor):
         swap=flavor['swap'], extra_specs=dict(flavor['extra_specs']))
 
 
-def nova_query(test, flavor, boot_from_volume=False, include_disabled=False,
-               aggregates=None, owner_nova=False, required=(), member_of=(),
-               root_required=()):
+def nova_query(flavor, boot_from_volume=False, include_disabled=False,
+               aggregates=None, owner_nova=False, required=(),
+               member_of=(), root_required=()):
     """Nova's query for the flavor, or the error that refuses it.
 
     required, member_of, root_required: the user's options, given to Nova
@@ -124,22 +124,25 @@ def nova_query(test, flavor, boot_from_volume=False, include_disabled=False,
                                is_bfv=boot_from_volume,
                                availability_zone='az1' if aggregates
                                else None)
-    test.useFixture(fixtures.MockPatch(
+    # Nova's lookups in its database: the zone's aggregates, the version
+    # of the oldest nova-compute.
+    zone = fixtures.MockPatch(
         'nova.objects.AggregateList.get_by_metadata',
         return_value=[objects.Aggregate(uuid=agg)
-                      for agg in aggregates or ()]))
-    test.useFixture(fixtures.MockPatch(
+                      for agg in aggregates or ()])
+    computes = fixtures.MockPatch(
         'nova.objects.service.get_minimum_version_all_cells',
         return_value=(request_filter.MIN_COMPUTE_VERSION_OWNER_TRAIT
-                      if owner_nova else 0)))
+                      if owner_nova else 0))
     ctxt = _ctxt()
     try:
-        request_filter.map_az_to_placement_aggregate(ctxt, spec)
-        if not include_disabled:
-            request_filter.compute_status_filter(ctxt, spec)
-        for run in FLAVOR_FILTERS:
-            run(ctxt, spec)
-        request_filter.owner_nova_filter(ctxt, spec)
+        with zone, computes:
+            request_filter.map_az_to_placement_aggregate(ctxt, spec)
+            if not include_disabled:
+                request_filter.compute_status_filter(ctxt, spec)
+            for run in FLAVOR_FILTERS:
+                run(ctxt, spec)
+            request_filter.owner_nova_filter(ctxt, spec)
         for value in member_of:
             if not (spec.obj_attr_is_set('requested_destination')
                     and spec.requested_destination is not None):
@@ -182,7 +185,7 @@ def flavor(name='f', vcpus=2, ram=2048, disk=20, ephemeral=0, swap=0,
 class OracleMixin(object):
 
     def assertSameAsNova(self, flavor, **options):
-        expected, refusal = nova_query(self, flavor, **options)
+        expected, refusal = nova_query(flavor, **options)
         try:
             ours = flavors.translate(flavor, **options)
         except exceptions.CommandError as exc:
