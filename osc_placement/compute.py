@@ -1,0 +1,138 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
+
+"""What the ``--flavor`` commands read from Nova.
+
+Through the compute client OpenStackClient already holds
+(``cmd.app.client_manager.compute``, the compute proxy of its openstacksdk
+connection), as ``openstack flavor show`` does: the endpoint comes from the
+service catalog, the token and the compute microversion from the
+connection. From compute 2.61 a flavor carries its extra specs; below it
+the proxy reads them with a second request (``get_extra_specs``).
+
+Every failure is one ``CommandError`` line: no compute endpoint in the
+catalog, Nova unreachable, a flavor not found or ambiguous, an answer
+refused. Only the commands that take ``--flavor``, ``--all-flavors`` or
+``--availability-zone`` import this module.
+"""
+
+from keystoneauth1 import exceptions as ks_exceptions
+from openstack import exceptions as sdk_exceptions
+from osc_lib import exceptions
+
+from osc_placement import errors
+from osc_placement import text
+
+# Aggregates carry their UUID from this compute microversion.
+AGGREGATE_UUID = '2.41'
+
+
+def _compute(cmd):
+    return cmd.app.client_manager.compute
+
+
+def _call(what, read):
+    """read(), its failures as one line about ``what``.
+
+    ``read`` reaches the compute proxy itself: OpenStackClient makes it,
+    and looks the endpoint up, at the first use.
+    """
+    try:
+        return read()
+    except (ks_exceptions.EndpointNotFound, ks_exceptions.CatalogException,
+            sdk_exceptions.EndpointNotFound,
+            sdk_exceptions.ServiceDisabledException,
+            sdk_exceptions.ServiceDiscoveryException) as exc:
+        raise exceptions.CommandError(
+            'Cannot read %s: no compute endpoint in the service catalog '
+            '(%s).' % (what, text.printable(str(exc))))
+    except ks_exceptions.ConnectionError as exc:
+        raise exceptions.CommandError(
+            'Cannot read %s: the compute API is unreachable (%s).'
+            % (what, errors.describe_transport_error(exc)))
+    except sdk_exceptions.HttpException as exc:
+        if exc.status_code is None:
+            # Raised by the proxy's find, not by an answer: nothing found.
+            raise
+        raise exceptions.CommandError(
+            'Cannot read %s: the compute API answered HTTP %s: %s'
+            % (what, exc.status_code,
+               text.printable(exc.details or exc.message or '')))
+
+
+def _flavor(found):
+    """The flavor as osc_placement.flavors.translate() takes it."""
+    return {
+        'id': found.id,
+        'name': found.name,
+        'vcpus': found.vcpus or 0,
+        'ram': found.ram or 0,
+        'disk': found.disk or 0,
+        'ephemeral': found.ephemeral or 0,
+        'swap': found.swap or 0,
+        'is_public': found.is_public,
+        'extra_specs': dict(found.extra_specs or {}),
+    }
+
+
+def find_flavor(cmd, name_or_id):
+    """A flavor by name or ID, with its extra specs, as a dict.
+
+    As ``openstack flavor show``: the ID first, then the names of all
+    flavors, public and private.
+    """
+    shown = text.printable(repr(name_or_id))
+    try:
+        found = _call('flavor %s' % shown, lambda: _compute(
+            cmd).find_flavor(name_or_id, ignore_missing=False,
+                             get_extra_specs=True))
+    except sdk_exceptions.NotFoundException:
+        raise exceptions.CommandError(
+            'No flavor with a name or ID of %s in the compute API.' % shown)
+    except sdk_exceptions.DuplicateResource:
+        raise exceptions.CommandError(
+            'More than one flavor is named %s: give its ID.' % shown)
+    return _flavor(found)
+
+
+def all_flavors(cmd):
+    """Every flavor, public and private (as an admin sees them)."""
+    return _call('the flavors', lambda: [
+        _flavor(found) for found in _compute(cmd).flavors(
+            details=True, get_extra_specs=True, is_public=None)])
+
+
+def zone_aggregates(cmd, zone):
+    """The UUIDs of the host aggregates of an availability zone.
+
+    Those of the aggregates whose ``availability_zone`` metadata is the
+    zone: Nova mirrors them into Placement under the same UUIDs, and its
+    scheduler asks for ``member_of=in:<them>``.
+    """
+    what = 'the host aggregates of availability zone %s' % (
+        text.printable(repr(zone)))
+    found = _call(what, lambda: list(_compute(cmd).aggregates()))
+    uuids = []
+    for aggregate in found:
+        if (aggregate.metadata or {}).get('availability_zone') != zone:
+            continue
+        if not aggregate.uuid:
+            raise exceptions.CommandError(
+                'Cannot read %s: the compute API gives no aggregate UUID '
+                '(compute microversion %s or later needed).'
+                % (what, AGGREGATE_UUID))
+        uuids.append(aggregate.uuid)
+    if not uuids:
+        raise exceptions.CommandError(
+            'No host aggregate of the compute API is in availability zone '
+            '%s.' % text.printable(repr(zone)))
+    return sorted(uuids)

@@ -1,0 +1,288 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
+
+"""osc_placement.compute: flavors and zones read through openstacksdk.
+
+A real openstacksdk connection (as OpenStackClient holds one) over
+requests-mock: the requests it sends to Nova, what we read from the
+answers, and the one-line errors.
+"""
+
+import ast
+import os
+import types
+
+from keystoneauth1 import fixture as ks_fixture
+from keystoneauth1 import noauth
+from keystoneauth1 import session
+from openstack import connection
+from osc_lib import exceptions
+from oslotest import base
+import requests
+from requests_mock.contrib import fixture as rm_fixture
+
+from osc_placement import compute
+
+NOVA = 'http://nova.example/v2.1'
+KEYSTONE = 'http://keystone.example/v3'
+
+
+def _version(maximum):
+    return {'version': {'id': 'v2.1', 'status': 'CURRENT',
+                        'version': maximum, 'min_version': '2.1',
+                        'links': [{'rel': 'self', 'href': NOVA + '/'}]}}
+
+
+def _flavor_body(id_, name, specs=None, public=True, swap=0):
+    body = {'id': id_, 'name': name, 'vcpus': 4, 'ram': 8192, 'disk': 40,
+            'swap': swap, 'OS-FLV-EXT-DATA:ephemeral': 5,
+            'os-flavor-access:is_public': public}
+    if specs is not None:
+        body['extra_specs'] = specs
+    return body
+
+
+class ComputeTestCase(base.BaseTestCase):
+
+    maximum = '2.96'
+
+    def setUp(self):
+        super().setUp()
+        self.requests_mock = self.useFixture(rm_fixture.Fixture())
+        for url in (NOVA, NOVA + '/'):
+            self.requests_mock.get(url, json=_version(self.maximum))
+        self.cmd = self.command(connection.Connection(
+            session=session.Session(auth=noauth.NoAuth()),
+            compute_endpoint_override=NOVA))
+
+    @staticmethod
+    def command(conn):
+        return types.SimpleNamespace(app=types.SimpleNamespace(
+            client_manager=types.SimpleNamespace(compute=conn.compute)))
+
+    def sent(self):
+        """(method, URL, compute microversion) of the API requests."""
+        return [(r.method, r.url, r.headers.get('OpenStack-API-Version'))
+                for r in self.requests_mock.request_history
+                if r.url.rstrip('/') != NOVA]
+
+    def flavors(self, *bodies):
+        self.requests_mock.get(NOVA + '/flavors/detail',
+                               json={'flavors': list(bodies)})
+
+
+class TestFindFlavor(ComputeTestCase):
+
+    def test_by_name_with_extra_specs_in_the_flavor(self):
+        self.requests_mock.get(NOVA + '/flavors/m1.large', status_code=404,
+                               json={'itemNotFound': {'code': 404}})
+        self.flavors(_flavor_body('f1', 'm1.large', {'hw:cpu_policy':
+                                                     'dedicated'}),
+                     _flavor_body('f2', 'm1.small', {}))
+        self.assertEqual(
+            {'id': 'f1', 'name': 'm1.large', 'vcpus': 4, 'ram': 8192,
+             'disk': 40, 'ephemeral': 5, 'swap': 0, 'is_public': True,
+             'extra_specs': {'hw:cpu_policy': 'dedicated'}},
+            compute.find_flavor(self.cmd, 'm1.large'))
+        self.assertEqual(
+            [('GET', NOVA + '/flavors/m1.large', 'compute 2.61'),
+             ('GET', NOVA + '/flavors/detail?is_public=None',
+              'compute 2.61')], self.sent())
+
+    def test_by_id(self):
+        self.requests_mock.get(NOVA + '/flavors/f3', json={
+            'flavor': _flavor_body('f3', 'private', {'a': 'b'},
+                                   public=False, swap=1024)})
+        found = compute.find_flavor(self.cmd, 'f3')
+        self.assertEqual(('f3', 1024, False, {'a': 'b'}),
+                         (found['id'], found['swap'], found['is_public'],
+                          found['extra_specs']))
+        self.assertEqual([('GET', NOVA + '/flavors/f3', 'compute 2.61')],
+                         self.sent())
+
+    def test_not_found(self):
+        self.requests_mock.get(NOVA + '/flavors/nope', status_code=404,
+                               json={'itemNotFound': {'code': 404}})
+        self.flavors(_flavor_body('f1', 'm1.large', {}))
+        exc = self.assertRaises(exceptions.CommandError,
+                                compute.find_flavor, self.cmd, 'nope')
+        self.assertEqual("No flavor with a name or ID of 'nope' in the "
+                         "compute API.", str(exc))
+
+    def test_two_flavors_of_the_name(self):
+        self.requests_mock.get(NOVA + '/flavors/twin', status_code=404,
+                               json={'itemNotFound': {'code': 404}})
+        self.flavors(_flavor_body('f1', 'twin', {}),
+                     _flavor_body('f2', 'twin', {}))
+        exc = self.assertRaises(exceptions.CommandError,
+                                compute.find_flavor, self.cmd, 'twin')
+        self.assertEqual("More than one flavor is named 'twin': give its "
+                         "ID.", str(exc))
+
+    def test_error_answered(self):
+        self.requests_mock.get(NOVA + '/flavors/f1', status_code=500,
+                               json={'computeFault': {
+                                   'code': 500, 'message': 'Boom.'}})
+        exc = self.assertRaises(exceptions.CommandError,
+                                compute.find_flavor, self.cmd, 'f1')
+        self.assertIn("Cannot read flavor 'f1': the compute API answered "
+                      "HTTP 500", str(exc))
+        self.assertNotIn('\n', str(exc))
+
+    def test_unreachable(self):
+        self.requests_mock.get(
+            NOVA + '/flavors/f1',
+            exc=requests.exceptions.ConnectionError(
+                ConnectionRefusedError(111, 'Connection refused')))
+        exc = self.assertRaises(exceptions.CommandError,
+                                compute.find_flavor, self.cmd, 'f1')
+        self.assertEqual("Cannot read flavor 'f1': the compute API is "
+                         "unreachable (connection refused).", str(exc))
+
+
+class TestBefore261(ComputeTestCase):
+    """Below compute 2.61 the extra specs are a request of their own."""
+
+    maximum = '2.60'
+
+    def test_extra_specs_read_apart(self):
+        # Before 2.75 a flavor without swap says "".
+        self.requests_mock.get(NOVA + '/flavors/f1', json={
+            'flavor': _flavor_body('f1', 'm1', swap='')})
+        self.requests_mock.get(NOVA + '/flavors/f1/os-extra_specs', json={
+            'extra_specs': {'resources:VGPU': '1'}})
+        found = compute.find_flavor(self.cmd, 'f1')
+        self.assertEqual({'resources:VGPU': '1'}, found['extra_specs'])
+        self.assertEqual(0, found['swap'])
+        self.assertEqual(
+            [('GET', NOVA + '/flavors/f1', 'compute 2.60'),
+             ('GET', NOVA + '/flavors/f1/os-extra_specs', 'compute 2.60')],
+            self.sent())
+
+
+class TestAllFlavors(ComputeTestCase):
+
+    def test_public_and_private(self):
+        self.flavors(_flavor_body('f1', 'a', {}),
+                     _flavor_body('f2', 'b', {'x': 'y'}, public=False))
+        # openstacksdk asks again for the extra specs of a flavor that has
+        # none.
+        self.requests_mock.get(NOVA + '/flavors/f1/os-extra_specs',
+                               json={'extra_specs': {}})
+        found = compute.all_flavors(self.cmd)
+        self.assertEqual([('f1', True, {}), ('f2', False, {'x': 'y'})],
+                         [(f['id'], f['is_public'], f['extra_specs'])
+                          for f in found])
+        self.assertEqual(
+            [('GET', NOVA + '/flavors/detail?is_public=None',
+              'compute 2.61'),
+             ('GET', NOVA + '/flavors/f1/os-extra_specs', 'compute 2.61')],
+            self.sent())
+
+
+class TestZoneAggregates(ComputeTestCase):
+
+    def aggregates(self, *bodies):
+        self.requests_mock.get(NOVA + '/os-aggregates',
+                               json={'aggregates': list(bodies)})
+
+    @staticmethod
+    def aggregate(id_, uuid, zone=None):
+        metadata = {'availability_zone': zone} if zone else {}
+        body = {'id': id_, 'name': 'agg%d' % id_, 'metadata': metadata,
+                'availability_zone': zone, 'hosts': []}
+        if uuid:
+            body['uuid'] = uuid
+        return body
+
+    def test_the_uuids_of_the_zone(self):
+        self.aggregates(self.aggregate(1, 'u-2', 'az1'),
+                        self.aggregate(2, 'u-9', 'az2'),
+                        self.aggregate(3, 'u-1', 'az1'),
+                        self.aggregate(4, 'u-3'))
+        self.assertEqual(['u-1', 'u-2'],
+                         compute.zone_aggregates(self.cmd, 'az1'))
+        self.assertEqual([('GET', NOVA + '/os-aggregates', 'compute 2.81')],
+                         self.sent())
+
+    def test_unknown_zone(self):
+        self.aggregates(self.aggregate(1, 'u-2', 'az1'))
+        exc = self.assertRaises(exceptions.CommandError,
+                                compute.zone_aggregates, self.cmd, 'az9')
+        self.assertEqual("No host aggregate of the compute API is in "
+                         "availability zone 'az9'.", str(exc))
+
+    def test_no_uuid_before_2_41(self):
+        self.aggregates(self.aggregate(1, None, 'az1'))
+        exc = self.assertRaises(exceptions.CommandError,
+                                compute.zone_aggregates, self.cmd, 'az1')
+        self.assertIn('compute microversion 2.41 or later needed',
+                      str(exc))
+
+
+class TestImportedByCommandsOnly(base.BaseTestCase):
+    """No helper module imports compute: only the --flavor commands."""
+
+    def test_no_helper_imports_it(self):
+        package = os.path.dirname(compute.__file__)
+        found = []
+        for name in sorted(os.listdir(package)):
+            if not name.endswith('.py'):
+                continue
+            with open(os.path.join(package, name)) as f:
+                tree = ast.parse(f.read())
+            for node in ast.walk(tree):
+                if isinstance(node, ast.ImportFrom) and any(
+                        '%s.%s' % (node.module, a.name)
+                        == 'osc_placement.compute' for a in node.names):
+                    found.append(name)
+                elif isinstance(node, ast.Import) and any(
+                        a.name == 'osc_placement.compute'
+                        for a in node.names):
+                    found.append(name)
+        self.assertEqual([], found)
+
+
+class _Lazy(object):
+    """As OpenStackClient's client manager: the proxy made at first use."""
+
+    def __init__(self, conn):
+        self.conn = conn
+
+    @property
+    def compute(self):
+        return self.conn.compute
+
+
+class TestNoComputeInTheCatalog(base.BaseTestCase):
+
+    def test_one_line(self):
+        mock = self.useFixture(rm_fixture.Fixture())
+        token = ks_fixture.V3Token()
+        service = token.add_service('placement')
+        service.add_endpoint('public', 'http://placement.example')
+        mock.get(KEYSTONE, json=ks_fixture.V3Discovery(KEYSTONE))
+        mock.post(KEYSTONE + '/auth/tokens', json=token,
+                  headers={'X-Subject-Token': 'tok'})
+        conn = connection.Connection(
+            auth_url=KEYSTONE, username='admin', password='secret',
+            project_name='admin', user_domain_id='default',
+            project_domain_id='default', auth_type='password',
+            identity_api_version='3')
+        cmd = types.SimpleNamespace(app=types.SimpleNamespace(
+            client_manager=_Lazy(conn)))
+        exc = self.assertRaises(exceptions.CommandError,
+                                compute.find_flavor, cmd, 'm1')
+        self.assertTrue(str(exc).startswith(
+            "Cannot read flavor 'm1': no compute endpoint in the service "
+            "catalog"), str(exc))
+        self.assertNotIn('\n', str(exc))
