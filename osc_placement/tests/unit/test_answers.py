@@ -92,11 +92,11 @@ class TwoTrees(base.TestCase):
 
 
 class TestUnknownProvider(TwoTrees):
-    """--resource-provider names a provider of the list, or is refused.
+    """--resource-provider names a provider, or is refused.
 
-    A UUID Placement does not know, or spelled in capitals (Placement's
-    UUIDs are lower case), is looked up as ``capacity list`` looks it
-    up, and refused in its words; nothing else is read.
+    A value that names no provider of the list is looked up as
+    ``capacity list`` looks it up; one Placement does not know is refused
+    in its words, and nothing else is read.
     """
 
     scenarios = [
@@ -104,10 +104,6 @@ class TestUnknownProvider(TwoTrees):
             'argv': ['allocation', 'candidate', 'explain', '--resource',
                      'VCPU=1'],
             'value': 'aaaaaaaa-aaaa-4aaa-8aaa-00000000000f'}),
-        ('explain-upper-case', {
-            'argv': ['allocation', 'candidate', 'explain', '--resource',
-                     'VCPU=1'],
-            'value': RP1.upper()}),
         ('explain-name', {
             'argv': ['allocation', 'candidate', 'explain', '--resource',
                      'VCPU=1'],
@@ -116,13 +112,9 @@ class TestUnknownProvider(TwoTrees):
             'argv': ['resource', 'provider', 'capacity', 'fit',
                      '--resource', 'VCPU=1'],
             'value': 'aaaaaaaa-aaaa-4aaa-8aaa-00000000000f'}),
-        ('fit-upper-case', {
-            'argv': ['resource', 'provider', 'capacity', 'fit',
-                     '--resource', 'VCPU=1'],
-            'value': RP2.upper()}),
         ('capacity-list', {
             'argv': ['resource', 'provider', 'capacity', 'list'],
-            'value': RP2.upper()}),
+            'value': 'aaaaaaaa-aaaa-4aaa-8aaa-00000000000f'}),
     ]
 
     def test_refused_as_capacity_list_refuses_it(self):
@@ -142,9 +134,15 @@ class TestUnknownProvider(TwoTrees):
 
 
 class TestNamedProvider(TwoTrees):
-    """A provider named by name or UUID keeps its tree only."""
+    """A provider named by name or UUID keeps its tree only.
 
-    scenarios = [('name', {'value': 'two'}), ('uuid', {'value': RP2})]
+    A UUID in capitals is not in the list: it is looked up as ``capacity
+    list`` looks it up, and Placement (whose database compares UUIDs
+    without case) finds the provider.
+    """
+
+    scenarios = [('name', {'value': 'two'}), ('uuid', {'value': RP2}),
+                 ('upper-case', {'value': RP2.upper()})]
 
     def setUp(self):
         super().setUp()
@@ -153,6 +151,10 @@ class TestNamedProvider(TwoTrees):
                 {'allocations': {rp: {'resources': {'VCPU': 1}}}}
                 for rp in (RP1, RP2)],
             'provider_summaries': {}})
+        self.requests_mock.get(
+            URL + '/resource_providers?uuid=' + RP2.upper(),
+            complete_qs=True,
+            json={'resource_providers': [base.provider(RP2, 'two')]})
 
     def test_explain(self):
         out, err, code = self.openstack(
