@@ -530,9 +530,16 @@ class ExplainAllocationCandidate(batch.Batched, ListAllocationCandidate):
     agree with Placement the reason is ``unexplained`` (``--debug`` says
     what the evaluation found).
 
-    ``--summary`` instead drops each constraint of the request in turn and
-    counts the trees Placement then finds candidates in: the "relax one at
-    a time" bisection of a "No valid host".
+    Every tree considered gets a row, also those that ``--in-tree`` or
+    ``--member-of`` rule out (the question is why a tree is left out);
+    ``--resource-provider`` narrows the trees considered. Where a request
+    within a tree (for a tree missing from a cut answer) fails,
+    ``candidate`` is empty: not known.
+
+    ``--summary`` instead counts the trees Placement finds candidates in
+    for the request as given (the first row), then drops each constraint
+    of the request in turn and counts again: the "relax one at a time"
+    bisection of a "No valid host".
     """
 
     offers_limit = False
@@ -545,8 +552,8 @@ class ExplainAllocationCandidate(batch.Batched, ListAllocationCandidate):
         parser.add_argument(
             '--resource-provider', metavar='<resource_provider>',
             action='append', default=[], type=parsers.non_empty,
-            help='Consider only the tree of this provider (UUID or name). '
-                 'May be repeated.')
+            help='Consider only the tree of this provider (UUID or name): '
+                 'the other trees get no row. May be repeated.')
         group = parser.add_mutually_exclusive_group()
         group.add_argument(
             '--long', action='store_true',
@@ -558,7 +565,8 @@ class ExplainAllocationCandidate(batch.Batched, ListAllocationCandidate):
                  '``constraint`` (as given) and ``candidates_without_it``, '
                  'how many of the trees Placement finds candidates in '
                  'when only that constraint is dropped (one candidates '
-                 'request per constraint).')
+                 'request per constraint), after a first row for the '
+                 'request as given.')
 
     def take_action(self, parsed_args):
         http, params = self.request(parsed_args)
@@ -630,15 +638,15 @@ class ExplainAllocationCandidate(batch.Batched, ListAllocationCandidate):
         return relaxed
 
     def _relaxed(self, http, parsed_args, trees):
-        """[(constraint, trees with candidates)]: the request as given, then
-        without each constraint in turn.
+        """[(constraint, trees with candidates)], the request as given first.
 
-        One candidates request each, in one batch. Where an answer that is
-        not empty lacks a tree that the local evaluation takes for a
-        candidate (the answer may have been cut), the trees are read and
-        that tree is asked about again within it, as the rows of explain
-        are settled. A count is None where it is not known: the request
-        was refused or failed, or so did a request within a tree.
+        Then the request without each constraint in turn. One candidates
+        request each, in one batch. Where an answer that is not empty
+        lacks a tree that the local evaluation takes for a candidate (the
+        answer may have been cut), the trees are read and that tree is
+        asked about again within it, as the rows of explain are settled.
+        A count is None where it is not known: the request was refused or
+        failed, or so did a request within a tree.
         """
         constraints = [(AS_GIVEN, None)] + self._constraints(parsed_args)
         label_of = {drop: label for label, drop in constraints}

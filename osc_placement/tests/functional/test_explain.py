@@ -184,9 +184,11 @@ class TestExplain(ExplainTestCase):
 
 
 class TestCutAnswer(ExplainTestCase):
-    """Placement cuts its answer to one candidate: each tree it leaves
-    out is asked about again within the tree, in the rows and in
-    ``--summary`` alike."""
+    """Placement cuts its answer to one candidate: asked again per tree.
+
+    Each tree the answer leaves out is asked about again within the tree,
+    in the rows and in ``--summary`` alike.
+    """
 
     def setUp(self):
         super().setUp()

@@ -281,7 +281,7 @@ class TestFailedReask(TwoTrees):
             'allocation', 'candidate', 'explain', '--resource', 'VCPU=1',
             '--summary', '-f', 'json')
         self.assertEqual(1, code)
-        self.assertEqual(None, json.loads(out)[0]['candidates_without_it'])
+        self.assertIsNone(json.loads(out)[0]['candidates_without_it'])
 
     def test_fit(self):
         out, _err, code = self.openstack(
@@ -501,8 +501,10 @@ class TestFitSelection(TwoTrees):
 
 
 class TestFitShapeKeepsRows(TwoTrees):
-    """--required and --forbidden shape the request: every tree keeps
-    its row, with fits 0 and the reason."""
+    """--required and --forbidden shape the request: every row stays.
+
+    A tree without the trait keeps its row, with fits 0 and the reason.
+    """
 
     def setUp(self):
         super().setUp()
