@@ -14,11 +14,14 @@
 
 A cliff list formatter of the capacity commands' own formatter namespace
 (``osc_placement.formatter.capacity``), not of every OpenStackClient
-list: it knows the columns of ``capacity list``, ``capacity list
---summary`` and ``capacity fit`` and writes each figure as a gauge,
-with ``# HELP`` and ``# TYPE`` lines, escaped label values and the
-closing ``# EOF``, for node_exporter's textfile collector or a push
-gateway.
+list. The formatter guesses nothing from the columns it is handed: each
+command declares its metrics (``Gauge``: a name, a help text, the column
+of the value and the columns of the labels) and, through the ``Metrics``
+mixin, hands the formatter the metric families of its rows. Each figure
+is written as a gauge, with ``# HELP`` and ``# TYPE`` lines, escaped
+label values and the closing ``# EOF``, for node_exporter's textfile
+collector or a push gateway. ``-c`` and ``--sort-column`` do not apply
+to it: they are refused in one line, before any request.
 
 The names and labels are openstack-exporter's where they mean the same
 (``openstack_placement_resource_total``, ``..._reserved``,
@@ -32,26 +35,33 @@ working; ours beside them: ``..._capacity``, ``..._free``, and for
 import math
 
 from cliff.formatters import base
+from osc_lib import exceptions
 
-# Column -> (metric, help), per shape of output.
-_RESOURCE = (
-    ('total', 'openstack_placement_resource_total',
-     'Total of the inventory of a resource class'),
-    ('reserved', 'openstack_placement_resource_reserved',
-     'Amount of the inventory kept back, never allocated'),
-    ('allocation_ratio', 'openstack_placement_resource_allocation_ratio',
-     'Overcommit factor of the inventory'),
-    ('used', 'openstack_placement_resource_usage',
-     'Amount allocated to consumers'),
-    ('capacity', 'openstack_placement_resource_capacity',
-     'Amount consumers may allocate: (total - reserved) * '
-     'allocation_ratio, rounded down'),
-    ('free', 'openstack_placement_resource_free',
-     'Capacity not allocated (negative when over-committed)'),
-)
-_SUMMARY = (('providers', 'openstack_placement_resource_providers',
-             'Resource providers with an inventory of the class'),) + tuple(
-    item for item in _RESOURCE if item[0] != 'allocation_ratio')
+NAME = 'openmetrics'
+
+
+class Gauge(object):
+    """One metric a command declares.
+
+    ``column``: the column of the value; ``labels``: (label, column)
+    pairs, the labels of each sample taken from its row.
+    """
+
+    def __init__(self, name, help, column, labels=()):
+        self.name = name
+        self.help = help
+        self.column = column
+        self.labels = tuple(labels)
+
+    def family(self, column_names, rows, constant=()):
+        """(name, help, [(labels, value)]): one sample per row.
+
+        constant: (label, value) pairs added to every sample.
+        """
+        index = {name: number for number, name in enumerate(column_names)}
+        return (self.name, self.help, [
+            ([(label, row[index[column]]) for label, column in self.labels]
+             + list(constant), row[index[self.column]]) for row in rows])
 
 
 def escape(value):
@@ -79,47 +89,6 @@ def _labels(pairs):
                              for name, value in pairs)
 
 
-def families(column_names, rows, shape=None):
-    """[(metric, help, [(labels, value)])] for the rows of a command."""
-    columns = list(column_names)
-    rows = [dict(zip(columns, row)) for row in rows]
-    if 'fits' in columns and 'name' in columns:
-        labels = [[('hostname', row['name']), ('shape', shape)]
-                  for row in rows]
-        return [
-            ('openstack_placement_fit',
-             'How many more allocations of the shape the tree takes now',
-             [(label, row['fits']) for label, row in zip(labels, rows)]),
-            ('openstack_placement_cloud_fit',
-             'How many more allocations of the shape the trees take now, '
-             'summed', [([('shape', shape)], _sum(row['fits']
-                                                  for row in rows))]),
-        ]
-    if 'fits' in columns:
-        return [
-            ('openstack_placement_cloud_fit',
-             'How many more allocations of the shape the trees take now, '
-             'summed', [([('shape', shape)], row['fits']) for row in rows]),
-            ('openstack_placement_cloud_fit_trees',
-             'How many trees take at least one more allocation of the '
-             'shape', [([('shape', shape)], row['trees']) for row in rows]),
-        ]
-    if 'providers' in columns:
-        declared, key = _SUMMARY, lambda row: [
-            ('resourcetype', row['resource_class'])]
-    else:
-        declared, key = _RESOURCE, lambda row: [
-            ('hostname', row['name']),
-            ('resourcetype', row['resource_class'])]
-    return [(metric, help, [(key(row), row[column]) for row in rows])
-            for column, metric, help in declared]
-
-
-def _sum(values):
-    values = list(values)
-    return None if None in values else sum(values)
-
-
 def render(found):
     """The OpenMetrics text of metric families, ending in ``# EOF``."""
     lines = []
@@ -133,15 +102,49 @@ def render(found):
     return '\n'.join(lines) + '\n'
 
 
+class Metrics(object):
+    """Mixin of the commands that offer ``-f openmetrics``.
+
+    The command declares its metrics in ``metric_families(parsed_args,
+    column_names, rows)``: [(name, help, samples)], most simply
+    ``Gauge.family()`` of its rows. With ``-f openmetrics`` these are
+    written, every column of every row (``-c`` and ``--sort-column``
+    are refused before any request); the other formats are cliff's.
+    """
+
+    def run(self, parsed_args):
+        if parsed_args.formatter == NAME:
+            for given, flag in ((parsed_args.columns, '-c'),
+                                (getattr(parsed_args, 'sort_columns', None),
+                                 '--sort-column')):
+                if given:
+                    raise exceptions.CommandError(
+                        '%s cannot be used with -f openmetrics: it writes '
+                        'every metric of the command.' % flag)
+        return super().run(parsed_args)
+
+    def metric_families(self, parsed_args, column_names, rows):
+        raise NotImplementedError
+
+    def produce_output(self, parsed_args, column_names, data):
+        if parsed_args.formatter != NAME:
+            return super().produce_output(parsed_args, column_names, data)
+        self.formatter.emit_families(
+            self.metric_families(parsed_args, column_names, list(data)),
+            self.app.stdout)
+        return 0
+
+
 class OpenMetricsFormatter(base.ListFormatter):
-    """``-f openmetrics``: the rows as OpenMetrics gauges."""
+    """``-f openmetrics``: the metrics a command declares, as gauges."""
 
     def add_argument_group(self, parser):
-        """No option of its own: the metrics follow from the columns."""
+        """No option of its own: the metrics are the command's."""
+
+    def emit_families(self, found, stdout):
+        stdout.write(render(found))
 
     def emit_list(self, column_names, data, stdout, parsed_args):
-        shape = None
-        if getattr(parsed_args, 'resource', None):
-            shape = ','.join(value.replace(' ', '')
-                             for value in parsed_args.resource)
-        stdout.write(render(families(column_names, list(data), shape)))
+        # Reached only by a command without the Metrics mixin.
+        raise exceptions.CommandError(
+            '-f openmetrics: this command declares no metrics.')

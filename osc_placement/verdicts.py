@@ -14,16 +14,19 @@
 
 What ``allocation candidate explain`` and ``capacity fit`` share:
 
-* ``Trees``: the trees to consider (every root of the provider list, or
-  the trees of the ``--resource-provider`` values), and what is read of
+* ``Trees``: the trees to consider (every root of the provider list, the
+  trees of the ``--resource-provider`` values, those of the providers a
+  selection query of the provider list returns), and what is read of
   each of their providers (inventories, usages, traits, aggregates: four
   requests per provider, through the batch), as the pure
   ``evaluation`` module takes them;
-* ``candidate_roots()``: the roots within which Placement's own
-  ``GET /allocation_candidates`` returns an allocation request; a tree
-  that the local evaluation finds but the answer lacks (the answer may be
-  cut by Placement's ``max_allocation_candidates``) is asked about again
-  with ``in_tree=<root>`` before it is called "not a candidate".
+* ``candidate_roots()`` and ``settle()``: the roots within which
+  Placement's own ``GET /allocation_candidates`` returns an allocation
+  request; a tree that the local evaluation finds but a non-empty answer
+  lacks (the answer may be cut by Placement's
+  ``max_allocation_candidates``) is asked about again with
+  ``in_tree=<root>`` before it is called "not a candidate", and where
+  that request fails the verdict is not known (None), never False.
 
 The verdict shown is always Placement's; the local evaluation gives the
 reasons, and where it disagrees with Placement the reason is
@@ -43,6 +46,8 @@ CANDIDATES_URL = '/allocation_candidates'
 ROOTS_SHOWN = '1.14'
 IN_TREE = '1.31'
 UNEXPLAINED = 'unexplained'
+# The reason of a tree whose verdict is not known.
+UNKNOWN = 'not known: the candidates request within the tree failed'
 
 
 def query_dict(params):
@@ -81,7 +86,15 @@ def within_tree(params, root):
 class Trees(object):
     """The trees a command considers, and the providers of each."""
 
-    def __init__(self, cmd, http, named=()):
+    def __init__(self, cmd, http, named=(), selection=None):
+        """The roots of the provider list, in its order, narrowed.
+
+        named: ``--resource-provider`` values (UUID or name), each checked
+        against the provider list as ``capacity list`` checks it; only
+        their trees are kept. selection: a query of the provider list
+        (``member_of``, ``in_tree``); only the trees of the providers it
+        returns are kept.
+        """
         self.cmd = cmd
         self.http = http
         everyone = http.request('GET', providers.BASE_URL).field(
@@ -95,10 +108,15 @@ class Trees(object):
         self.roots = [p for p in everyone
                       if self.root_of[p['uuid']] == p['uuid']]
         if named:
-            wanted = set()
-            for value in named:
-                wanted.add(self.root_of.get(
-                    providers.find_provider(http, value)))
+            wanted = set(self.root_of.get(_listed(http, everyone,
+                                                  value)['uuid'])
+                         for value in named)
+            self.roots = [p for p in self.roots if p['uuid'] in wanted]
+        if selection:
+            chosen = http.request(
+                'GET', providers.BASE_URL, params=selection).field(
+                    'resource_providers', list)
+            wanted = set(self.root_of.get(p['uuid']) for p in chosen)
             self.roots = [p for p in self.roots if p['uuid'] in wanted]
         self.records = {}
 
@@ -136,6 +154,21 @@ class Trees(object):
         return found
 
 
+def _listed(http, everyone, value):
+    """The provider of the list that a UUID or name names.
+
+    A value that names none of the list is looked up as ``capacity list``
+    looks it up (``providers.lookup()``): its error when Placement knows
+    no such provider, else the provider it found (by a UUID spelled in
+    capitals, where the database compares without case).
+    """
+    key = 'uuid' if providers.is_uuid_like(value) else 'name'
+    for provider in everyone:
+        if provider[key] == value:
+            return provider
+    return providers.lookup(http, value)
+
+
 def _provider(http, rp_uuid):
     return {what: providers.read(http, rp_uuid, what, kind)
             for what, kind in (('inventories', dict), ('usages', dict),
@@ -149,25 +182,48 @@ def _tree_fields(provider, root_of):
 
 
 def candidate_roots(cmd, http, trees, params, local):
-    """{root: True or False}: Placement's verdict for every tree.
+    """{root: True, False or None}: Placement's verdict for every tree.
 
-    local: {root: the local Verdict}. A tree the local evaluation
-    takes for a candidate but the answer lacks is asked about again
-    within that tree (from 1.31), one request each, through the batch.
+    local: {root: the local Verdict}. One candidates request, then
+    :func:`settle`.
     """
     answer = http.request('GET', CANDIDATES_URL, params=params)
-    found = trees.roots_in(answer)
-    again = [root for root in trees.records
-             if root not in found and local[root] is not None
-             and not local[root].reasons]
+    return settle(cmd, http, trees, [(params, answer, local)])[0]
+
+
+def settle(cmd, http, trees, asked):
+    """[{root: True, False or None}]: the verdicts of answered requests.
+
+    asked: [(params, answer, {root: local Verdict})], one per request. A
+    tree that the local evaluation takes for a candidate but a non-empty
+    answer lacks (an answer without any allocation request was not cut)
+    is asked about again within that tree (from 1.31), one request each,
+    all the requests' in one batch. Where that request fails the verdict
+    is None: not known.
+    """
+    roots = [root['uuid'] for root in trees.roots]
+    found = [trees.roots_in(answer) for _params, answer, _local in asked]
+    again = []
+    for index, (_params, answer, local) in enumerate(asked):
+        if not answer.field('allocation_requests', list):
+            continue
+        again.extend((index, root) for root in roots
+                     if root not in found[index]
+                     and local[root] is not None
+                     and not local[root].reasons)
+    verdicts = [{root: root in roots_of for root in roots}
+                for roots_of in found]
     if again and cmd.compare_version(version.ge(IN_TREE)):
-        for root, response in cmd.each(
-                http, lambda root: http.request(
-                    'GET', CANDIDATES_URL, params=within_tree(params, root)),
-                again, 'tree'):
-            if root in trees.roots_in(response):
-                found.add(root)
-    return {root: root in found for root in trees.records}
+        answered = dict(cmd.each(
+            http, lambda item: http.request(
+                'GET', CANDIDATES_URL,
+                params=within_tree(asked[item[0]][0], item[1])),
+            again, 'tree', key=lambda item: item[1]))
+        for index, root in again:
+            response = answered.get((index, root))
+            verdicts[index][root] = None if response is None \
+                else root in trees.roots_in(response)
+    return verdicts
 
 
 def local_verdicts(params, microversion, trees):
@@ -187,7 +243,12 @@ def local_verdicts(params, microversion, trees):
 
 
 def reasons(verdict, candidate):
-    """The reasons shown: the local ones where Placement agrees."""
+    """The reasons shown: the local ones where Placement agrees.
+
+    candidate None (Placement's verdict not known): :data:`UNKNOWN`.
+    """
+    if candidate is None:
+        return [UNKNOWN]
     if verdict is not None and candidate == (not verdict.reasons):
         return list(verdict.reasons)
     LOG.debug('The local evaluation disagrees with Placement (candidate: '

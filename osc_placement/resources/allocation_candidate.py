@@ -493,11 +493,26 @@ class Reasons(columns.FormattableColumn):
     A list in json and yaml; in the table, '; ' between them.
     """
 
+    # The formats that keep a list as a list; the others (value, csv,
+    # shell) print the text of the table.
+    STRUCTURED = ('json', 'yaml')
+
     def human_readable(self):
         return '; '.join(self._value)
 
     def machine_readable(self):
         return list(self._value)
+
+    @classmethod
+    def column(cls, reasons, formatter):
+        """The column for the output format: a list, or its text."""
+        found = cls(reasons)
+        return found if formatter in cls.STRUCTURED \
+            else found.human_readable()
+
+
+# The first row of ``explain --summary``: nothing dropped.
+AS_GIVEN = '(none: the request as given)'
 
 
 class ExplainAllocationCandidate(batch.Batched, ListAllocationCandidate):
@@ -515,9 +530,16 @@ class ExplainAllocationCandidate(batch.Batched, ListAllocationCandidate):
     agree with Placement the reason is ``unexplained`` (``--debug`` says
     what the evaluation found).
 
-    ``--summary`` instead drops each constraint of the request in turn and
-    counts the trees Placement then finds candidates in: the "relax one at
-    a time" bisection of a "No valid host".
+    Every tree considered gets a row, also those that ``--in-tree`` or
+    ``--member-of`` rule out (the question is why a tree is left out);
+    ``--resource-provider`` narrows the trees considered. Where a request
+    within a tree (for a tree missing from a cut answer) fails,
+    ``candidate`` is empty: not known.
+
+    ``--summary`` instead counts the trees Placement finds candidates in
+    for the request as given (the first row), then drops each constraint
+    of the request in turn and counts again: the "relax one at a time"
+    bisection of a "No valid host".
     """
 
     offers_limit = False
@@ -530,8 +552,8 @@ class ExplainAllocationCandidate(batch.Batched, ListAllocationCandidate):
         parser.add_argument(
             '--resource-provider', metavar='<resource_provider>',
             action='append', default=[], type=parsers.non_empty,
-            help='Consider only the tree of this provider (UUID or name). '
-                 'May be repeated.')
+            help='Consider only the tree of this provider (UUID or name): '
+                 'the other trees get no row. May be repeated.')
         group = parser.add_mutually_exclusive_group()
         group.add_argument(
             '--long', action='store_true',
@@ -543,7 +565,8 @@ class ExplainAllocationCandidate(batch.Batched, ListAllocationCandidate):
                  '``constraint`` (as given) and ``candidates_without_it``, '
                  'how many of the trees Placement finds candidates in '
                  'when only that constraint is dropped (one candidates '
-                 'request per constraint).')
+                 'request per constraint), after a first row for the '
+                 'request as given.')
 
     def take_action(self, parsed_args):
         http, params = self.request(parsed_args)
@@ -565,7 +588,7 @@ class ExplainAllocationCandidate(batch.Batched, ListAllocationCandidate):
             row = [root['uuid'], root['name'], candidate,
                    found[0] if found else '']
             if parsed_args.long:
-                row.append(Reasons(found))
+                row.append(Reasons.column(found, parsed_args.formatter))
             rows.append(row)
         return fields, rows
 
@@ -615,12 +638,22 @@ class ExplainAllocationCandidate(batch.Batched, ListAllocationCandidate):
         return relaxed
 
     def _relaxed(self, http, parsed_args, trees):
-        considered = set(p['uuid'] for p in trees.roots)
-        constraints = self._constraints(parsed_args)
+        """[(constraint, trees with candidates)], the request as given first.
+
+        Then the request without each constraint in turn. One candidates
+        request each, in one batch. Where an answer that is not empty
+        lacks a tree that the local evaluation takes for a candidate (the
+        answer may have been cut), the trees are read and that tree is
+        asked about again within it, as the rows of explain are settled.
+        A count is None where it is not known: the request was refused or
+        failed, or so did a request within a tree.
+        """
+        constraints = [(AS_GIVEN, None)] + self._constraints(parsed_args)
         label_of = {drop: label for label, drop in constraints}
 
-        def count(drop):
-            relaxed = self._without(parsed_args, drop)
+        def ask(drop):
+            relaxed = parsed_args if drop is None \
+                else self._without(parsed_args, drop)
             groups = request_groups(relaxed)
             # Without it the request may not be one Placement takes (a
             # group left without resources, say): then no count.
@@ -634,18 +667,36 @@ class ExplainAllocationCandidate(batch.Batched, ListAllocationCandidate):
             params = self._query(http, relaxed, groups, resources, subtrees,
                                  self._root_required(relaxed), None)
             try:
-                answer = http.request('GET', verdicts.CANDIDATES_URL,
-                                      params=params)
+                return params, http.request('GET', verdicts.CANDIDATES_URL,
+                                            params=params)
             except exceptions.BadRequest as exc:
                 return refused(drop, exc)
-            return len(trees.roots_in(answer) & considered)
 
         def refused(drop, exc):
             self.log.warning('Without %s the request is refused: %s',
                              label_of[drop], exc)
 
-        counted = dict(self.each(http, lambda item: count(item[1]),
-                                 constraints, 'relaxed request',
-                                 key=lambda item: item[0]))
+        answered = [(item, result) for item, result in self.each(
+            http, lambda item: ask(item[1]), constraints,
+            'relaxed request', key=lambda item: item[0]) if result]
+        considered = set(p['uuid'] for p in trees.roots)
+        if any(considered - trees.roots_in(answer)
+               and answer.field('allocation_requests', list)
+               for _item, (_params, answer) in answered):
+            # Some answer may have been cut: the evaluation says which
+            # trees to ask about again.
+            trees.read()
+            self.require_complete('totals')
+            asked = [(params, answer, verdicts.local_verdicts(
+                params, http.api_version, trees)[1])
+                for _item, (params, answer) in answered]
+        else:
+            asked = [(params, answer, {root: None for root in considered})
+                     for _item, (params, answer) in answered]
+        settled = verdicts.settle(self, http, trees, asked)
+        counted = {}
+        for (item, _result), found in zip(answered, settled):
+            known = [found[root] for root in considered]
+            counted[item] = None if None in known else sum(known)
         return [(label, counted.get((label, drop)))
                 for label, drop in constraints]

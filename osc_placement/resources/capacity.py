@@ -26,6 +26,7 @@ from osc_lib import exceptions
 
 from osc_placement import evaluation
 from osc_placement import filters
+from osc_placement import openmetrics
 from osc_placement import parsers
 from osc_placement import providers
 from osc_placement.resources import allocation_candidate
@@ -42,8 +43,40 @@ SUMMED = ('total', 'reserved', 'capacity', 'used', 'free')
 # The output formats of the capacity commands: cliff's, and openmetrics.
 FORMATTERS = 'osc_placement.formatter.capacity'
 
+# -f openmetrics of capacity list: one gauge per column.
+_HOST = (('hostname', 'name'), ('resourcetype', 'resource_class'))
+_TOTAL = openmetrics.Gauge(
+    'openstack_placement_resource_total',
+    'Total of the inventory of a resource class', 'total', _HOST)
+_RESERVED = openmetrics.Gauge(
+    'openstack_placement_resource_reserved',
+    'Amount of the inventory kept back, never allocated', 'reserved', _HOST)
+_RATIO = openmetrics.Gauge(
+    'openstack_placement_resource_allocation_ratio',
+    'Overcommit factor of the inventory', 'allocation_ratio', _HOST)
+_USED = openmetrics.Gauge(
+    'openstack_placement_resource_usage', 'Amount allocated to consumers',
+    'used', _HOST)
+_CAPACITY = openmetrics.Gauge(
+    'openstack_placement_resource_capacity',
+    'Amount consumers may allocate: (total - reserved) * allocation_ratio, '
+    'rounded down', 'capacity', _HOST)
+_FREE = openmetrics.Gauge(
+    'openstack_placement_resource_free',
+    'Capacity not allocated (negative when over-committed)', 'free', _HOST)
+METRICS = (_TOTAL, _RESERVED, _RATIO, _USED, _CAPACITY, _FREE)
+# --summary: the same, per class, without the ratio; and the providers.
+_CLASS = (('resourcetype', 'resource_class'),)
+SUMMARY_METRICS = (openmetrics.Gauge(
+    'openstack_placement_resource_providers',
+    'Resource providers with an inventory of the class', 'providers',
+    _CLASS),) + tuple(
+        openmetrics.Gauge(gauge.name, gauge.help, gauge.column, _CLASS)
+        for gauge in METRICS if gauge is not _RATIO)
 
-class ListCapacity(filters.ManyProviders, common.Lister):
+
+class ListCapacity(openmetrics.Metrics, filters.ManyProviders,
+                   common.Lister):
     """List the capacity, usage and free amount of resource providers
 
     One row per provider and resource class: the inventory (``total``,
@@ -113,6 +146,10 @@ class ListCapacity(filters.ManyProviders, common.Lister):
             (rc,) + tuple(sums[rc][f] for f in SUMMARY_FIELDS[1:])
             for rc in sorted(sums)]
 
+    def metric_families(self, parsed_args, column_names, rows):
+        declared = SUMMARY_METRICS if parsed_args.summary else METRICS
+        return [gauge.family(column_names, rows) for gauge in declared]
+
 
 def parse_shape(values):
     """The ``--resource`` values of a shape: [(class, amount)], checked.
@@ -136,21 +173,82 @@ def parse_shape(values):
     return shape
 
 
-def shape_text(shape):
-    """'VCPU=4,MEMORY_MB=8192': the shape as the user gives it."""
-    return ','.join('%s=%s' % pair for pair in shape)
+def shape_label(params):
+    """The request of a candidates query as one canonical text.
+
+    The label of ``-f openmetrics``: the same request gives the same text
+    whatever the order or the spelling of its values (``VCPU=04`` is
+    ``VCPU=4``). The classes sorted (``MEMORY_MB=8192,VCPU=4``), then,
+    where the request has them and each sorted, ``required=`` (the traits
+    it needs), ``required=in:`` (any of these, once per value),
+    ``forbidden=``, ``member_of=in:`` (once per value, ``!in:`` where
+    forbidden) and ``in_tree=`` (the provider's UUID), joined by ``;``.
+    """
+    found = {'resources': [], 'required': set(), 'any_of': set(),
+             'forbidden': set(), 'member_of': set(), 'in_tree': []}
+    for name, value in params:
+        if name == 'resources':
+            found['resources'].extend(
+                (rc, int(amount)) for rc, amount in
+                (item.split(':') for item in value.split(',')))
+        elif name == 'required' and value.startswith('in:'):
+            found['any_of'].add(_sorted_list('in:', value[3:]))
+        elif name == 'required':
+            for trait in value.split(','):
+                if trait.startswith('!'):
+                    found['forbidden'].add(trait[1:])
+                else:
+                    found['required'].add(trait)
+        elif name == 'member_of':
+            aggregates = value.lstrip('!')
+            if aggregates.startswith('in:'):
+                aggregates = aggregates[3:]
+            found['member_of'].add(_sorted_list(
+                '!in:' if value.startswith('!') else 'in:', aggregates))
+        elif name == 'in_tree':
+            found['in_tree'].append(value)
+    parts = [','.join('%s=%d' % pair for pair in sorted(found['resources']))]
+    if found['required']:
+        parts.append(_sorted_list('required=', ','.join(found['required'])))
+    parts.extend('required=' + value for value in sorted(found['any_of']))
+    if found['forbidden']:
+        parts.append(_sorted_list('forbidden=',
+                                  ','.join(found['forbidden'])))
+    parts.extend('member_of=' + value for value in sorted(found['member_of']))
+    parts.extend('in_tree=' + value for value in found['in_tree'])
+    return ';'.join(parts)
 
 
-class FitCapacity(filters.ManyProviders, common.Lister):
+def _sorted_list(prefix, names):
+    """prefix + the comma-separated names, sorted."""
+    return prefix + ','.join(sorted(names.split(',')))
+
+
+# The filters of capacity fit that select the trees (the others shape the
+# request only).
+SELECTING = ('member_of', 'in_tree')
+
+
+class FitCapacity(openmetrics.Metrics, filters.ManyProviders,
+                  common.Lister):
     """Count how many more allocations of a shape each provider tree takes
 
     The shape is a set of resources, given as ``allocation candidate list``
     takes them (``--resource VCPU=4 --resource MEMORY_MB=8192``), with the
-    traits and aggregates it needs. One row per root provider, in the order
-    of ``resource provider list``: ``fits``, how many more allocations of
-    the shape the tree can take now, and ``limited_by``, the resource class
-    that bounds it, or, when nothing fits, the reason in the words of
-    ``allocation candidate explain``.
+    traits it needs or must not land on (``--required``, ``--forbidden``).
+    One row per root provider, in the order of ``resource provider list``:
+    ``fits``, how many more allocations of the shape the tree can take
+    now, and ``limited_by``, the resource class that bounds it, or, when
+    nothing fits, the reason in the words of ``allocation candidate
+    explain``.
+
+    Which trees get a row: all of them, or those that ``--member-of``,
+    ``--in-tree`` and ``--resource-provider`` select, as they select
+    providers in ``capacity list`` (a tree with a provider selected);
+    ``--member-of`` and ``--in-tree`` are part of the request too. A tree
+    outside the selection gets no row. ``--required`` and ``--forbidden``
+    only shape the request: a tree without the trait keeps its row, with
+    ``fits`` 0 and the reason.
 
     A tree counts only where Placement itself gives a candidate for one
     allocation of the shape now (``GET /allocation_candidates``). The count
@@ -165,7 +263,8 @@ class FitCapacity(filters.ManyProviders, common.Lister):
     (how many take at least one) and ``limited_by`` (the class that bounds
     the most trees). ``-f openmetrics`` writes ``openstack_placement_fit``
     per tree and ``openstack_placement_cloud_fit`` for them all, labelled
-    with the shape.
+    with the whole request in one canonical text (``shape``: the classes
+    sorted, then the traits, aggregates and tree).
     """
 
     min_version = allocation_candidate.CANDIDATES
@@ -176,17 +275,24 @@ class FitCapacity(filters.ManyProviders, common.Lister):
     SHAPE_FILTERS = {
         'required': {'since': allocation_candidate.TRAITS_SHOWN,
                      'help': 'A trait the shape needs. May be repeated: all '
-                             'are required.'},
+                             'are required. Part of the shape, not of the '
+                             'selection: a tree without it keeps its row, '
+                             'with fits 0 and the reason.'},
         'forbidden': {'since': allocation_candidate.FORBIDDEN,
                       'help': 'A trait the shape must not land on. May be '
-                              'repeated.'},
+                              'repeated. Part of the shape, not of the '
+                              'selection: a tree with it keeps its row, '
+                              'with fits 0 and the reason.'},
         'member_of': {'since': allocation_candidate.AGGREGATES,
                       'help': 'Comma-separated aggregate UUIDs: the shape '
-                              'lands in one of them. May be repeated: each '
-                              'value is one more condition.'},
+                              'lands in one of them, and only the trees '
+                              'with a provider in one of them get a row. '
+                              'May be repeated: each value is one more '
+                              'condition.'},
         'in_tree': {'since': allocation_candidate.IN_TREE,
                     'help': 'Only the tree of this provider (UUID or '
-                            'name).'},
+                            'name): the shape lands in it, and only it '
+                            'gets a row.'},
     }
 
     def get_parser(self, prog_name):
@@ -204,8 +310,8 @@ class FitCapacity(filters.ManyProviders, common.Lister):
         parser.add_argument(
             '--resource-provider', metavar='<resource_provider>',
             action='append', default=[], type=parsers.non_empty,
-            help='Only the tree of this provider (UUID or name). May be '
-                 'repeated.')
+            help='Only the tree of this provider (UUID or name) gets a '
+                 'row. May be repeated.')
         parser.add_argument(
             '--summary', action='store_true',
             help='One row for all the trees: ``fits`` (the sum), '
@@ -226,7 +332,13 @@ class FitCapacity(filters.ManyProviders, common.Lister):
         filters.check_aggregate_uuids(parsed_args.member_of)
         http = self.prepare(parsed_args)
         params = self._params(http, parsed_args, shape)
-        trees = verdicts.Trees(self, http, parsed_args.resource_provider)
+        self.label = shape_label(params)
+        # The trees --member-of and --in-tree select, as the provider
+        # list selects providers (capacity list).
+        selection = [(name, value) for name, value in params
+                     if name in SELECTING]
+        trees = verdicts.Trees(self, http, parsed_args.resource_provider,
+                               selection)
         trees.read()
         self.require_complete('rows' if not parsed_args.summary
                               else 'totals')
@@ -239,7 +351,10 @@ class FitCapacity(filters.ManyProviders, common.Lister):
             uuid = root['uuid']
             verdict = local[uuid]
             found = verdicts.reasons(verdict, placement[uuid])
-            if found:
+            if placement[uuid] is None:
+                # The request within the tree failed: no verdict, no count.
+                fits, limited_by = None, found[0]
+            elif found:
                 fits, limited_by = 0, found[0]
             elif verdict is None or verdict.reasons:
                 # A candidate for Placement that the evaluation cannot
@@ -252,6 +367,30 @@ class FitCapacity(filters.ManyProviders, common.Lister):
         if not parsed_args.summary:
             return self.FIELDS, rows
         return self.SUMMARY_FIELDS, [summary(rows)]
+
+    # -f openmetrics: per tree, and for all of them.
+    FIT = openmetrics.Gauge(
+        'openstack_placement_fit',
+        'How many more allocations of the shape the tree takes now',
+        'fits', (('hostname', 'name'),))
+    CLOUD_FIT = openmetrics.Gauge(
+        'openstack_placement_cloud_fit',
+        'How many more allocations of the shape the trees take now, '
+        'summed', 'fits')
+    CLOUD_TREES = openmetrics.Gauge(
+        'openstack_placement_cloud_fit_trees',
+        'How many trees take at least one more allocation of the shape',
+        'trees')
+
+    def metric_families(self, parsed_args, column_names, rows):
+        label = [('shape', self.label)]
+        if parsed_args.summary:
+            return [gauge.family(column_names, rows, label)
+                    for gauge in (self.CLOUD_FIT, self.CLOUD_TREES)]
+        # The cloud total is the one of --summary.
+        return [self.FIT.family(column_names, rows, label),
+                self.CLOUD_FIT.family(self.SUMMARY_FIELDS, [summary(rows)],
+                                      label)]
 
 
 def summary(rows):

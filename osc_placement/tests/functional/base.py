@@ -53,7 +53,10 @@ class TestCase(base.BaseTestCase):
         if pfixture is None:
             self.fail('openstack-placement is not installed: run the '
                       'functional tests with "tox -e functional"')
-        self.endpoint = self.useFixture(pfixture.PlacementFixture()).endpoint
+        # The fixture stays at hand: a test may change the server's
+        # configuration (self.placement.conf_fixture.config(...)).
+        self.placement = self.useFixture(pfixture.PlacementFixture())
+        self.endpoint = self.placement.endpoint
         # The server and the client log each request: keep the log as a
         # detail of the test, shown when it fails.
         self.useFixture(fixtures.FakeLogger(level=logging.INFO))

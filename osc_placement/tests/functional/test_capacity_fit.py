@@ -115,8 +115,32 @@ class TestFit(FitCloud):
         self.assertEqual([0, 64, 0], [r['fits'] for r in rows])
         self.assertEqual('lacks required trait HW_CPU_X86_AVX2',
                          rows[0]['limited_by'])
+        # The aggregate selects the trees: one row.
         rows = self.fit('--resource', 'VCPU=1', '--member-of', AGG)
-        self.assertEqual([14, 0, 0], [r['fits'] for r in rows])
+        self.assertEqual([(HOST1, 14)], [(r['resource_provider'], r['fits'])
+                                         for r in rows])
+
+    def test_in_tree_selects_one_tree(self):
+        for value in (HOST3, 'host3_numa0'):
+            rows = self.fit('--resource', 'VCPU=2', '--resource',
+                            'MEMORY_MB=2048', '--in-tree', value)
+            self.assertEqual([(HOST3, 5, 'VCPU')],
+                             [(r['resource_provider'], r['fits'],
+                               r['limited_by']) for r in rows])
+        self.assertEqual(
+            [{'fits': 5, 'trees': 1, 'limited_by': 'VCPU'}],
+            self.fit('--resource', 'VCPU=2', '--resource', 'MEMORY_MB=2048',
+                     '--in-tree', HOST3, '--summary'))
+
+    def test_selections_add_up(self):
+        # --member-of and --resource-provider together: the trees both
+        # select (none here).
+        self.assertEqual([], self.fit('--resource', 'VCPU=1', '--member-of',
+                                      AGG, '--resource-provider', 'host2'))
+        self.assertEqual(
+            [{'fits': 14, 'trees': 1, 'limited_by': 'VCPU'}],
+            self.fit('--resource', 'VCPU=1', '--member-of', AGG,
+                     '--summary'))
 
     def test_summary(self):
         self.assertEqual(
@@ -182,7 +206,7 @@ class TestOpenMetrics(FitCloud):
                 'VCPU=2', '--resource', 'MEMORY_MB=2048')
         rows = self.ok(*argv, '-f', 'json', version='1.39')
         found = self.metrics(*argv)
-        shape = 'VCPU=2,MEMORY_MB=2048'
+        shape = 'MEMORY_MB=2048,VCPU=2'
         self.assertEqual(
             {(('hostname', r['name']), ('shape', shape)): r['fits']
              for r in rows},
@@ -190,6 +214,24 @@ class TestOpenMetrics(FitCloud):
         self.assertEqual(
             {(('shape', shape),): sum(r['fits'] for r in rows)},
             self.samples(found['openstack_placement_cloud_fit']))
+
+    def test_fit_of_a_selection(self):
+        found = self.metrics('resource', 'provider', 'capacity', 'fit',
+                             '--resource', 'VCPU=2', '--in-tree', HOST3,
+                             '--required', 'HW_CPU_X86_AVX2')
+        shape = 'VCPU=2;required=HW_CPU_X86_AVX2;in_tree=' + HOST3
+        self.assertEqual(
+            {(('hostname', 'host3'), ('shape', shape)): 0},
+            self.samples(found['openstack_placement_fit']))
+        self.assertEqual(
+            {(('shape', shape),): 0},
+            self.samples(found['openstack_placement_cloud_fit']))
+
+    def test_columns_refused(self):
+        err, code = self.fails('resource', 'provider', 'capacity', 'list',
+                               '-f', 'openmetrics', '-c', 'free')
+        self.assertEqual(('-c cannot be used with -f openmetrics: it writes '
+                          'every metric of the command.\n', 1), (err, code))
 
     def test_label_values_are_escaped(self):
         tests.create_provider(self, '22222222-2222-4222-8222-000000000009',

@@ -127,12 +127,47 @@ class TestExplain(ExplainTestCase):
                             'HW_CPU_X86_AVX2', '--forbidden',
                             'CUSTOM_MAINTENANCE', '--summary')
         self.assertEqual(
-            [{'constraint': '--resource VCPU=4',
+            [{'constraint': '(none: the request as given)',
+              'candidates_without_it': 0},
+             {'constraint': '--resource VCPU=4',
               'candidates_without_it': None},
              {'constraint': '--required HW_CPU_X86_AVX2',
               'candidates_without_it': 0},
              {'constraint': '--forbidden CUSTOM_MAINTENANCE',
               'candidates_without_it': 1}], rows)
+
+    def test_resource_provider_checked_as_capacity_list_checks_it(self):
+        # A UUID Placement does not know: capacity list's error.
+        value = '11111111-1111-4111-8111-00000000000f'
+        expected = ("No resource provider with name or UUID '%s' "
+                    "found.\n" % value, 1)
+        self.assertEqual(expected, self.fails(
+            'resource', 'provider', 'capacity', 'list',
+            '--resource-provider', value))
+        self.assertEqual(expected, self.fails(
+            'allocation', 'candidate', 'explain', '--resource',
+            'VCPU=1', '--resource-provider', value))
+        self.assertEqual(expected, self.fails(
+            'resource', 'provider', 'capacity', 'fit', '--resource',
+            'VCPU=1', '--resource-provider', value))
+        # In capitals: Placement finds the provider, and so do they all.
+        listed = self.ok('resource', 'provider', 'capacity', 'list',
+                         '--resource-provider', HOST1.upper(), '-f', 'json')
+        self.assertEqual({HOST1}, {r['resource_provider'] for r in listed})
+        self.assertEqual([HOST1], [r['resource_provider'] for r in
+                                   self.explain('--resource', 'VCPU=1',
+                                                '--resource-provider',
+                                                HOST1.upper())])
+        self.assertEqual([HOST1], [r['resource_provider'] for r in self.ok(
+            'resource', 'provider', 'capacity', 'fit', '--resource',
+            'VCPU=1', '--resource-provider', HOST1.upper(), '-f', 'json',
+            version='1.39')])
+
+    def test_in_tree_keeps_every_row(self):
+        rows = self.explain('--resource', 'VCPU=1', '--in-tree', HOST2)
+        self.assertEqual(
+            [(HOST1, False), (HOST2, True)],
+            [(r['resource_provider'], r['candidate']) for r in rows])
 
     def test_bad_value_refused_as_list_refuses_it(self):
         err, code = self.fails('allocation', 'candidate', 'explain',
@@ -146,3 +181,36 @@ class TestExplain(ExplainTestCase):
                                '--resource', 'VCPU=1', '--limit', '1')
         self.assertEqual(2, code)
         self.assertIn('unrecognized arguments: --limit', err)
+
+
+class TestCutAnswer(ExplainTestCase):
+    """Placement cuts its answer to one candidate: asked again per tree.
+
+    Each tree the answer leaves out is asked about again within the tree,
+    in the rows and in ``--summary`` alike.
+    """
+
+    def setUp(self):
+        super().setUp()
+        self.placement.conf_fixture.config(max_allocation_candidates=1,
+                                           group='placement')
+
+    def test_the_answer_is_cut(self):
+        self.assertEqual(1, len(self.ok(
+            'allocation', 'candidate', 'list', '--resource', 'VCPU=1',
+            '-f', 'json', version='1.39')))
+
+    def test_rows(self):
+        rows = self.explain('--resource', 'VCPU=1')
+        self.assertEqual([True, True], [r['candidate'] for r in rows])
+
+    def test_summary(self):
+        rows = self.explain('--resource', 'VCPU=1', '--forbidden',
+                            'CUSTOM_MAINTENANCE', '--summary')
+        self.assertEqual(
+            [{'constraint': '(none: the request as given)',
+              'candidates_without_it': 1},
+             {'constraint': '--resource VCPU=1',
+              'candidates_without_it': None},
+             {'constraint': '--forbidden CUSTOM_MAINTENANCE',
+              'candidates_without_it': 2}], rows)
