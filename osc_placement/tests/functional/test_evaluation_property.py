@@ -359,8 +359,8 @@ class TestEvaluationAgainstPlacement(base.BaseTestCase):
         for rp in providers:
             base_path = '/resource_providers/%s/' % rp['uuid']
             tree.append(evaluation.provider_record(
-                rp, *(self.call('GET', base_path + what) for what in
-                      ('inventories', 'usages', 'traits', 'aggregates'))))
+                rp, {what: self.call('GET', base_path + what)[what]
+                     for what, _kind in evaluation.READS}))
         return tree
 
     # The comparison.

@@ -423,16 +423,22 @@ class TestFitShape(base.BaseTestCase):
 
 class TestProviderRecord(base.BaseTestCase):
 
-    def test_from_bodies(self):
+    def test_from_reads(self):
+        """The record of what the commands read (verdicts.Trees)."""
         record = evaluation.provider_record(
             {'uuid': NUMA0, 'name': 'numa0', 'parent_provider_uuid': ROOT,
              'root_provider_uuid': ROOT, 'generation': 3},
-            {'inventories': {'VCPU': inv(4)},
-             'resource_provider_generation': 3},
-            {'usages': {'VCPU': 1}, 'resource_provider_generation': 3},
-            {'traits': ['CUSTOM_A'], 'resource_provider_generation': 3},
-            {'aggregates': [AGG1], 'resource_provider_generation': 3})
+            {'inventories': {'VCPU': inv(4)}, 'usages': {'VCPU': 1},
+             'traits': ['CUSTOM_A'], 'aggregates': [AGG1]})
         self.assertEqual(
             rp(NUMA0, 'numa0', parent=ROOT,
                inventories={'VCPU': inv(4)}, usages={'VCPU': 1},
                traits=['CUSTOM_A'], aggregates=[AGG1]), record)
+
+    def test_root_before_1_14(self):
+        """No root_provider_uuid in the provider list: its own root."""
+        record = evaluation.provider_record(
+            {'uuid': ROOT, 'name': 'cn1', 'generation': 1},
+            {'inventories': {}, 'usages': {}, 'traits': [],
+             'aggregates': []})
+        self.assertEqual(rp(ROOT, 'cn1'), record)
