@@ -38,6 +38,7 @@ resources from another tree is not a candidate "within" a tree.
 """
 
 from osc_placement.evaluation.count import fit
+from osc_placement.evaluation.count import Fit
 from osc_placement.evaluation.request import ANY_TRAITS
 from osc_placement.evaluation.request import FORBIDDEN_AGGREGATES
 from osc_placement.evaluation.request import FORBIDDEN_TRAITS
@@ -53,7 +54,7 @@ from osc_placement.evaluation.search import Verdict
 from osc_placement.evaluation.tree import provider_record
 from osc_placement.evaluation.tree import READS
 
-__all__ = ['ANY_TRAITS', 'FORBIDDEN_AGGREGATES', 'FORBIDDEN_TRAITS',
+__all__ = ['ANY_TRAITS', 'FORBIDDEN_AGGREGATES', 'FORBIDDEN_TRAITS', 'Fit',
            'Group', 'MULTI_MEMBER_OF', 'NAMED_GROUPS', 'NESTED', 'READS',
            'RESOURCELESS', 'Request', 'UNNAMED', 'Verdict', 'evaluate',
            'fit', 'provider_record']
