@@ -99,10 +99,47 @@ class Combination(object):
             if any(all(o(c) for o in others) for c in combos):
                 reasons.extend(self._rule_reasons(name))
         if not reasons:
-            reasons.append('no combination of providers meets %s together'
-                           % groups.join(self._rule_words(name)
-                                         for name, _ in checks))
+            text = ('no combination of providers meets %s together'
+                    % groups.join(self._rule_words(name)
+                                  for name, _ in checks))
+            if 'isolate' in dict(checks):
+                text += self._competition_text(self._competition())
+            reasons.append(text)
         return reasons
+
+    def _competition(self):
+        """[(group labels, provider names)]: who could share what.
+
+        The providers that more than one of the groups isolated from each
+        other can use, gathered by the groups that can use them, in the
+        order of the tree.
+        """
+        users = {}
+        for group in self.request.granular:
+            for option in self.options.get(group.suffix, []):
+                for uuid in option.providers:
+                    if group.label not in users.setdefault(uuid, []):
+                        users[uuid].append(group.label)
+        found = []
+        for rp in self.tree.providers:
+            labels = users.get(rp['uuid'], [])
+            if len(labels) < 2:
+                continue
+            for known, names in found:
+                if known == labels:
+                    names.append(rp['name'])
+                    break
+            else:
+                found.append((labels, [rp['name']]))
+        return found
+
+    def _competition_text(self, competing):
+        """': group 1 and group 2 compete for numa0', or nothing."""
+        if not competing:
+            return ''
+        return ': ' + '; '.join('%s compete for %s' % (
+            groups.join(labels), groups.join(names))
+            for labels, names in competing)
 
     def _rule_words(self, name):
         if name == 'nested':
@@ -126,27 +163,39 @@ class Combination(object):
                     'one provider serves all the resources)'
                     % groups.join('%s:%d' % item for item in totals.items())]
         if name == 'isolate':
-            names = [g.suffix for g in request.granular]
-            if len(names) == 2:
-                return ['group %s and group %s need separate providers '
-                        '(group_policy isolate)' % tuple(names)]
-            return ['groups %s need separate providers (group_policy '
-                    'isolate)' % groups.join(names)]
+            granular = request.granular
+            labels = [g.label for g in granular]
+            if len(granular) == 2:
+                who = groups.join(labels)
+            else:
+                who = 'groups ' + groups.join(g.suffix for g in granular)
+            text = '%s need separate providers (group_policy isolate)' % who
+            competing = self._competition()
+            if len(competing) == 1 and competing[0][0] == labels:
+                # All of them want the same providers.
+                return ['%s and compete for %s'
+                        % (text, groups.join(competing[0][1]))]
+            return [text + self._competition_text(competing)]
         return ['groups %s not under one provider (same_subtree)'
                 % ', '.join(name[1])]
 
     def _capacity_reasons(self):
         """The class whose amounts summed over the groups do not fit."""
-        totals = {}
+        totals, askers = {}, {}
         for group in self.request.groups.values():
             for rc, amount in group.resources.items():
                 totals[rc] = totals.get(rc, 0) + amount
+                askers.setdefault(rc, []).append(
+                    '%s (%d)' % (group.label, amount))
         reasons = []
         for rc, amount in totals.items():
             having = self.tree.with_class(rc)
             if len(having) == 1:
+                by = ''
+                if len(askers[rc]) > 1:
+                    by = ' by ' + groups.join(askers[rc])
                 reasons.extend(trees.amount_problems(
-                    having[0], rc, amount, one_group=False))
+                    having[0], rc, amount, one_group=False, by=by))
         return reasons or [
             '%s requested by the groups together: more than the providers '
             'they can use have free'

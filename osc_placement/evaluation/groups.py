@@ -156,8 +156,11 @@ def _resource_failures(tree, group):
         if not having:
             reasons.append('no provider in the tree has %s' % rc)
             continue
+        # The closest provider (most free) first: it gives the one reason
+        # that explain shows.
         problems = [(rp, trees.amount_problems(rp, rc, amount))
-                    for rp in having]
+                    for rp in sorted(having,
+                                     key=lambda rp: -trees.free(rp, rc))]
         if all(found for _, found in problems):
             for rp, found in problems:
                 for text in found:

@@ -61,6 +61,7 @@ def numa_tree(root=None, numa0=None, numa1=None):
 
 
 VCPU16 = {'inventories': {'VCPU': inv(16)}, 'usages': {'VCPU': 14}}
+VCPU32 = inv(32, max_unit=64)
 
 
 class TestReasons(base.BaseTestCase):
@@ -177,13 +178,52 @@ class TestReasons(base.BaseTestCase):
                      'on numa0',
                      'VCPU: 4 requested, 2 free (capacity 16, used 14) '
                      'on numa1'])),
+        # The one reason names the provider closest to serving.
+        ('closest_provider_first', dict(
+            tree=numa_tree(numa0={'inventories': {'VCPU': VCPU32},
+                                  'usages': {'VCPU': 4}},
+                           numa1={'inventories': {'VCPU': VCPU32}}),
+            query={'resources': 'VCPU:40'}, version='1.29',
+            reasons=['VCPU: 40 requested, 32 free (capacity 32, used 0) on '
+                     'numa1',
+                     'VCPU: 40 requested, 28 free (capacity 32, used 4) on '
+                     'numa0'])),
         ('isolate', dict(
             tree=host(inventories={'VCPU': inv(16)}),
             query={'resources1': 'VCPU:1', 'resources2': 'VCPU:1',
                    'group_policy': 'isolate'},
             version='1.25',
             reasons=['group 1 and group 2 need separate providers '
-                     '(group_policy isolate)'])),
+                     '(group_policy isolate) and compete for cn1'])),
+        ('isolate_three_on_two', dict(
+            tree=numa_tree(numa0=VCPU16, numa1=VCPU16),
+            query={'resources1': 'VCPU:1', 'resources2': 'VCPU:1',
+                   'resources3': 'VCPU:1', 'group_policy': 'isolate'},
+            version='1.29',
+            reasons=['groups 1, 2 and 3 need separate providers '
+                     '(group_policy isolate) and compete for numa0 and '
+                     'numa1'])),
+        # Groups 1 and 2 need the trait of numa1; group 3 may not have it.
+        ('isolate_names_who_competes', dict(
+            tree=numa_tree(numa0=VCPU16,
+                           numa1=dict(VCPU16, traits=['CUSTOM_X'])),
+            query={'resources1': 'VCPU:1', 'required1': 'CUSTOM_X',
+                   'resources2': 'VCPU:1', 'required2': 'CUSTOM_X',
+                   'resources3': 'VCPU:1', 'required3': '!CUSTOM_X',
+                   'group_policy': 'isolate'},
+            version='1.29',
+            reasons=['groups 1, 2 and 3 need separate providers '
+                     '(group_policy isolate): group 1 and group 2 compete '
+                     'for numa1'])),
+        # Neither rule alone: both together.
+        ('isolate_and_capacity', dict(
+            tree=host(inventories={'VCPU': inv(4)}),
+            query={'resources1': 'VCPU:3', 'resources2': 'VCPU:3',
+                   'group_policy': 'isolate'},
+            version='1.29',
+            reasons=['no combination of providers meets group_policy '
+                     'isolate and the free capacity of each provider '
+                     'together: group 1 and group 2 compete for cn1'])),
         ('isolate_numa', dict(
             tree=numa_tree(numa0=VCPU16, numa1=VCPU16),
             query={'resources1': 'VCPU:1', 'resources2': 'VCPU:1',
@@ -194,14 +234,30 @@ class TestReasons(base.BaseTestCase):
             query={'resources1': 'VCPU:3', 'resources2': 'VCPU:3',
                    'group_policy': 'none'},
             version='1.25',
-            reasons=['VCPU: 6 requested, 4 free (capacity 4, used 0)'])),
+            reasons=['VCPU: 6 requested by group 1 (3) and group 2 (3), 4 '
+                     'free (capacity 4, used 0)'])),
+        ('shared_capacity_named_groups', dict(
+            tree=host(inventories={'VCPU': inv(16, max_unit=32)}),
+            query={'resources_A': 'VCPU:12', 'resources_B': 'VCPU:8',
+                   'group_policy': 'none'},
+            version='1.33',
+            reasons=['VCPU: 20 requested by group _A (12) and group _B (8), '
+                     '16 free (capacity 16, used 0)'])),
+        ('shared_capacity_unnamed', dict(
+            tree=host(inventories={'VCPU': inv(16, max_unit=32)}),
+            query={'resources': 'VCPU:12', 'resources1': 'VCPU:8',
+                   'group_policy': 'none'},
+            version='1.25',
+            reasons=['VCPU: 20 requested by unnamed group (12) and group 1 '
+                     '(8), 16 free (capacity 16, used 0)'])),
         # exceeds_capacity: max_unit holds for the sum over the groups.
         ('shared_max_unit', dict(
             tree=host(inventories={'VCPU': inv(16, max_unit=4)}),
             query={'resources1': 'VCPU:3', 'resources2': 'VCPU:3',
                    'group_policy': 'none'},
             version='1.25',
-            reasons=['VCPU: 6 requested, above max_unit 4'])),
+            reasons=['VCPU: 6 requested by group 1 (3) and group 2 (3), '
+                     'above max_unit 4'])),
         ('same_subtree', dict(
             tree=numa_tree(numa0=VCPU16,
                            numa1={'traits': ['CUSTOM_NIC']}),
