@@ -129,7 +129,7 @@ class Trees(object):
                         shown))
         for root in self.roots:
             self.records[root['uuid']] = [
-                dict(read[p['uuid']], **_tree_fields(p, self.root_of))
+                evaluation.provider_record(p, read[p['uuid']])
                 for p in self.members[root['uuid']] if p['uuid'] in read]
         return self.records
 
@@ -171,14 +171,7 @@ def _listed(http, everyone, value):
 
 def _provider(http, rp_uuid):
     return {what: providers.read(http, rp_uuid, what, kind)
-            for what, kind in (('inventories', dict), ('usages', dict),
-                               ('traits', list), ('aggregates', list))}
-
-
-def _tree_fields(provider, root_of):
-    return {'uuid': provider['uuid'], 'name': provider['name'],
-            'parent_provider_uuid': provider.get('parent_provider_uuid'),
-            'root_provider_uuid': root_of[provider['uuid']]}
+            for what, kind in evaluation.READS}
 
 
 def candidate_roots(cmd, http, trees, params, local):

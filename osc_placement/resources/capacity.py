@@ -361,8 +361,11 @@ class FitCapacity(openmetrics.Metrics, filters.ManyProviders,
                 # explain: no count is better than a wrong one.
                 fits, limited_by = None, verdicts.UNEXPLAINED
             else:
-                fits, limited_by = evaluation.fit(request,
-                                                  trees.records[uuid])
+                fits, limited_by, exact = evaluation.fit(
+                    request, trees.records[uuid])
+                if not exact:
+                    # fits is at most that many.
+                    limited_by += ' (upper bound)'
             rows.append((uuid, root['name'], fits, limited_by))
         if not parsed_args.summary:
             return self.FIELDS, rows

@@ -36,7 +36,8 @@ class TestExplainTheSampleCloud(base.SandboxTestCase):
             'reasons': {
                 cloud.COMPUTE1: [],
                 cloud.COMPUTE2: ['group 1 and group 2 need separate '
-                                 'providers (group_policy isolate)']}}),
+                                 'providers (group_policy isolate) and '
+                                 'compete for compute-2']}}),
         ('any-of', {
             'argv': ['--resource', 'VCPU=1', '--required',
                      'HW_CPU_X86_AVX512F,CUSTOM_NOPE_X'],

@@ -14,8 +14,9 @@
 
 The truth: fill the cloud with the shape, one allocation at a time, each
 one a candidate that Placement gives (``allocation candidate list --limit
-1`` within the tree), until none is left; count them per tree. A tree of
-one provider takes exactly ``fits`` of them; a nested tree never more.
+1`` within the tree), until none is left; count them per tree. Where the
+count is exact the tree takes exactly ``fits`` of them; where the row says
+``(upper bound)``, never more.
 """
 
 import uuid as uuid_lib
@@ -65,24 +66,32 @@ class FitCloud(base.TestCase):
 
     def fill(self, root, shape):
         """Allocations of the shape placed in one tree until none fits."""
-        placed = 0
-        while True:
-            rows = self.ok('allocation', 'candidate', 'list', '--in-tree',
-                           root, '--limit', '1', '-f', 'json',
-                           *[arg for rc, amount in shape
-                             for arg in ('--resource',
-                                         '%s=%d' % (rc, amount))],
-                           version='1.39')
-            if not rows:
-                return placed
-            held = {}
-            for row in rows:
-                for item in row['allocation'].split(','):
-                    rc, amount = item.split('=')
-                    held.setdefault(row['resource provider'], {})[rc] = \
-                        int(amount)
-            tests.allocate(self, str(uuid_lib.uuid4()), held)
-            placed += 1
+        return fill(self, shape, '--in-tree', root)
+
+
+def fill(test, shape, *options, version='1.39'):
+    """Allocations placed until Placement has no candidate left.
+
+    Each one is the first candidate of ``allocation candidate list`` for
+    the shape with ``options``, allocated as Placement gives it.
+    """
+    placed = 0
+    while True:
+        rows = test.ok('allocation', 'candidate', 'list', '--limit', '1',
+                       '-f', 'json', *options,
+                       *[arg for rc, amount in shape
+                         for arg in ('--resource', '%s=%d' % (rc, amount))],
+                       version=version)
+        if not rows:
+            return placed
+        held = {}
+        for row in rows:
+            for item in row['allocation'].split(','):
+                rc, amount = item.split('=')
+                held.setdefault(row['resource provider'], {})[rc] = \
+                    int(amount)
+        tests.allocate(test, str(uuid_lib.uuid4()), held)
+        placed += 1
 
 
 class TestFit(FitCloud):
@@ -153,6 +162,76 @@ class TestFit(FitCloud):
                         'host3_numa1')
         self.assertEqual([(HOST3, 5)], [(r['resource_provider'], r['fits'])
                                         for r in rows])
+
+
+class TestExactOrBound(base.TestCase):
+    """One provider per allocation, or classes apart: exact; else a bound.
+
+    Each test builds one tree, asks ``capacity fit``, then fills the tree
+    with the shape until Placement has no candidate left.
+    """
+
+    def fit(self, shape, *options, version='1.39'):
+        rows = self.ok('resource', 'provider', 'capacity', 'fit',
+                       *[arg for rc, amount in shape
+                         for arg in ('--resource', '%s=%d' % (rc, amount))],
+                       *options, '-f', 'json', version=version)
+        self.assertEqual([HOST1], [r['resource_provider'] for r in rows])
+        return rows[0]['fits'], rows[0]['limited_by']
+
+    def test_one_provider_before_1_29(self):
+        """The child's memory is no use to the host's VCPU before 1.29."""
+        tests.create_provider(self, HOST1, 'host1',
+                              inventories={'VCPU': 8, 'MEMORY_MB': 1024})
+        tests.create_provider(self, NUMA0, 'host1_mem', parent=HOST1,
+                              inventories={'MEMORY_MB': 8192})
+        shape = [('VCPU', 2), ('MEMORY_MB', 1024)]
+        self.assertEqual((1, 'MEMORY_MB'), self.fit(shape, version='1.28'))
+        self.assertEqual(1, fill(self, shape, version='1.28'))
+
+    def test_trait_on_a_small_child(self):
+        """Only the small child has the trait: it alone serves."""
+        tests.create_provider(self, HOST1, 'host1')
+        tests.create_provider(self, NUMA0, 'host1_numa0', parent=HOST1,
+                              inventories={'VCPU': 2},
+                              traits=['CUSTOM_GOLD'])
+        tests.create_provider(self, NUMA1, 'host1_numa1', parent=HOST1,
+                              inventories={'VCPU': 8})
+        shape = [('VCPU', 2)]
+        self.assertEqual((1, 'VCPU'),
+                         self.fit(shape, '--required', 'CUSTOM_GOLD'))
+        self.assertEqual(1, fill(self, shape, '--required', 'CUSTOM_GOLD'))
+
+    def test_classes_from_any_provider(self):
+        """From 1.29 each class comes from any provider: exact."""
+        tests.create_provider(self, HOST1, 'host1',
+                              inventories={'MEMORY_MB': 4096})
+        tests.create_provider(self, NUMA0, 'host1_numa0', parent=HOST1,
+                              inventories={'VCPU': 3, 'MEMORY_MB': 2048})
+        tests.create_provider(self, NUMA1, 'host1_numa1', parent=HOST1,
+                              inventories={'VCPU': 5})
+        shape = [('VCPU', 2), ('MEMORY_MB', 1024)]
+        self.assertEqual((3, 'VCPU'), self.fit(shape))
+        self.assertEqual(3, fill(self, shape))
+
+    def test_traits_held_together_give_a_bound(self):
+        """The trait on some providers of two classes: a bound, said so."""
+        tests.create_provider(self, HOST1, 'host1',
+                              inventories={'MEMORY_MB': 1024})
+        tests.create_provider(self, NUMA0, 'host1_numa0', parent=HOST1,
+                              inventories={'VCPU': 1, 'MEMORY_MB': 1024},
+                              traits=['CUSTOM_GOLD'])
+        tests.create_provider(self, NUMA1, 'host1_numa1', parent=HOST1,
+                              inventories={'VCPU': 4})
+        shape = [('VCPU', 1), ('MEMORY_MB', 512)]
+        fits, limited_by = self.fit(shape, '--required', 'CUSTOM_GOLD')
+        self.assertEqual('MEMORY_MB (upper bound)', limited_by)
+        placed = fill(self, shape, '--required', 'CUSTOM_GOLD')
+        self.assertEqual(3, fits)
+        # How many Placement then places depends on which providers each
+        # allocation took: never more than the bound.
+        self.assertGreaterEqual(fits, placed)
+        self.assertGreater(placed, 0)
 
 
 class TestOpenMetrics(FitCloud):

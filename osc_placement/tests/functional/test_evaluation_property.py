@@ -19,7 +19,10 @@ Placement, reads it back the way the future command will (per tree:
 usages, traits and aggregates), and asks a few random requests. For every
 tree, ``evaluation.evaluate()`` must find no reason exactly when
 ``GET /allocation_candidates`` returns an allocation request within that
-tree. The cloud is deleted before the next example.
+tree. ``evaluation.fit()`` of a shape of one group must be what Placement
+then places in the tree, allocating its candidates one by one until none
+is left (exactly, or at most where it says the count is a bound). The
+cloud is deleted before the next example.
 
 Left out of the generated space, with the server code that makes it
 unanswerable per tree:
@@ -272,6 +275,19 @@ def queries(draw, version, uuids, groups=False):
     return params
 
 
+@st.composite
+def shapes(draw, version, uuids):
+    """The query of a shape of one group: unnamed, numbered or named."""
+    suffix = ''
+    if at_least(version, '1.25') and draw(st.booleans()):
+        suffix = draw(st.sampled_from(
+            ['1', '_CPU'] if at_least(version, '1.33') else ['1']))
+    params = draw(group_params(version, suffix, uuids))
+    if at_least(version, '1.35') and draw(st.integers(0, 3)) == 0:
+        params['root_required'] = draw(st.sampled_from(TRAITS))
+    return params
+
+
 class TestEvaluationAgainstPlacement(base.BaseTestCase):
     """evaluate() agrees with GET /allocation_candidates, tree by tree."""
 
@@ -359,8 +375,8 @@ class TestEvaluationAgainstPlacement(base.BaseTestCase):
         for rp in providers:
             base_path = '/resource_providers/%s/' % rp['uuid']
             tree.append(evaluation.provider_record(
-                rp, *(self.call('GET', base_path + what) for what in
-                      ('inventories', 'usages', 'traits', 'aggregates'))))
+                rp, {what: self.call('GET', base_path + what)[what]
+                     for what, _kind in evaluation.READS}))
         return tree
 
     # The comparison.
@@ -427,6 +443,79 @@ class TestEvaluationAgainstPlacement(base.BaseTestCase):
     def test_between_groups(self, data):
         """1.25 to 1.39, two groups: policy, subtree, shared capacity."""
         self.check(data, BEFORE_NESTED[-2:] + NESTED, groups=True)
+
+    # fit() against filling the cloud.
+
+    def fill(self, params, version, root, tree):
+        """Allocations placed in the tree until Placement has none left.
+
+        Each is the first allocation request within the tree that
+        ``GET /allocation_candidates`` gives. Returns the consumers.
+        """
+        inside = set(rp['uuid'] for rp in tree)
+        consumers = []
+        while True:
+            body = self.call('GET', '/allocation_candidates',
+                             version=version, params=params)
+            for areq in body['allocation_requests']:
+                held = {}
+                if isinstance(areq['allocations'], dict):
+                    for uuid, alloc in areq['allocations'].items():
+                        held[uuid] = dict(alloc['resources'])
+                else:
+                    for alloc in areq['allocations']:
+                        held.setdefault(alloc['resource_provider']['uuid'],
+                                        {}).update(alloc['resources'])
+                if set(held) <= inside:
+                    break
+            else:
+                return consumers
+            consumer = uuidutils.generate_uuid()
+            consumers.append(consumer)
+            self.call('PUT', '/allocations/' + consumer, {
+                'allocations': {uuid: {'resources': resources}
+                                for uuid, resources in held.items()},
+                'project_id': uuidutils.generate_uuid(),
+                'user_id': uuidutils.generate_uuid(),
+                'consumer_generation': None}, version='1.28')
+
+    def check_fit(self, data, versions):
+        nodes = data.draw(clouds(), label='cloud')
+        consumers = data.draw(usages(nodes), label='allocations')
+        uuids, consumer_uuids = self.build(nodes, consumers)
+        try:
+            version = data.draw(st.sampled_from(versions),
+                                label='microversion')
+            params = data.draw(shapes(version, uuids), label='query')
+            request = evaluation.Request.from_query(params, version)
+            for i, node in enumerate(nodes):
+                if node['parent'] is not None:
+                    continue
+                tree = self.read_tree(uuids[i])
+                found = evaluation.fit(request, tree)
+                placed = self.fill(params, version, uuids[i], tree)
+                consumer_uuids.extend(placed)
+                message = ('tree %s (%s) at %s with %s: %r, Placement '
+                           'placed %d' % (uuids[i], tree, version, params,
+                                          found, len(placed)))
+                if found.exact:
+                    self.assertEqual(found.count, len(placed), message)
+                else:
+                    self.assertLessEqual(len(placed), found.count, message)
+        finally:
+            self.tear_down_cloud(nodes, uuids, consumer_uuids)
+
+    @hypothesis.settings(SETTINGS, max_examples=15)
+    @hypothesis.given(st.data())
+    def test_fit_before_nested(self, data):
+        """fit() is what Placement then places, one provider each."""
+        self.check_fit(data, BEFORE_NESTED)
+
+    @hypothesis.settings(SETTINGS, max_examples=15)
+    @hypothesis.given(st.data())
+    def test_fit_nested(self, data):
+        """fit() is what Placement then places, or a bound it says."""
+        self.check_fit(data, NESTED)
 
     def test_resourceless_group_ignores_in_tree(self):
         """A group without resources is not held to its in_tree.

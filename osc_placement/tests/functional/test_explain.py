@@ -214,3 +214,69 @@ class TestCutAnswer(ExplainTestCase):
               'candidates_without_it': None},
              {'constraint': '--forbidden CUSTOM_MAINTENANCE',
               'candidates_without_it': 2}], rows)
+
+
+class TestReasonsAcrossProviders(base.TestCase):
+    """Reasons that name providers and groups, on Placement's verdict."""
+
+    def explain(self, *argv, version='1.39'):
+        return self.ok('allocation', 'candidate', 'explain', *argv,
+                       '--long', '-f', 'json', version=version)
+
+    def test_the_closest_provider_is_named(self):
+        tests.create_provider(self, HOST1, 'host1')
+        tests.create_provider(self, NUMA, 'host1_numa0', parent=HOST1,
+                              inventories={'VCPU': {'total': 32,
+                                                    'max_unit': 64}})
+        tests.create_provider(self, HOST2, 'host1_numa1', parent=HOST1,
+                              inventories={'VCPU': {'total': 32,
+                                                    'max_unit': 64}})
+        tests.allocate(self, C1, {NUMA: {'VCPU': 4}})
+        [row] = self.explain('--resource', 'VCPU=40')
+        self.assertFalse(row['candidate'])
+        self.assertEqual('VCPU: 40 requested, 32 free (capacity 32, used 0) '
+                         'on host1_numa1', row['reason'])
+        self.assertEqual(
+            [row['reason'],
+             'VCPU: 40 requested, 28 free (capacity 32, used 4) on '
+             'host1_numa0'], row['reasons'])
+
+    def test_the_groups_that_add_up_are_named(self):
+        tests.create_provider(self, HOST1, 'host1',
+                              inventories={'VCPU': {'total': 16,
+                                                    'max_unit': 32}})
+        [row] = self.explain('--group', '_A', '--resource', 'VCPU=12',
+                             '--group', '_B', '--resource', 'VCPU=8')
+        self.assertFalse(row['candidate'])
+        self.assertEqual('VCPU: 20 requested by group _A (12) and group _B '
+                         '(8), 16 free (capacity 16, used 0)', row['reason'])
+
+    def test_isolate_names_the_providers_competed_for(self):
+        tests.create_provider(self, HOST1, 'host1')
+        tests.create_provider(self, NUMA, 'host1_numa0', parent=HOST1,
+                              inventories={'VCPU': 16})
+        tests.create_provider(self, HOST2, 'host1_numa1', parent=HOST1,
+                              inventories={'VCPU': 16},
+                              traits=['CUSTOM_X'])
+        [row] = self.explain(
+            '--group', '1', '--resource', 'VCPU=1', '--required', 'CUSTOM_X',
+            '--group', '2', '--resource', 'VCPU=1', '--required', 'CUSTOM_X',
+            '--group-policy', 'isolate')
+        self.assertFalse(row['candidate'])
+        self.assertEqual('group 1 and group 2 need separate providers '
+                         '(group_policy isolate) and compete for host1_numa1',
+                         row['reason'])
+
+    def test_isolate_and_capacity_together(self):
+        """Neither the policy alone nor the capacity alone: both."""
+        tests.create_provider(self, HOST1, 'host1',
+                              inventories={'VCPU': 4})
+        [row] = self.explain(
+            '--group', '1', '--resource', 'VCPU=3',
+            '--group', '2', '--resource', 'VCPU=3',
+            '--group-policy', 'isolate')
+        self.assertFalse(row['candidate'])
+        self.assertEqual('no combination of providers meets group_policy '
+                         'isolate and the free capacity of each provider '
+                         'together: group 1 and group 2 compete for host1',
+                         row['reason'])

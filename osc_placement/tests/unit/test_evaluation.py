@@ -61,6 +61,7 @@ def numa_tree(root=None, numa0=None, numa1=None):
 
 
 VCPU16 = {'inventories': {'VCPU': inv(16)}, 'usages': {'VCPU': 14}}
+VCPU32 = inv(32, max_unit=64)
 
 
 class TestReasons(base.BaseTestCase):
@@ -177,13 +178,52 @@ class TestReasons(base.BaseTestCase):
                      'on numa0',
                      'VCPU: 4 requested, 2 free (capacity 16, used 14) '
                      'on numa1'])),
+        # The one reason names the provider closest to serving.
+        ('closest_provider_first', dict(
+            tree=numa_tree(numa0={'inventories': {'VCPU': VCPU32},
+                                  'usages': {'VCPU': 4}},
+                           numa1={'inventories': {'VCPU': VCPU32}}),
+            query={'resources': 'VCPU:40'}, version='1.29',
+            reasons=['VCPU: 40 requested, 32 free (capacity 32, used 0) on '
+                     'numa1',
+                     'VCPU: 40 requested, 28 free (capacity 32, used 4) on '
+                     'numa0'])),
         ('isolate', dict(
             tree=host(inventories={'VCPU': inv(16)}),
             query={'resources1': 'VCPU:1', 'resources2': 'VCPU:1',
                    'group_policy': 'isolate'},
             version='1.25',
             reasons=['group 1 and group 2 need separate providers '
-                     '(group_policy isolate)'])),
+                     '(group_policy isolate) and compete for cn1'])),
+        ('isolate_three_on_two', dict(
+            tree=numa_tree(numa0=VCPU16, numa1=VCPU16),
+            query={'resources1': 'VCPU:1', 'resources2': 'VCPU:1',
+                   'resources3': 'VCPU:1', 'group_policy': 'isolate'},
+            version='1.29',
+            reasons=['groups 1, 2 and 3 need separate providers '
+                     '(group_policy isolate) and compete for numa0 and '
+                     'numa1'])),
+        # Groups 1 and 2 need the trait of numa1; group 3 may not have it.
+        ('isolate_names_who_competes', dict(
+            tree=numa_tree(numa0=VCPU16,
+                           numa1=dict(VCPU16, traits=['CUSTOM_X'])),
+            query={'resources1': 'VCPU:1', 'required1': 'CUSTOM_X',
+                   'resources2': 'VCPU:1', 'required2': 'CUSTOM_X',
+                   'resources3': 'VCPU:1', 'required3': '!CUSTOM_X',
+                   'group_policy': 'isolate'},
+            version='1.29',
+            reasons=['groups 1, 2 and 3 need separate providers '
+                     '(group_policy isolate): group 1 and group 2 compete '
+                     'for numa1'])),
+        # Neither rule alone: both together.
+        ('isolate_and_capacity', dict(
+            tree=host(inventories={'VCPU': inv(4)}),
+            query={'resources1': 'VCPU:3', 'resources2': 'VCPU:3',
+                   'group_policy': 'isolate'},
+            version='1.29',
+            reasons=['no combination of providers meets group_policy '
+                     'isolate and the free capacity of each provider '
+                     'together: group 1 and group 2 compete for cn1'])),
         ('isolate_numa', dict(
             tree=numa_tree(numa0=VCPU16, numa1=VCPU16),
             query={'resources1': 'VCPU:1', 'resources2': 'VCPU:1',
@@ -194,14 +234,30 @@ class TestReasons(base.BaseTestCase):
             query={'resources1': 'VCPU:3', 'resources2': 'VCPU:3',
                    'group_policy': 'none'},
             version='1.25',
-            reasons=['VCPU: 6 requested, 4 free (capacity 4, used 0)'])),
+            reasons=['VCPU: 6 requested by group 1 (3) and group 2 (3), 4 '
+                     'free (capacity 4, used 0)'])),
+        ('shared_capacity_named_groups', dict(
+            tree=host(inventories={'VCPU': inv(16, max_unit=32)}),
+            query={'resources_A': 'VCPU:12', 'resources_B': 'VCPU:8',
+                   'group_policy': 'none'},
+            version='1.33',
+            reasons=['VCPU: 20 requested by group _A (12) and group _B (8), '
+                     '16 free (capacity 16, used 0)'])),
+        ('shared_capacity_unnamed', dict(
+            tree=host(inventories={'VCPU': inv(16, max_unit=32)}),
+            query={'resources': 'VCPU:12', 'resources1': 'VCPU:8',
+                   'group_policy': 'none'},
+            version='1.25',
+            reasons=['VCPU: 20 requested by unnamed group (12) and group 1 '
+                     '(8), 16 free (capacity 16, used 0)'])),
         # exceeds_capacity: max_unit holds for the sum over the groups.
         ('shared_max_unit', dict(
             tree=host(inventories={'VCPU': inv(16, max_unit=4)}),
             query={'resources1': 'VCPU:3', 'resources2': 'VCPU:3',
                    'group_policy': 'none'},
             version='1.25',
-            reasons=['VCPU: 6 requested, above max_unit 4'])),
+            reasons=['VCPU: 6 requested by group 1 (3) and group 2 (3), '
+                     'above max_unit 4'])),
         ('same_subtree', dict(
             tree=numa_tree(numa0=VCPU16,
                            numa1={'traits': ['CUSTOM_NIC']}),
@@ -356,54 +412,131 @@ class TestCapacity(base.BaseTestCase):
                          amounts.capacity(self.inventory))
 
 
+def fit(count, limited_by, exact=True):
+    return evaluation.Fit(count, limited_by, exact)
+
+
+# The trees of the core review: a host whose child has the memory...
+MEMORY_CHILD = [
+    rp(ROOT, 'cn1', inventories={'VCPU': inv(8), 'MEMORY_MB': inv(1024)}),
+    rp(NUMA0, 'cn1_mem', parent=ROOT,
+       inventories={'MEMORY_MB': inv(8192)})]
+# ...and a small child with the trait beside a big one without.
+SMALL_GOLD = numa_tree(numa0={'inventories': {'VCPU': inv(2)},
+                              'traits': ['CUSTOM_GOLD']},
+                       numa1={'inventories': {'VCPU': inv(8)}})
+# Memory on the root and the gold NUMA node, VCPU on both NUMA nodes.
+GOLD_SPLIT = numa_tree(root={'inventories': {'MEMORY_MB': inv(1024)}},
+                       numa0={'inventories': {'VCPU': inv(4),
+                                              'MEMORY_MB': inv(1024)},
+                              'traits': ['CUSTOM_GOLD']},
+                       numa1={'inventories': {'VCPU': inv(4)}})
+
+
 class TestFit(base.BaseTestCase):
 
     scenarios = [
         ('one_class', dict(
             tree=host(inventories={'VCPU': inv(16)}, usages={'VCPU': 4}),
             query={'resources': 'VCPU:4'}, version='1.10',
-            fit=(3, 'VCPU'))),
+            fit=fit(3, 'VCPU'))),
         ('smallest_class', dict(
             tree=host(inventories={'VCPU': inv(16), 'MEMORY_MB': inv(2048)}),
             query={'resources': 'VCPU:4,MEMORY_MB:1024'}, version='1.10',
-            fit=(2, 'MEMORY_MB'))),
+            fit=fit(2, 'MEMORY_MB'))),
         ('ratio', dict(
             tree=host(inventories={'VCPU': inv(10, reserved=1, ratio=1.5)}),
             query={'resources': 'VCPU:2'}, version='1.10',
-            fit=(6, 'VCPU'))),
+            fit=fit(6, 'VCPU'))),
         ('step_size', dict(
             tree=host(inventories={'DISK_GB': inv(100, step=20)}),
             query={'resources': 'DISK_GB:30'}, version='1.10',
-            fit=(0, 'DISK_GB: 30 requested, not a multiple of step_size '
-                    '20'))),
+            fit=fit(0, 'DISK_GB: 30 requested, not a multiple of step_size '
+                       '20'))),
         ('full', dict(
             tree=host(**VCPU16), query={'resources': 'VCPU:4'},
             version='1.10',
-            fit=(0, 'VCPU: 4 requested, 2 free (capacity 16, used 14)'))),
+            fit=fit(0, 'VCPU: 4 requested, 2 free (capacity 16, used 14)'))),
         ('over_committed', dict(
             tree=host(inventories={'VCPU': inv(4), 'MEMORY_MB': inv(64)},
                       usages={'VCPU': 6}),
             query={'resources': 'MEMORY_MB:1'}, version='1.10',
-            fit=(64, 'MEMORY_MB'))),
+            fit=fit(64, 'MEMORY_MB'))),
         ('numa_nodes_summed', dict(
             tree=numa_tree(numa0={'inventories': {'VCPU': inv(4)}},
                            numa1={'inventories': {'VCPU': inv(5)}}),
             query={'resources': 'VCPU:2'}, version='1.29',
-            fit=(4, 'VCPU'))),
+            fit=fit(4, 'VCPU'))),
+        # From 1.29 the classes come from any provider: independent.
+        ('classes_apart', dict(
+            tree=numa_tree(root={'inventories': {'MEMORY_MB': inv(4096)}},
+                           numa0={'inventories': {'VCPU': inv(4)}},
+                           numa1={'inventories': {'VCPU': inv(6)}}),
+            query={'resources': 'VCPU:2,MEMORY_MB:1024'}, version='1.29',
+            fit=fit(4, 'MEMORY_MB'))),
         ('group_traits', dict(
             tree=numa_tree(numa0={'inventories': {'VCPU': inv(4)},
                                   'traits': ['CUSTOM_FAST']},
                            numa1={'inventories': {'VCPU': inv(8)}}),
             query={'resources1': 'VCPU:2', 'required1': 'CUSTOM_FAST',
                    'group_policy': 'none'},
-            version='1.29', fit=(2, 'VCPU'))),
+            version='1.29', fit=fit(2, 'VCPU'))),
         ('group_aggregates', dict(
             tree=numa_tree(numa0={'inventories': {'VCPU': inv(4)}},
                            numa1={'inventories': {'VCPU': inv(8)},
                                   'aggregates': [AGG1]}),
             query={'resources1': 'VCPU:2', 'member_of1': '!' + AGG1,
                    'group_policy': 'none'},
-            version='1.32', fit=(2, 'VCPU'))),
+            version='1.32', fit=fit(2, 'VCPU'))),
+        # Before 1.29 one provider serves the whole allocation: the
+        # child's memory is no use to the host's VCPU.
+        ('one_provider_before_1_29', dict(
+            tree=MEMORY_CHILD,
+            query={'resources': 'VCPU:2,MEMORY_MB:1024'}, version='1.28',
+            fit=fit(1, 'MEMORY_MB'))),
+        # A numbered group too: per provider, the smallest over the
+        # classes.
+        ('one_provider_group', dict(
+            tree=MEMORY_CHILD,
+            query={'resources1': 'VCPU:2,MEMORY_MB:1024'}, version='1.29',
+            fit=fit(1, 'MEMORY_MB'))),
+        ('one_provider_each_summed', dict(
+            tree=numa_tree(numa0={'inventories': {'VCPU': inv(4),
+                                                  'MEMORY_MB': inv(4096)}},
+                           numa1={'inventories': {'VCPU': inv(8),
+                                                  'MEMORY_MB': inv(1024)}}),
+            query={'resources1': 'VCPU:2,MEMORY_MB:1024'}, version='1.29',
+            fit=fit(3, 'VCPU'))),
+        # One class: the provider that serves it holds the trait itself.
+        ('trait_on_the_small_child', dict(
+            tree=SMALL_GOLD,
+            query={'resources': 'VCPU:2', 'required': 'CUSTOM_GOLD'},
+            version='1.29', fit=fit(1, 'VCPU'))),
+        # A trait that one class's providers all have holds whatever the
+        # other classes choose: still exact.
+        ('trait_on_every_provider_of_a_class', dict(
+            tree=numa_tree(root={'inventories': {'MEMORY_MB': inv(4096)},
+                                 'traits': ['CUSTOM_GOLD']},
+                           numa0={'inventories': {'VCPU': inv(4)}},
+                           numa1={'inventories': {'VCPU': inv(6)}}),
+            query={'resources': 'VCPU:2,MEMORY_MB:1024',
+                   'required': 'CUSTOM_GOLD'},
+            version='1.29', fit=fit(4, 'MEMORY_MB'))),
+        # A trait held by some providers of two classes: a bound, at most
+        # the slots on providers with the trait.
+        ('trait_held_together', dict(
+            tree=GOLD_SPLIT,
+            query={'resources': 'VCPU:1,MEMORY_MB:512',
+                   'required': 'CUSTOM_GOLD'},
+            version='1.29', fit=fit(4, 'MEMORY_MB', exact=False))),
+        ('trait_held_together_tightened', dict(
+            tree=numa_tree(root={'inventories': {'MEMORY_MB': inv(4096)}},
+                           numa0={'inventories': {'VCPU': inv(2)},
+                                  'traits': ['CUSTOM_GOLD']},
+                           numa1={'inventories': {'VCPU': inv(8)}}),
+            query={'resources': 'VCPU:2,MEMORY_MB:512',
+                   'required': 'CUSTOM_GOLD'},
+            version='1.29', fit=fit(1, 'VCPU', exact=False))),
     ]
 
     def test_fit(self):
@@ -423,16 +556,22 @@ class TestFitShape(base.BaseTestCase):
 
 class TestProviderRecord(base.BaseTestCase):
 
-    def test_from_bodies(self):
+    def test_from_reads(self):
+        """The record of what the commands read (verdicts.Trees)."""
         record = evaluation.provider_record(
             {'uuid': NUMA0, 'name': 'numa0', 'parent_provider_uuid': ROOT,
              'root_provider_uuid': ROOT, 'generation': 3},
-            {'inventories': {'VCPU': inv(4)},
-             'resource_provider_generation': 3},
-            {'usages': {'VCPU': 1}, 'resource_provider_generation': 3},
-            {'traits': ['CUSTOM_A'], 'resource_provider_generation': 3},
-            {'aggregates': [AGG1], 'resource_provider_generation': 3})
+            {'inventories': {'VCPU': inv(4)}, 'usages': {'VCPU': 1},
+             'traits': ['CUSTOM_A'], 'aggregates': [AGG1]})
         self.assertEqual(
             rp(NUMA0, 'numa0', parent=ROOT,
                inventories={'VCPU': inv(4)}, usages={'VCPU': 1},
                traits=['CUSTOM_A'], aggregates=[AGG1]), record)
+
+    def test_root_before_1_14(self):
+        """No root_provider_uuid in the provider list: its own root."""
+        record = evaluation.provider_record(
+            {'uuid': ROOT, 'name': 'cn1', 'generation': 1},
+            {'inventories': {}, 'usages': {}, 'traits': [],
+             'aggregates': []})
+        self.assertEqual(rp(ROOT, 'cn1'), record)
