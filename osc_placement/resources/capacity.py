@@ -42,6 +42,8 @@ SUMMARY_FIELDS = ('resource_class', 'providers', 'total', 'reserved',
 SUMMED = ('total', 'reserved', 'capacity', 'used', 'free')
 # The output formats of the capacity commands: cliff's, and openmetrics.
 FORMATTERS = 'osc_placement.formatter.capacity'
+# After the class of a fit count that is an upper bound, not exact.
+UPPER_BOUND = ' (upper bound)'
 
 # -f openmetrics of capacity list: one gauge per column.
 _HOST = (('hostname', 'name'), ('resourcetype', 'resource_class'))
@@ -255,9 +257,12 @@ class FitCapacity(openmetrics.Metrics, filters.ManyProviders,
     is, per resource class, the sum over the tree's providers that may
     serve it of ``floor(free / amount)`` (0 where the amount breaks
     ``min_unit``, ``max_unit`` or ``step_size``), and the smallest of
-    these over the classes. It is exact for a tree of one provider; for a
-    nested tree it is an upper bound, as classes served by different
-    providers can constrain each other.
+    these over the classes, with each provider's traits and aggregates
+    checked where one provider takes each allocation (below
+    ``--os-placement-api-version 1.29``, or a numbered or named group).
+    The count is exact, except where a required trait must be held by
+    providers of different classes together: then it is an upper bound,
+    and ``limited_by`` says so (``VCPU (upper bound)``).
 
     ``--summary`` prints one row: ``fits`` summed over the trees, ``trees``
     (how many take at least one) and ``limited_by`` (the class that bounds
@@ -365,7 +370,7 @@ class FitCapacity(openmetrics.Metrics, filters.ManyProviders,
                     request, trees.records[uuid])
                 if not exact:
                     # fits is at most that many.
-                    limited_by += ' (upper bound)'
+                    limited_by += UPPER_BOUND
             rows.append((uuid, root['name'], fits, limited_by))
         if not parsed_args.summary:
             return self.FIELDS, rows
@@ -399,14 +404,22 @@ class FitCapacity(openmetrics.Metrics, filters.ManyProviders,
 def summary(rows):
     """(fits, trees, limited_by) over the rows of ``capacity fit``.
 
-    ``fits`` is None when a tree's count is not known.
+    ``fits`` is None when a tree's count is not known. ``limited_by`` is
+    the class that bounds the most trees (a bounded count counts for its
+    class), marked as an upper bound when the sum holds any bound.
     """
     counts = [fits for _uuid, _name, fits, _by in rows]
     bounding = {}
+    bounded = False
     for _uuid, _name, fits, limited_by in rows:
         if fits:
+            if limited_by.endswith(UPPER_BOUND):
+                bounded = True
+                limited_by = limited_by[:-len(UPPER_BOUND)]
             bounding[limited_by] = bounding.get(limited_by, 0) + 1
     total = None if None in counts else sum(counts)
     most = sorted(bounding.items(), key=lambda item: (-item[1], item[0]))
-    return (total, sum(1 for fits in counts if fits),
-            most[0][0] if most else '')
+    limited_by = most[0][0] if most else ''
+    if bounded and limited_by:
+        limited_by += UPPER_BOUND
+    return (total, sum(1 for fits in counts if fits), limited_by)

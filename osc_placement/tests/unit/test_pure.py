@@ -26,6 +26,7 @@ import testscenarios
 from osc_placement import amounts
 from osc_placement import dot
 from osc_placement import filters
+from osc_placement.resources import capacity
 from osc_placement.resources import resource_provider
 from osc_placement.resources import tree
 
@@ -171,3 +172,23 @@ class TestProviderFilters(base.BaseTestCase):
 
     def test_nothing_given_nothing_sent(self):
         self.assertEqual({}, self.query())
+
+
+class TestFitSummary(base.BaseTestCase):
+    """capacity fit --summary: a bounded count counts for its class."""
+
+    def test_exact_rows(self):
+        rows = [('a', 'a', 3, 'VCPU'), ('b', 'b', 0, 'no VCPU'),
+                ('c', 'c', 2, 'MEMORY_MB'), ('d', 'd', 1, 'VCPU')]
+        self.assertEqual((6, 3, 'VCPU'), capacity.summary(rows))
+
+    def test_a_bound_marks_the_sum(self):
+        rows = [('a', 'a', 3, 'VCPU'),
+                ('b', 'b', 5, 'VCPU' + capacity.UPPER_BOUND),
+                ('c', 'c', 2, 'MEMORY_MB')]
+        self.assertEqual((10, 3, 'VCPU' + capacity.UPPER_BOUND),
+                         capacity.summary(rows))
+
+    def test_unknown_count(self):
+        rows = [('a', 'a', 3, 'VCPU'), ('b', 'b', None, 'unexplained')]
+        self.assertEqual((None, 1, 'VCPU'), capacity.summary(rows))
