@@ -15,7 +15,7 @@
 Each :class:`NovaCloudTestCase` class gets one
 :class:`~osc_placement.tests.support.stack.NovaCloud` (Keystone, a
 Placement seeded with the sample cloud that validates Keystone's tokens,
-the Nova API; about a minute to start, so keep the tests in few classes).
+the Nova API; minutes to start, so keep the tests in one class).
 Tests run the ``openstack`` script installed beside this Python with the
 admin's password credentials: it gets a token from Keystone and finds
 each service in the catalog, as in any cloud.
@@ -27,9 +27,9 @@ import subprocess
 
 from oslotest import base
 
-from osc_placement.tests.e2e import base as e2e_base
 from osc_placement.tests.support import client
 from osc_placement.tests.support import cloud
+from osc_placement.tests.support import service
 from osc_placement.tests.support import stack
 
 COMMAND_TIMEOUT = 180
@@ -60,7 +60,7 @@ class NovaCloudTestCase(base.BaseTestCase):
         workdirs = [box.keystone.workdir, box.placement.workdir,
                     box.nova.workdir]
         box.cleanUp()
-        left = box.alive_pids() + e2e_base.server_processes_of(os.getpid())
+        left = box.alive_pids() + service.started_by(os.getpid())
         if left:
             raise AssertionError('server processes left running: %s'
                                  % sorted(set(left)))

@@ -19,9 +19,12 @@ keystonemiddleware; and the Nova objects the flavor commands will read
 with OpenStackClient's own commands and read back from the compute API.
 """
 
+import os
+
 from osc_placement.tests.e2e_nova import base
 from osc_placement.tests.support import cloud
 from osc_placement.tests.support import keystone
+from osc_placement.tests.support import service
 from osc_placement.tests.support import stack
 
 # A provider per endpoint check: the path of the request each watches
@@ -30,6 +33,15 @@ COMPUTE_1, NUMA0, NUMA1, PF0 = (p[1] for p in cloud.PROVIDERS[:4])
 
 
 class TestNovaCloud(base.NovaCloudTestCase):
+
+    def test_clean_up_check_sees_every_server(self):
+        # What the class's clean-up check looks for must be there now:
+        # each server's gunicorn master and its worker.
+        found = service.started_by(os.getpid())
+        masters = [box.server_pids[0] for box in (
+            self.cloud.keystone, self.cloud.placement, self.cloud.nova)]
+        self.assertEqual([], sorted(set(masters) - set(found)))
+        self.assertEqual(6, len(found), found)
 
     def test_token_issued_by_keystone(self):
         token = self.ok('token', 'issue', '-f', 'json')

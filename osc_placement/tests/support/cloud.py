@@ -302,7 +302,7 @@ def consumer(tree):
         'consumer_type': 'INSTANCE'}
 
 
-def populate(endpoint, n, parallel=PARALLEL):
+def populate(endpoint, n, parallel=PARALLEL, token=client.TOKEN):
     """Create the first ``n`` providers of the scaled cloud and consumers.
 
     The providers already on the server are left as they are, so the
@@ -313,8 +313,8 @@ def populate(endpoint, n, parallel=PARALLEL):
     trees that this call made, ``ALLOCATION_BATCH`` per request. Returns
     the number of providers created.
     """
-    existing = provider_uuids(endpoint)
-    create_names(endpoint, SCALED_TRAITS, SCALED_CLASSES)
+    existing = provider_uuids(endpoint, token)
+    create_names(endpoint, SCALED_TRAITS, SCALED_CLASSES, token)
     missing = {}
     for p in range(n):
         if provider_uuid(p) not in existing:
@@ -322,7 +322,7 @@ def populate(endpoint, n, parallel=PARALLEL):
 
     def make_tree(tree):
         for p in missing[tree]:
-            create_provider(endpoint, *provider(p))
+            create_provider(endpoint, *provider(p), token=token)
 
     complete = [tree for tree in sorted(missing)
                 if (tree + 1) * TREE <= n]
@@ -331,7 +331,8 @@ def populate(endpoint, n, parallel=PARALLEL):
 
     def allocate(batch):
         api(endpoint, 'POST', '/allocations',
-            {consumer_uuid(tree): consumer(tree) for tree in batch})
+            {consumer_uuid(tree): consumer(tree) for tree in batch},
+            token=token)
 
     with futures.ThreadPoolExecutor(max(1, parallel)) as pool:
         # list(): the first error, if any, is raised here.

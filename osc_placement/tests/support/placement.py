@@ -15,7 +15,10 @@
 The server is the ``openstack-placement`` package itself (installed by tox,
 never by this module), ``auth_strategy = noauth2`` (any request carrying
 the token ``admin`` is an admin), served by gunicorn in a subprocess on a
-free port (:mod:`.server`). It comes in two shapes:
+free port (:mod:`.service`). With ``keystone=`` a running
+:class:`~.keystone.Keystone`, it validates that Keystone's tokens instead
+(``auth_strategy = keystone``, keystonemiddleware as deployed). It comes
+in two shapes:
 
 * ``db='sqlite'`` (the default): SQLite and one synchronous worker, so
   requests are handled one at a time, in arrival order;

@@ -37,6 +37,7 @@ import urllib.error
 import urllib.request
 
 import fixtures
+import psutil
 
 from osc_placement.tests.support import processes
 from osc_placement.tests.support import SandboxError
@@ -67,6 +68,25 @@ def answers(url, timeout=5):
         return True
     except OSError:
         return False
+
+
+def started_by(parent_pid):
+    """Live server processes (masters, workers) that ``parent_pid`` started.
+
+    Found by the environment the server inherited (its command line is
+    gunicorn's process title where setproctitle is installed).
+    """
+    found = []
+    marker = str(parent_pid)
+    for proc in psutil.process_iter():
+        try:
+            if proc.environ().get(server.ENV_PARENT) == marker and \
+                    processes.alive(proc.pid):
+                found.append(proc.pid)
+        except (psutil.AccessDenied, psutil.NoSuchProcess,
+                psutil.ZombieProcess):
+            pass
+    return found
 
 
 class Service(fixtures.Fixture):
@@ -174,6 +194,7 @@ class Service(fixtures.Fixture):
                 server.ENV_WORKERS: str(self.workers),
                 server.ENV_APPLICATION: self.application,
                 server.ENV_NAME: self.prefix.rstrip('-'),
+                server.ENV_PARENT: str(os.getpid()),
             })
             code = server.COMMAND % (sock.fileno(), os.getpid())
             with open(self.log_path, 'wb') as log:

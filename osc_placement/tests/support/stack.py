@@ -31,8 +31,8 @@ In a test, ``self.useFixture(stack.NovaCloud())``; from a tool::
         subprocess.run(['openstack', 'flavor', 'list'],
                        env=box.client_env())
 
-Starting it takes about a minute here (Keystone's and Nova's database
-set-up are most of it).
+Starting it takes minutes (four on a busy machine here): Keystone's and
+Nova's database set-up are most of it.
 """
 
 import fixtures
