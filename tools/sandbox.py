@@ -209,10 +209,11 @@ def _seed(args, server):
 
 
 def _banner(args, server, startup, state, box=None):
-    print('Placement is listening on %s (pid %d, %d worker%s; started in '
+    print('Placement is listening on %s (pid %d, %d worker%s; %s in '
           '%.1f s)' % (server.server_endpoint, server.server_pids[0],
                        server.workers, 's' if server.workers > 1 else '',
-                       startup))
+                       'with Keystone and Nova, started' if box
+                       else 'started', startup))
     if server.proxy:
         print('Relay: %s (+%d ms per request)'
               % (server.endpoint, server.latency_ms))

@@ -36,7 +36,7 @@ class TestNovaCloud(base.NovaCloudTestCase):
 
     def test_clean_up_check_sees_every_server(self):
         # What the class's clean-up check looks for must be there now:
-        # each server's gunicorn master and its worker.
+        # each server's gunicorn master and its worker, nothing else.
         found = service.started_by(os.getpid())
         masters = [box.server_pids[0] for box in (
             self.cloud.keystone, self.cloud.placement, self.cloud.nova)]

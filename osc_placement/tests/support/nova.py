@@ -22,6 +22,9 @@ no conductor, scheduler or compute service. Nova validates tokens with
 keystonemiddleware against a :class:`~.keystone.Keystone` (Nova has no
 ``noauth`` pipeline any more), as its service user ``nova``.
 
+:func:`prepare` makes the databases without a Keystone, so that
+:class:`~.stack.NovaCloud` can make them while Keystone starts.
+
 The paste pipeline is the one the ``nova`` package installs
 (``<prefix>/etc/nova/api-paste.ini``).
 """
@@ -78,11 +81,37 @@ def paste_config():
     return path
 
 
+def prepare(workdir):
+    """Create Nova's API and cell databases in ``workdir`` (nova-manage).
+
+    Needs no Keystone: :class:`~.stack.NovaCloud` runs it while Keystone
+    starts. Writes the database part of the configuration (``db.conf``).
+    """
+    config = os.path.join(workdir, 'db.conf')
+    with open(config, 'w') as f:
+        f.write(CONFIG.format(workdir=workdir, cell1=_cell(workdir, 'cell1')))
+    for step in (['api_db', 'sync'],
+                 ['cell_v2', 'map_cell0', '--database_connection',
+                  _cell(workdir, 'cell0')],
+                 ['cell_v2', 'create_cell', '--name', 'cell1',
+                  '--transport-url', 'fake:/', '--database_connection',
+                  _cell(workdir, 'cell1')],
+                 ['db', 'sync']):
+        service.manage(['nova-manage', '--config-file', config] + step,
+                       workdir, what='nova-manage %s' % ' '.join(step[:2]))
+
+
+def _cell(workdir, name):
+    return 'sqlite:///%s/nova_%s.sqlite' % (workdir, name)
+
+
 class Nova(service.Service):
     """A Nova API server process, from set-up to clean-up.
 
     :param keystone: the running :class:`~.keystone.Keystone` whose tokens
         it validates.
+    :param workdir: a directory :func:`prepare` has filled (its owner
+        removes it); ``None``: a temporary one, prepared at set-up.
 
     :attr:`url` is the compute endpoint (``.../v2.1``) to put in the
     catalog.
@@ -94,32 +123,30 @@ class Nova(service.Service):
     prefix = 'nova-sandbox-'
     installed_by = 'tox -e sandbox'
 
-    def __init__(self, keystone, host='127.0.0.1', port=0, timeout=120):
+    def __init__(self, keystone, host='127.0.0.1', port=0, timeout=120,
+                 workdir=None):
         super().__init__(host=host, port=port, timeout=timeout, workers=1)
         self.keystone = keystone
         self.url = None
+        self.prepared = workdir is not None
+        self.workdir = workdir
+
+    def make_workdir(self):
+        if not self.prepared:
+            super().make_workdir()
+            prepare(self.workdir)
 
     def configure(self):
         self.url = self.server_endpoint + '/v2.1'
         config = os.path.join(self.workdir, 'nova.conf')
-        cell = 'sqlite:///%s/nova_%%s.sqlite' % self.workdir
         with open(config, 'w') as f:
-            f.write(CONFIG.format(workdir=self.workdir, cell1=cell % 'cell1'))
+            f.write(CONFIG.format(workdir=self.workdir,
+                                  cell1=_cell(self.workdir, 'cell1')))
             f.write(self.keystone.authtoken_config('nova'))
             f.write(PLACEMENT.format(
                 url=self.keystone.server_endpoint,
                 password=identity.SERVICE_PASSWORD,
                 project=identity.SERVICE_PROJECT, domain=identity.DOMAIN,
                 region=identity.REGION))
-        for step in (['api_db', 'sync'],
-                     ['cell_v2', 'map_cell0', '--database_connection',
-                      cell % 'cell0'],
-                     ['cell_v2', 'create_cell', '--name', 'cell1',
-                      '--transport-url', 'fake:/', '--database_connection',
-                      cell % 'cell1'],
-                     ['db', 'sync']):
-            service.manage(['nova-manage', '--config-file', config] + step,
-                           self.workdir,
-                           what='nova-manage %s' % ' '.join(step[:2]))
         return {'OS_NOVA_CONFIG_DIR': self.workdir,
                 'OS_NOVA_CONFIG_FILES': '%s;nova.conf' % paste_config()}

@@ -34,9 +34,6 @@ ENV_CONFIG_DIR = 'OS_PLACEMENT_CONFIG_DIR'
 # ``module:attribute`` of the WSGI application, and the process name.
 ENV_APPLICATION = 'OSC_PLACEMENT_SANDBOX_APPLICATION'
 ENV_NAME = 'OSC_PLACEMENT_SANDBOX_NAME'
-# The PID of the process that started the server: found in the
-# environment even where gunicorn rewrites the command line (setproctitle).
-ENV_PARENT = 'OSC_PLACEMENT_SANDBOX_PARENT'
 PLACEMENT_APPLICATION = 'placement.wsgi.api:application'
 
 # The server's command line: ``python -c <COMMAND % (fd, parent pid)>``.

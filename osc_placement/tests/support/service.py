@@ -71,22 +71,19 @@ def answers(url, timeout=5):
 
 
 def started_by(parent_pid):
-    """Live server processes (masters, workers) that ``parent_pid`` started.
+    """Live processes under ``parent_pid``: its children and theirs.
 
-    Found by the environment the server inherited (its command line is
-    gunicorn's process title where setproctitle is installed).
+    What a clean-up check looks for: the servers (gunicorn masters and
+    their workers) and anything else still running. Found by parentage,
+    as the command line of a server is gunicorn's process title where
+    setproctitle is installed (nova brings it), and setproctitle also
+    overwrites what /proc shows of its environment.
     """
-    found = []
-    marker = str(parent_pid)
-    for proc in psutil.process_iter():
-        try:
-            if proc.environ().get(server.ENV_PARENT) == marker and \
-                    processes.alive(proc.pid):
-                found.append(proc.pid)
-        except (psutil.AccessDenied, psutil.NoSuchProcess,
-                psutil.ZombieProcess):
-            pass
-    return found
+    try:
+        under = psutil.Process(parent_pid).children(recursive=True)
+    except psutil.NoSuchProcess:
+        return []
+    return [proc.pid for proc in under if processes.alive(proc.pid)]
 
 
 class Service(fixtures.Fixture):
@@ -194,7 +191,6 @@ class Service(fixtures.Fixture):
                 server.ENV_WORKERS: str(self.workers),
                 server.ENV_APPLICATION: self.application,
                 server.ENV_NAME: self.prefix.rstrip('-'),
-                server.ENV_PARENT: str(os.getpid()),
             })
             code = server.COMMAND % (sock.fileno(), os.getpid())
             with open(self.log_path, 'wb') as log:

@@ -35,12 +35,17 @@ Starting it takes minutes (four on a busy machine here): Keystone's and
 Nova's database set-up are most of it.
 """
 
+from concurrent import futures
+import shutil
+import tempfile
+
 import fixtures
 
 from osc_placement.tests.support import client
 from osc_placement.tests.support import keystone
 from osc_placement.tests.support import nova
 from osc_placement.tests.support import placement
+from osc_placement.tests.support import processes
 from osc_placement.tests.support import relay
 
 REGION = keystone.REGION
@@ -78,6 +83,21 @@ class NovaCloud(fixtures.Fixture):
         self.placement_urls = {}
 
     def _setUp(self):
+        # Nova's databases need no Keystone: made while Keystone starts.
+        workdir = tempfile.mkdtemp(prefix=nova.Nova.prefix,
+                                   dir=processes.tmpfs())
+        self.addCleanup(shutil.rmtree, workdir, ignore_errors=True)
+        with futures.ThreadPoolExecutor(1) as pool:
+            databases = pool.submit(nova.prepare, workdir)
+            self._start_keystone_and_placement()
+            databases.result()
+        self.nova = self.useFixture(nova.Nova(self.keystone, host=self.host,
+                                              workdir=workdir))
+        self.keystone.add_service(
+            'compute', 'nova', {(REGION, interface): self.nova.url
+                                for interface in keystone.INTERFACES})
+
+    def _start_keystone_and_placement(self):
         self.keystone = self.useFixture(keystone.Keystone(host=self.host))
         self.placement = self.useFixture(placement.Placement(
             keystone=self.keystone, host=self.host,
@@ -89,11 +109,6 @@ class NovaCloud(fixtures.Fixture):
             self.placement_urls[key] = self.relays[key].endpoint
         self.keystone.add_service('placement', 'placement',
                                   self.placement_urls)
-        self.nova = self.useFixture(nova.Nova(self.keystone,
-                                              host=self.host))
-        self.keystone.add_service(
-            'compute', 'nova', {(REGION, interface): self.nova.url
-                                for interface in keystone.INTERFACES})
 
     @property
     def token(self):
