@@ -46,7 +46,7 @@ class TestNovaCloud(base.NovaCloudTestCase):
     def test_token_issued_by_keystone(self):
         token = self.ok('token', 'issue', '-f', 'json')
         # Keystone itself says the token is valid, and whose it is.
-        headers, body = keystone.request(
+        _, body = service.request(
             self.cloud.keystone.url + '/auth/tokens', token=self.cloud.token,
             headers={'X-Subject-Token': token['id']})
         self.assertEqual(keystone.ADMIN, body['token']['user']['name'])

@@ -25,10 +25,7 @@ The passwords are fixed: the server listens on 127.0.0.1 only and lives
 as long as a test or a sandbox.
 """
 
-import json
 import os
-import urllib.error
-import urllib.request
 
 from osc_placement.tests.support import SandboxError
 from osc_placement.tests.support import service
@@ -75,37 +72,6 @@ project_name = {project}
 user_domain_name = {domain}
 project_domain_name = {domain}
 """
-
-# Our own requests to the server never go through an HTTP proxy.
-_urlopen = urllib.request.build_opener(urllib.request.ProxyHandler({})).open
-
-
-def request(url, method='GET', body=None, token=None, timeout=30,
-            headers=None):
-    """One JSON request; returns ``(headers, decoded body)``.
-
-    ``headers``: more request headers (``OpenStack-API-Version``...).
-
-    Raises SandboxError on a status >= 400, OSError when the server cannot
-    be reached.
-    """
-    data = json.dumps(body).encode() if body is not None else None
-    req = urllib.request.Request(url, data=data, method=method,
-                                 headers={'Accept': 'application/json'})
-    if data is not None:
-        req.add_header('Content-Type', 'application/json')
-    if token:
-        req.add_header('X-Auth-Token', token)
-    for key, value in (headers or {}).items():
-        req.add_header(key, value)
-    try:
-        with _urlopen(req, timeout=timeout) as resp:
-            content = resp.read()
-            headers = resp.headers
-    except urllib.error.HTTPError as exc:
-        raise SandboxError('%s %s: HTTP %s %s' % (
-            method, url, exc.code, exc.read().decode('utf-8', 'replace')))
-    return headers, json.loads(content) if content else None
 
 
 class Keystone(service.Service):
@@ -165,7 +131,8 @@ class Keystone(service.Service):
                 'domain': {'name': DOMAIN}}}},
             'scope': {'project': {'name': project,
                                   'domain': {'name': DOMAIN}}}}}
-        headers, _ = request(self.url + '/auth/tokens', 'POST', body)
+        headers, _ = service.request(self.url + '/auth/tokens', 'POST',
+                                     body)
         return headers['X-Subject-Token']
 
     def admin_token(self):
@@ -176,8 +143,8 @@ class Keystone(service.Service):
 
     def api(self, method, path, body=None):
         """One identity API request as the admin; returns the body."""
-        return request(self.url + path, method, body,
-                       token=self.admin_token())[1]
+        return service.request(self.url + path, method, body,
+                               token=self.admin_token())[1]
 
     def _role_id(self, name):
         if name not in self._roles:

@@ -21,10 +21,15 @@ socket (:mod:`.server`), a wait until it answers, and on clean-up a
 graceful stop of the master and its workers. A subclass names its WSGI
 application and writes its configuration; :mod:`.server` loads the
 application in the worker and logs every request it receives.
+
+Also here: :func:`manage` (a ``*-manage`` command of a server),
+:func:`request` (one JSON request, a token optional) and
+:func:`started_by` (what a clean-up check looks for).
 """
 
 import contextlib
 import importlib.util
+import json
 import os
 import shutil
 import signal
@@ -59,10 +64,44 @@ def manage(argv, cwd, what=None):
             proc.stdout.decode('utf-8', 'replace')[-3000:]))
 
 
+# Our own requests to the server never go through an HTTP proxy.
+_urlopen = urllib.request.build_opener(urllib.request.ProxyHandler({})).open
+
+
+def request(url, method='GET', body=None, token=None, timeout=30,
+            headers=None):
+    """One JSON request to a server; returns ``(headers, decoded body)``.
+
+    ``token`` goes in ``X-Auth-Token``; ``headers`` are more request
+    headers (``OpenStack-API-Version``...); the answer's headers are
+    returned.
+
+    Raises SandboxError on a status >= 400, OSError when the server cannot
+    be reached.
+    """
+    data = json.dumps(body).encode() if body is not None else None
+    req = urllib.request.Request(url, data=data, method=method,
+                                 headers={'Accept': 'application/json'})
+    if data is not None:
+        req.add_header('Content-Type', 'application/json')
+    if token:
+        req.add_header('X-Auth-Token', token)
+    for key, value in (headers or {}).items():
+        req.add_header(key, value)
+    try:
+        with _urlopen(req, timeout=timeout) as resp:
+            content = resp.read()
+            answer_headers = resp.headers
+    except urllib.error.HTTPError as exc:
+        raise SandboxError('%s %s: HTTP %s %s' % (
+            method, url, exc.code, exc.read().decode('utf-8', 'replace')))
+    return answer_headers, json.loads(content) if content else None
+
+
 def answers(url, timeout=5):
     """Whether an HTTP server answers ``GET url`` (any status)."""
     try:
-        with urllib.request.urlopen(url, timeout=timeout):
+        with _urlopen(url, timeout=timeout):
             return True
     except urllib.error.HTTPError:
         return True

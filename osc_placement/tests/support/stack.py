@@ -47,6 +47,7 @@ from osc_placement.tests.support import nova
 from osc_placement.tests.support import placement
 from osc_placement.tests.support import processes
 from osc_placement.tests.support import relay
+from osc_placement.tests.support import service
 
 REGION = keystone.REGION
 OTHER_REGION = 'RegionTwo'
@@ -117,7 +118,7 @@ class NovaCloud(fixtures.Fixture):
 
     def compute(self, method, path, body=None, version=COMPUTE_VERSION):
         """One compute API request as the admin; returns the body."""
-        return keystone.request(
+        return service.request(
             self.nova.url + path, method, body, token=self.token,
             headers={'OpenStack-API-Version': 'compute %s' % version})[1]
 
