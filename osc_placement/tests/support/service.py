@@ -55,6 +55,8 @@ def manage(argv, cwd, what=None):
     Raises SandboxError with its output when it fails.
     """
     command = os.path.join(os.path.dirname(sys.executable), argv[0])
+    if not os.path.exists(command):
+        raise SandboxError('no %s beside %s' % (argv[0], sys.executable))
     proc = subprocess.run([command] + list(argv[1:]),
                           stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                           stderr=subprocess.STDOUT, cwd=cwd)
