@@ -16,8 +16,15 @@ Starts the sandbox server (osc_placement/tests/support/placement.py), seeds
 it with the sample cloud (support/cloud.py), runs a few commands through
 the installed ``openstack`` executable, printing each command line and its
 output, then stops the server. Exits 1 if any command failed.
+
+``--with-nova`` (``tox -e demo-nova``): the same cloud behind a real
+Keystone, beside a real Nova API (support/stack.py); the tour makes
+flavors and an availability zone with OpenStackClient's own commands and
+reads them back with Placement's providers, every service found in the
+catalog.
 """
 
+import argparse
 import os
 import shlex
 import subprocess
@@ -31,6 +38,7 @@ from osc_placement.tests import support
 from osc_placement.tests.support import client
 from osc_placement.tests.support import cloud
 from osc_placement.tests.support import placement
+from osc_placement.tests.support import stack
 
 VM4 = 'cccccccc-cccc-4ccc-8ccc-000000000004'
 
@@ -69,42 +77,108 @@ TOUR = (
      ['trait', 'list', '--name', 'startswith:CUSTOM_']),
 )
 
+# The tour of --with-nova: flavors and an availability zone made with
+# OpenStackClient's own commands, then read back.
+NOVA_TOUR = (
+    ('The catalog Keystone gives: Placement and Nova are found by service '
+     'type, region and interface, as in any cloud.',
+     ['catalog', 'show', 'placement']),
+    ('Flavors, with OpenStackClient\'s own command: a plain one ...',
+     ['flavor', 'create', '--vcpus', '4', '--ram', '8192', '--disk', '40',
+      'm1.large']),
+    ('... one that asks for an FPGA on an AVX2 host ...',
+     ['flavor', 'create', '--vcpus', '2', '--ram', '4096', '--disk', '20',
+      '--property', 'resources:CUSTOM_FPGA=1',
+      '--property', 'trait:HW_CPU_X86_AVX2=required', 'm1.fpga']),
+    ('... and one with a virtual function on physnet1, in a group of its '
+     'own.',
+     ['flavor', 'create', '--vcpus', '2', '--ram', '2048', '--disk', '10',
+      '--swap', '512', '--property', 'resources1:SRIOV_NET_VF=1',
+      '--property', 'trait1:CUSTOM_PHYSNET1=required', 'm1.sriov']),
+    ('An availability zone is a Nova host aggregate with that metadata; '
+     'Nova mirrors its UUID into Placement when hosts join it.',
+     ['aggregate', 'create', '--zone', 'az1', 'az1-hosts']),
+    ('The flavors with their extra specs, from the compute API.',
+     ['flavor', 'list', '--long']),
+    ('The aggregates, with their UUIDs.',
+     ['aggregate', 'list', '--long']),
+    ('And Placement\'s providers, with the same token and the same catalog.',
+     ['resource', 'provider', 'list']),
+)
+
 
 def say(text=''):
     print(text, flush=True)
 
 
-def main():
-    started = time.monotonic()
+def run_tour(tour, argv0, env):
+    """Run each command of ``tour``, printed; returns those that failed."""
+    failed = []
+    for comment, argv in tour:
+        say()
+        say(textwrap.fill(comment, 79, initial_indent='# ',
+                          break_on_hyphens=False, subsequent_indent='# '))
+        say('$ openstack ' + ' '.join(shlex.quote(a) for a in argv))
+        code = subprocess.call(argv0 + argv, env=env,
+                               stdin=subprocess.DEVNULL)
+        if code:
+            say('(exit code %d)' % code)
+            failed.append(argv)
+    return failed
+
+
+def placement_tour():
     say('Starting a Placement server (openstack-placement, SQLite, '
         'gunicorn) on 127.0.0.1 ...')
-    failed = []
+    with placement.Placement() as sandbox:
+        cloud.seed(sandbox.endpoint)
+        say('Placement is listening on %s and holds a small cloud.'
+            % sandbox.endpoint)
+        say('Each command below runs the installed openstack executable '
+            'with:')
+        say('  ' + ' '.join(client.auth_argv(sandbox.endpoint)))
+        env = client.client_env(sandbox.endpoint, os.environ)
+        # The options above say it all; keep a user's OS_* out.
+        for key in ('OS_AUTH_TYPE', 'OS_ENDPOINT', 'OS_TOKEN'):
+            env.pop(key)
+        failed = run_tour(TOUR, client.openstack_argv(sandbox.endpoint),
+                          env)
+        say()
+        say('Stopping the server.')
+    return TOUR, failed
+
+
+def nova_tour():
+    say('Starting Keystone, Placement and the Nova API (SQLite, gunicorn) '
+        'on 127.0.0.1: a minute or more ...')
+    with stack.NovaCloud() as box:
+        cloud.seed(box.placement.endpoint, token=box.token)
+        say('Keystone is listening on %s, the Nova API on %s; Placement, '
+            'which validates Keystone\'s tokens, holds a small cloud.'
+            % (box.keystone.url, box.nova.url))
+        env = box.client_env(os.environ)
+        say('Each command below runs the installed openstack executable '
+            'with:')
+        for key, value in sorted(env.items()):
+            if key.startswith('OS_'):
+                say('  %s=%s' % (key, value))
+        failed = run_tour(NOVA_TOUR, [client.openstack_executable()], env)
+        say()
+        say('Stopping the servers.')
+    return NOVA_TOUR, failed
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(
+        prog='tox -e demo --', description='A tour of the plugin against a '
+        'real Placement on 127.0.0.1.')
+    parser.add_argument('--with-nova', action='store_true',
+                        help='behind a real Keystone, beside a real Nova '
+                             'API: flavors and an availability zone')
+    args = parser.parse_args(argv)
+    started = time.monotonic()
     try:
-        with placement.Placement() as sandbox:
-            cloud.seed(sandbox.endpoint)
-            say('Placement is listening on %s and holds a small cloud.'
-                % sandbox.endpoint)
-            say('Each command below runs the installed openstack executable '
-                'with:')
-            say('  ' + ' '.join(client.auth_argv(sandbox.endpoint)))
-            argv0 = client.openstack_argv(sandbox.endpoint)
-            env = client.client_env(sandbox.endpoint, os.environ)
-            # The options above say it all; keep a user's OS_* out.
-            for key in ('OS_AUTH_TYPE', 'OS_ENDPOINT', 'OS_TOKEN'):
-                env.pop(key)
-            for comment, argv in TOUR:
-                say()
-                say(textwrap.fill(comment, 79, initial_indent='# ',
-                                  break_on_hyphens=False,
-                                  subsequent_indent='# '))
-                say('$ openstack ' + ' '.join(shlex.quote(a) for a in argv))
-                code = subprocess.call(argv0 + argv, env=env,
-                                       stdin=subprocess.DEVNULL)
-                if code:
-                    say('(exit code %d)' % code)
-                    failed.append(argv)
-            say()
-            say('Stopping the server.')
+        tour, failed = nova_tour() if args.with_nova else placement_tour()
     except (support.SandboxError, fixtures.MultipleExceptions) as exc:
         error = support.first_error(exc)
         if not isinstance(error, support.SandboxError):
@@ -115,13 +189,17 @@ def main():
         return 130
     say('Done in %.1f s.' % (time.monotonic() - started))
     if failed:
-        print('%d of %d commands failed:' % (len(failed), len(TOUR)),
+        print('%d of %d commands failed:' % (len(failed), len(tour)),
               file=sys.stderr)
         for argv in failed:
             print('  openstack ' + ' '.join(argv), file=sys.stderr)
         return 1
-    say('Try it yourself: ".venv/bin/tox -e sandbox" keeps a server running '
-        '(add "-- --help" for its options).')
+    if args.with_nova:
+        say('Try it yourself: ".venv/bin/tox -e sandbox -- --with-nova" '
+            'keeps them running.')
+    else:
+        say('Try it yourself: ".venv/bin/tox -e sandbox" keeps a server '
+            'running (add "-- --help" for its options).')
     return 0
 
 

@@ -15,7 +15,9 @@
 The server is the fixture of ``osc_placement/tests/support/placement.py``,
 seeded with the sample cloud when its database is empty (and with N more
 providers with ``--providers N``); the program prints the variables that
-point ``openstack`` at it. ``--help`` lists the shapes and the defaults.
+point ``openstack`` at it. ``--with-nova`` puts it behind a real Keystone,
+beside a real Nova API (``support/stack.py``). ``--help`` lists the
+shapes and the defaults.
 """
 
 import argparse
@@ -34,6 +36,7 @@ from osc_placement.tests.support import client
 from osc_placement.tests.support import cloud
 from osc_placement.tests.support import placement
 from osc_placement.tests.support import SandboxError
+from osc_placement.tests.support import stack
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_SQLITE = os.path.join(REPO, 'sandbox.sqlite')
@@ -50,12 +53,16 @@ shapes:
                           front of the server delays each request
   --providers N           a bigger cloud: N more providers in trees of five
                           shaped like compute-1 of the sample cloud
+  --with-nova             behind a real Keystone (tokens, a catalog with
+                          regions and interfaces), beside a real Nova API
+                          (flavors, aggregates); every database temporary
 
 examples (tox -e sandbox passes its arguments after --):
   tox -e sandbox
   tox -e sandbox -- --db postgresql
   tox -e sandbox -- --db postgresql --latency-ms 20
   tox -e sandbox -- --temporary --providers 2000
+  tox -e sandbox -- --with-nova
 ''' % placement.DEFAULT_WORKERS
 
 
@@ -96,6 +103,12 @@ def build_parser():
                              '(default: %(default)s)')
     parser.add_argument('--no-seed', action='store_true',
                         help='do not create the sample cloud')
+    parser.add_argument(
+        '--with-nova', action='store_true',
+        help='also run a real Keystone (Placement then validates its '
+             'tokens) and a real Nova API, on free ports, with every '
+             'database temporary; openstack logs in with a password and '
+             'finds Placement and Nova in the catalog')
     parser.add_argument(
         '--providers', type=int, default=0, metavar='N',
         help='also create N providers in trees of five (a compute node, '
@@ -176,9 +189,9 @@ def keyboard_to_self():
 def _seed(args, server):
     """Seed the server as asked; returns what the banner says of it."""
     endpoint = server.server_endpoint
-    empty = cloud.is_empty(endpoint)
+    empty = cloud.is_empty(endpoint, server.token)
     if empty and not args.no_seed:
-        cloud.seed(endpoint)
+        cloud.seed(endpoint, server.token)
         state = 'seeded with the sample cloud'
     elif empty:
         state = 'empty'
@@ -187,18 +200,20 @@ def _seed(args, server):
     if args.providers:
         started = time.monotonic()
         made = cloud.populate(endpoint, args.providers,
-                              parallel=server.requests_in_flight)
+                              parallel=server.requests_in_flight,
+                              token=server.token)
         server.analyze()
         state += '; %d of %d providers in trees of five added in %.1f s' % (
             made, args.providers, time.monotonic() - started)
     return state
 
 
-def _banner(args, server, startup, state):
-    print('Placement is listening on %s (pid %d, %d worker%s; started in '
+def _banner(args, server, startup, state, box=None):
+    print('Placement is listening on %s (pid %d, %d worker%s; %s in '
           '%.1f s)' % (server.server_endpoint, server.server_pids[0],
                        server.workers, 's' if server.workers > 1 else '',
-                       startup))
+                       'with Keystone and Nova, started' if box
+                       else 'started', startup))
     if server.proxy:
         print('Relay: %s (+%d ms per request)'
               % (server.endpoint, server.latency_ms))
@@ -210,25 +225,43 @@ def _banner(args, server, startup, state):
     else:
         where = 'SQLite, temporary'
     print('Database: %s (%s)' % (where, state))
+    if box:
+        print('Keystone: %s (pid %d, SQLite, temporary); Placement '
+              'validates its tokens' % (box.keystone.url,
+                                        box.keystone.server_pids[0]))
+        print('Nova API: %s (pid %d, SQLite, temporary)'
+              % (box.nova.url, box.nova.server_pids[0]))
+        print('Placement in the catalog (a relay for each URL):')
+        for (region, interface), url in sorted(box.placement_urls.items()):
+            print('  %s %s: %s' % (region, interface, url))
+        env = box.client_env({})
+        example = ('"openstack flavor list", "openstack resource provider '
+                   'list", "openstack --os-interface internal resource '
+                   'provider list"')
+    else:
+        env = client.client_env(server.endpoint, {})
+        example = '"openstack resource provider list"'
     print('Point openstack at it from another shell with:\n')
     activate = os.path.join(os.path.dirname(sys.executable), 'activate')
     if os.path.exists(activate):
         print('. %s' % shlex.quote(activate))
     print('unset OS_CLOUD')
-    for key, value in sorted(client.client_env(server.endpoint, {}).items()):
+    for key, value in sorted(env.items()):
         if key.startswith('OS_'):
-            print('export %s=%s' % (key, value))
-    print('\nthen e.g. "openstack resource provider list". '
-          'Ctrl-C stops the server.', flush=True)
+            print('export %s=%s' % (key, shlex.quote(value)))
+    print('\nthen e.g. %s. Ctrl-C stops the server%s.'
+          % (example, 's' if box else ''), flush=True)
 
 
 def serve(args):
     """Serve until the server dies (1) or a signal arrives."""
+    options = dict(host=args.host, port=args.port, db=args.db,
+                   workers=args.workers, latency_ms=args.latency_ms)
+    if args.with_nova:
+        return serve_with_nova(args, options)
     server = placement.Placement(
         db_path=(args.sqlite_file if args.db == 'sqlite'
-                 and not args.temporary else None),
-        host=args.host, port=args.port, db=args.db, workers=args.workers,
-        latency_ms=args.latency_ms)
+                 and not args.temporary else None), **options)
     started = time.monotonic()
     with server:
         startup = time.monotonic() - started
@@ -236,6 +269,28 @@ def serve(args):
         code = server.wait()
         print('The Placement server exited with code %s:\n%s'
               % (code, server.log_tail()), file=sys.stderr)
+        return 1
+
+
+def serve_with_nova(args, options):
+    """Keystone, Placement and Nova until one dies (1) or a signal."""
+    host = options.pop('host')
+    print('Starting Keystone, Placement and the Nova API on %s (a few '
+          'minutes) ...' % host, flush=True)
+    box = stack.NovaCloud(placement_options=options, host=host)
+    started = time.monotonic()
+    with box:
+        startup = time.monotonic() - started
+        _banner(args, box.placement, startup, _seed(args, box.placement),
+                box)
+        servers = (box.keystone, box.placement, box.nova)
+        while all(server.running for server in servers):
+            time.sleep(0.5)
+        for server in servers:
+            if not server.running:
+                print('The %s server exited with code %s:\n%s'
+                      % (server.title, server.wait(), server.log_tail()),
+                      file=sys.stderr)
         return 1
 
 

@@ -15,14 +15,24 @@
 One concern per module; the ones with a lifetime are ``fixtures.Fixture``
 classes (``useFixture`` them in a test, or use them as context managers):
 
+``service``
+    :class:`~service.Service`, the life cycle of every server here:
+    gunicorn in a subprocess on a socket this process bound, started,
+    awaited and stopped; what it received (``requests``,
+    ``count_requests``).
 ``placement``
-    :class:`~placement.Placement`, the server: gunicorn in a subprocess,
-    SQLite and one worker or PostgreSQL and several, optionally behind a
-    latency relay; what it received (``requests``, ``count_requests``)
-    and the CPU time it used (``cpu_seconds``).
+    :class:`~placement.Placement`, the Placement server: SQLite and one
+    worker or PostgreSQL and several, optionally behind a latency relay,
+    ``noauth2`` or behind a Keystone; the CPU time it used
+    (``cpu_seconds``).
+``keystone``, ``nova``, ``stack``
+    :class:`~keystone.Keystone` and :class:`~nova.Nova` (the compute API),
+    real servers on SQLite, and :class:`~stack.NovaCloud`, Placement and
+    Nova in Keystone's catalog.
 ``server``
-    What runs inside the server subprocess: gunicorn on the socket the
-    fixture bound, and the WSGI middleware that logs each request.
+    What runs inside a server subprocess: gunicorn on the socket the
+    fixture bound with the WSGI application it names, and the WSGI
+    middleware that logs each request.
 ``postgres``
     :class:`~postgres.Postgres`, a throw-away PostgreSQL cluster.
 ``relay``
@@ -41,7 +51,8 @@ classes (``useFixture`` them in a test, or use them as context managers):
     whose CPU time is read with psutil.
 
 Nothing here is imported by the plugin itself, and nothing here installs
-Placement or gunicorn: the tox environments that need them do.
+Placement, Keystone, Nova or gunicorn: the tox environments that need them
+do.
 """
 
 import fixtures

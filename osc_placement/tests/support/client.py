@@ -52,11 +52,20 @@ def client_env(endpoint, base=None):
     ``base`` (default: os.environ) without OS_* and CLIFF_* variables, plus
     the OS_* variables that point ``openstack`` at ``endpoint``.
     """
+    env = clean_env(base)
+    env.update(OS_AUTH_TYPE='admin_token', OS_ENDPOINT=endpoint,
+               OS_TOKEN=TOKEN)
+    return env
+
+
+def clean_env(base=None):
+    """``base`` (default: os.environ) without OS_* and CLIFF_* variables.
+
+    Local requests bypass any proxy.
+    """
     base = os.environ if base is None else base
     env = {key: value for key, value in base.items()
            if not key.startswith(('OS_', 'CLIFF_'))}
-    env.update(OS_AUTH_TYPE='admin_token', OS_ENDPOINT=endpoint,
-               OS_TOKEN=TOKEN)
     # A proxy set for the outside world must not see local requests.
     for key in ('no_proxy', 'NO_PROXY'):
         hosts = [h for h in env.get(key, '').split(',') if h]

@@ -41,8 +41,12 @@ VERSION = '1.39'
 _urlopen = urllib.request.build_opener(urllib.request.ProxyHandler({})).open
 
 
-def api(endpoint, method, path, body=None, version=VERSION, timeout=30):
+def api(endpoint, method, path, body=None, version=VERSION, timeout=30,
+        token=client.TOKEN):
     """One request to Placement as the admin; returns the decoded body.
+
+    ``token``: the sandbox's ``noauth2`` admin token by default, or a
+    Keystone token where Placement validates them.
 
     Raises SandboxError on a status >= 400, and OSError when the server
     cannot be reached.
@@ -50,7 +54,7 @@ def api(endpoint, method, path, body=None, version=VERSION, timeout=30):
     data = json.dumps(body).encode() if body is not None else None
     req = urllib.request.Request(
         endpoint + path, data=data, method=method,
-        headers={'X-Auth-Token': client.TOKEN, 'Accept': 'application/json',
+        headers={'X-Auth-Token': token, 'Accept': 'application/json',
                  'OpenStack-API-Version': 'placement %s' % version})
     if data is not None:
         req.add_header('Content-Type', 'application/json')
@@ -63,19 +67,19 @@ def api(endpoint, method, path, body=None, version=VERSION, timeout=30):
     return json.loads(content) if content else None
 
 
-def provider_uuids(endpoint):
+def provider_uuids(endpoint, token=client.TOKEN):
     """The UUIDs of every provider on the server."""
-    return {rp['uuid'] for rp in api(endpoint, 'GET', '/resource_providers')[
-        'resource_providers']}
+    return {rp['uuid'] for rp in api(endpoint, 'GET', '/resource_providers',
+                                     token=token)['resource_providers']}
 
 
-def is_empty(endpoint):
+def is_empty(endpoint, token=client.TOKEN):
     """True when the server has no resource provider."""
-    return not provider_uuids(endpoint)
+    return not provider_uuids(endpoint, token)
 
 
 def create_provider(endpoint, name, uuid, parent, inventories, traits,
-                    aggregates):
+                    aggregates, token=client.TOKEN):
     """Create a provider with its inventories, traits and aggregates.
 
     The parent must exist. Four requests, one after another (each needs
@@ -83,28 +87,29 @@ def create_provider(endpoint, name, uuid, parent, inventories, traits,
     ``aggregates`` is empty.
     """
     rp = api(endpoint, 'POST', '/resource_providers',
-             {'name': name, 'uuid': uuid, 'parent_provider_uuid': parent})
+             {'name': name, 'uuid': uuid, 'parent_provider_uuid': parent},
+             token=token)
     path = '/resource_providers/%s' % uuid
     generation = api(endpoint, 'PUT', path + '/inventories',
                      {'inventories': inventories,
-                      'resource_provider_generation': rp['generation']}
-                     )['resource_provider_generation']
+                      'resource_provider_generation': rp['generation']},
+                     token=token)['resource_provider_generation']
     generation = api(endpoint, 'PUT', path + '/traits',
                      {'traits': traits,
-                      'resource_provider_generation': generation}
-                     )['resource_provider_generation']
+                      'resource_provider_generation': generation},
+                     token=token)['resource_provider_generation']
     if aggregates:
         api(endpoint, 'PUT', path + '/aggregates',
             {'aggregates': aggregates,
-             'resource_provider_generation': generation})
+             'resource_provider_generation': generation}, token=token)
 
 
-def create_names(endpoint, traits, classes):
+def create_names(endpoint, traits, classes, token=client.TOKEN):
     """Create custom traits and resource classes (those there are kept)."""
     for trait in traits:
-        api(endpoint, 'PUT', '/traits/%s' % trait)
+        api(endpoint, 'PUT', '/traits/%s' % trait, token=token)
     for rc in classes:
-        api(endpoint, 'PUT', '/resource_classes/%s' % rc)
+        api(endpoint, 'PUT', '/resource_classes/%s' % rc, token=token)
 
 
 # -- the sample cloud ---------------------------------------------------------
@@ -175,7 +180,7 @@ ALLOCATIONS = (
 )
 
 
-def seed(endpoint):
+def seed(endpoint, token=client.TOKEN):
     """Create the sample cloud described by PROVIDERS and ALLOCATIONS.
 
     Expects a server without them. Two compute nodes in one aggregate:
@@ -185,16 +190,17 @@ def seed(endpoint):
     at a time, always in the same order: the examples of the user guide
     are printed from this cloud.
     """
-    create_names(endpoint, CUSTOM_TRAITS, CUSTOM_CLASSES)
+    create_names(endpoint, CUSTOM_TRAITS, CUSTOM_CLASSES, token)
     for name, uuid, parent, inventories, traits in PROVIDERS:
         create_provider(endpoint, name, uuid, parent, inventories, traits,
-                        [AGGREGATE] if parent is None else [])
+                        [AGGREGATE] if parent is None else [], token)
     for consumer, project, user, allocations in ALLOCATIONS:
         api(endpoint, 'PUT', '/allocations/%s' % consumer,
             {'allocations': {rp: {'resources': resources}
                              for rp, resources in allocations.items()},
              'project_id': project, 'user_id': user,
-             'consumer_generation': None, 'consumer_type': 'INSTANCE'})
+             'consumer_generation': None, 'consumer_type': 'INSTANCE'},
+            token=token)
 
 
 # -- the scaled cloud ---------------------------------------------------------
@@ -296,7 +302,7 @@ def consumer(tree):
         'consumer_type': 'INSTANCE'}
 
 
-def populate(endpoint, n, parallel=PARALLEL):
+def populate(endpoint, n, parallel=PARALLEL, token=client.TOKEN):
     """Create the first ``n`` providers of the scaled cloud and consumers.
 
     The providers already on the server are left as they are, so the
@@ -307,8 +313,8 @@ def populate(endpoint, n, parallel=PARALLEL):
     trees that this call made, ``ALLOCATION_BATCH`` per request. Returns
     the number of providers created.
     """
-    existing = provider_uuids(endpoint)
-    create_names(endpoint, SCALED_TRAITS, SCALED_CLASSES)
+    existing = provider_uuids(endpoint, token)
+    create_names(endpoint, SCALED_TRAITS, SCALED_CLASSES, token)
     missing = {}
     for p in range(n):
         if provider_uuid(p) not in existing:
@@ -316,7 +322,7 @@ def populate(endpoint, n, parallel=PARALLEL):
 
     def make_tree(tree):
         for p in missing[tree]:
-            create_provider(endpoint, *provider(p))
+            create_provider(endpoint, *provider(p), token=token)
 
     complete = [tree for tree in sorted(missing)
                 if (tree + 1) * TREE <= n]
@@ -325,7 +331,8 @@ def populate(endpoint, n, parallel=PARALLEL):
 
     def allocate(batch):
         api(endpoint, 'POST', '/allocations',
-            {consumer_uuid(tree): consumer(tree) for tree in batch})
+            {consumer_uuid(tree): consumer(tree) for tree in batch},
+            token=token)
 
     with futures.ThreadPoolExecutor(max(1, parallel)) as pool:
         # list(): the first error, if any, is raised here.

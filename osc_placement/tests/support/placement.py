@@ -15,7 +15,10 @@
 The server is the ``openstack-placement`` package itself (installed by tox,
 never by this module), ``auth_strategy = noauth2`` (any request carrying
 the token ``admin`` is an admin), served by gunicorn in a subprocess on a
-free port (:mod:`.server`). It comes in two shapes:
+free port (:mod:`.service`). With ``keystone=`` a running
+:class:`~.keystone.Keystone`, it validates that Keystone's tokens instead
+(``auth_strategy = keystone``, keystonemiddleware as deployed). It comes
+in two shapes:
 
 * ``db='sqlite'`` (the default): SQLite and one synchronous worker, so
   requests are handled one at a time, in arrival order;
@@ -54,33 +57,23 @@ cleaning up (SIGKILL), the kernel signals the servers
 directory and its workers exit with it.
 """
 
-import collections
-import contextlib
-import importlib.util
 import os
-import shutil
-import signal
-import socket
-import subprocess
-import sys
-import tempfile
-import time
 
-import fixtures
-
+from osc_placement.tests.support import client
 from osc_placement.tests.support import cloud
 from osc_placement.tests.support import postgres
 from osc_placement.tests.support import processes
 from osc_placement.tests.support import relay
 from osc_placement.tests.support import SandboxError
 from osc_placement.tests.support import server
+from osc_placement.tests.support import service
 
 CONFIG = """\
 [DEFAULT]
 debug = False
 
 [api]
-auth_strategy = noauth2
+auth_strategy = {auth_strategy}
 
 [placement_database]
 connection = {connection}
@@ -95,15 +88,10 @@ DATABASES = ('sqlite', 'postgresql')
 # gunicorn workers of each shape.
 DEFAULT_WORKERS = {'sqlite': 1, 'postgresql': 4}
 
-Request = collections.namedtuple('Request', 'method uri version')
-Request.__doc__ = """One request as the server received it.
-
-``uri`` is the path and query string exactly as sent (percent-encoded);
-``version`` is the ``OpenStack-API-Version`` header, or ``None``.
-"""
+Request = server.Request
 
 
-class Placement(fixtures.Fixture):
+class Placement(service.Service):
     """A Placement server process, from set-up to clean-up.
 
     :param db_path: SQLite file to use and keep (created and migrated if
@@ -115,61 +103,58 @@ class Placement(fixtures.Fixture):
     :param workers: gunicorn workers; default 1 for SQLite, 4 for
         PostgreSQL.
     :param latency_ms: delay added to each request by a relay; 0 for none.
+    :param keystone: a running :class:`~.keystone.Keystone` whose tokens
+        the server validates (keystonemiddleware's ``auth_token``, as
+        deployed) instead of ``noauth2``; :attr:`token` is then a token of
+        Keystone's admin.
     """
 
+    title = 'Placement'
+    application = server.PLACEMENT_APPLICATION
+    modules = (('openstack-placement', 'placement'),
+               ('gunicorn', 'gunicorn'))
+    prefix = 'placement-sandbox-'
+
     def __init__(self, db_path=None, host='127.0.0.1', port=0, timeout=90,
-                 db='sqlite', workers=None, latency_ms=0):
-        super().__init__()
+                 db='sqlite', workers=None, latency_ms=0, keystone=None):
         if db not in DATABASES:
             raise SandboxError('unknown database %r (one of: %s)'
                                % (db, ', '.join(DATABASES)))
         if db_path and db != 'sqlite':
             raise SandboxError('a database file is for SQLite only')
+        super().__init__(host=host, port=port, timeout=timeout,
+                         workers=workers or DEFAULT_WORKERS[db])
         self.db_path = os.path.abspath(db_path) if db_path else None
         self.db = db
-        self.workers = workers or DEFAULT_WORKERS[db]
         self.latency_ms = latency_ms
-        self.host = host
-        self.port = port
-        self.timeout = timeout
+        self.keystone = keystone
+        self.token = client.TOKEN
         self.endpoint = None
-        self.server_endpoint = None
-        self.workdir = None
-        # The gunicorn master first, then its workers.
-        self.server_pids = []
         self.postgres = None
         self.proxy = None
-        self.log_path = None
-        self.request_log_path = None
-        self._pid_file = None
-        self._proc = None
 
     # -- life cycle -----------------------------------------------------------
 
     def _setUp(self):
-        missing = [dist for dist, module in (('openstack-placement',
-                                              'placement'),
-                                             ('gunicorn', 'gunicorn'))
-                   if importlib.util.find_spec(module) is None]
-        if missing:
-            raise SandboxError('%s not installed beside %s (tox -e demo '
-                               'installs what the sandbox needs)'
-                               % (' and '.join(missing), sys.executable))
-        self.workdir = tempfile.mkdtemp(prefix='placement-sandbox-',
-                                        dir=processes.tmpfs())
-        self.addCleanup(shutil.rmtree, self.workdir, ignore_errors=True)
+        self.check_installed()
+        self.make_workdir()
         if self.db == 'postgresql':
             self.postgres = self.useFixture(
                 postgres.Postgres(self.workdir, self.timeout))
-        self._start()
+        if self.keystone:
+            self.token = self.keystone.admin_token()
+        self.start(port=0 if self.latency_ms else self.port)
+        self.endpoint = self.server_endpoint
         if self.latency_ms:
             self.proxy = self.useFixture(relay.Relay(
                 self.server_endpoint, delay_ms=self.latency_ms,
                 host=self.host, port=self.port))
             self.port = self.proxy.port
             self.endpoint = self.proxy.endpoint
+        else:
+            self.port = int(self.server_endpoint.rsplit(':', 1)[1])
 
-    def _configure(self):
+    def configure(self):
         """Write placement.conf; migrate a PostgreSQL database."""
         config = os.path.join(self.workdir, 'placement.conf')
         if self.postgres:
@@ -178,110 +163,24 @@ class Placement(fixtures.Fixture):
             connection = 'sqlite:///' + (self.db_path or os.path.join(
                 self.workdir, 'placement.sqlite'))
         with open(config, 'w') as f:
-            f.write(CONFIG.format(connection=connection,
-                                  sync_on_startup=not self.postgres))
+            f.write(CONFIG.format(
+                connection=connection, sync_on_startup=not self.postgres,
+                auth_strategy='keystone' if self.keystone else 'noauth2'))
+            if self.keystone:
+                f.write(self.keystone.authtoken_config('placement'))
         if self.postgres:
-            manage = os.path.join(os.path.dirname(sys.executable),
-                                  'placement-manage')
-            proc = subprocess.run(
-                [manage, '--config-file', config, 'db', 'sync'],
-                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                stderr=subprocess.STDOUT, cwd=self.workdir)
-            if proc.returncode:
-                raise SandboxError('placement-manage db sync failed:\n%s'
-                                   % proc.stdout.decode('utf-8', 'replace'))
+            service.manage(['placement-manage', '--config-file', config,
+                            'db', 'sync'], self.workdir,
+                           what='placement-manage db sync')
+        return {}
 
-    def _start(self):
-        self._configure()
-        self.log_path = os.path.join(self.workdir, 'server.log')
-        self.request_log_path = os.path.join(self.workdir, 'requests.log')
-        self._pid_file = os.path.join(self.workdir, 'pids')
-        open(self.request_log_path, 'w').close()
-
-        # This process binds the listening socket and hands it to the
-        # server: the port is known before the server starts and no other
-        # process can take it in between.
-        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    def ready(self):
         try:
-            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            try:
-                sock.bind((self.host, 0 if self.latency_ms else self.port))
-            except OSError as exc:
-                raise SandboxError('cannot listen on %s:%s: %s'
-                                   % (self.host, self.port, exc.strerror))
-            sock.listen(128)
-            self.server_endpoint = 'http://%s:%d' % (
-                self.host, sock.getsockname()[1])
-            self.endpoint = self.server_endpoint
-            if not self.latency_ms:
-                self.port = sock.getsockname()[1]
-            env = dict(os.environ)
-            env.update({
-                server.ENV_CONFIG_DIR: self.workdir,
-                server.ENV_REQUEST_LOG: self.request_log_path,
-                server.ENV_PID_FILE: self._pid_file,
-                server.ENV_WORKERS: str(self.workers),
-            })
-            code = server.COMMAND % (sock.fileno(), os.getpid())
-            with open(self.log_path, 'wb') as log:
-                self._proc = subprocess.Popen(
-                    [sys.executable, '-c', code], env=env, cwd=self.workdir,
-                    stdin=subprocess.DEVNULL, stdout=log,
-                    stderr=subprocess.STDOUT, pass_fds=[sock.fileno()],
-                    start_new_session=True)
-            self.server_pids.append(self._proc.pid)
-            self.addCleanup(self._stop_server)
-        finally:
-            sock.close()
-        self._wait_until_ready()
-
-    def _wait_until_ready(self):
-        deadline = time.monotonic() + self.timeout
-        while True:
-            if self._proc.poll() is not None:
-                raise SandboxError('the Placement server exited with code %s '
-                                   'while starting:\n%s'
-                                   % (self._proc.returncode, self.log_tail()))
-            try:
-                cloud.api(self.server_endpoint, 'GET', '/', timeout=5)
-                return
-            except (OSError, SandboxError):
-                pass
-            if time.monotonic() > deadline:
-                raise SandboxError('the Placement server did not answer '
-                                   'GET / within %s s:\n%s'
-                                   % (self.timeout, self.log_tail()))
-            time.sleep(0.1)
-
-    def _stop_server(self):
-        """Stop gunicorn and wait for every one of its processes."""
-        proc, self._proc = self._proc, None
-        if proc is None:
-            return
-        self._read_pids()
-        # SIGTERM is gunicorn's graceful stop (a worker finishes its
-        # request; graceful_timeout bounds it), sent to the workers at the
-        # same time as to the master, which would relay it only later.
-        processes.stop(proc, signal.SIGTERM, 15, group=True)
-        self._read_pids()
-        # The master reaps its workers before exiting; make sure anyway.
-        deadline = time.monotonic() + 5
-        while time.monotonic() < deadline and any(
-                processes.alive(pid) for pid in self.server_pids):
-            time.sleep(0.05)
-        for pid in self.server_pids:
-            if processes.alive(pid):
-                processes.kill(pid)
-
-    def _read_pids(self):
-        try:
-            with open(self._pid_file) as f:
-                pids = [int(line) for line in f if line.strip()]
-        except (OSError, ValueError):
-            return
-        for pid in pids:
-            if pid not in self.server_pids:
-                self.server_pids.append(pid)
+            cloud.api(self.server_endpoint, 'GET', '/', timeout=5,
+                      token=self.token)
+            return True
+        except (OSError, SandboxError):
+            return False
 
     # -- the running server ---------------------------------------------------
 
@@ -324,50 +223,9 @@ class Placement(fixtures.Fixture):
         """
         return 2 * self.workers
 
-    @property
-    def running(self):
-        return self._proc is not None and self._proc.poll() is None
-
-    def wait(self, timeout=None):
-        """Block until the server exits; return its exit code."""
-        return self._proc.wait(timeout=timeout)
-
-    def log_tail(self, lines=30):
-        try:
-            with open(self.log_path or '', errors='replace') as f:
-                return ''.join(f.readlines()[-lines:])
-        except OSError:
-            return '(no server log)'
-
-    # -- what the server received ---------------------------------------------
-
-    def requests(self, start=0):
-        """Requests received so far (from byte ``start`` of the log)."""
-        with open(self.request_log_path, 'rb') as f:
-            f.seek(start)
-            data = f.read()
-        result = []
-        for line in data.decode('utf-8', 'replace').splitlines():
-            method, uri, version = line.split('\t')
-            result.append(Request(method, uri, version or None))
-        return result
-
-    @contextlib.contextmanager
-    def count_requests(self):
-        """Collect the requests the server receives inside the block.
-
-        Yields a list that is filled when the block ends. A request is
-        logged when it arrives, before it is handled, so every request of a
-        command that has finished is in it.
-        """
-        start = os.path.getsize(self.request_log_path)
-        seen = []
-        yield seen
-        seen.extend(self.requests(start))
-
     # -- direct API calls -----------------------------------------------------
 
     def api(self, method, path, body=None, version=cloud.VERSION):
         """One request straight to the server (never through the relay)."""
         return cloud.api(self.server_endpoint, method, path, body=body,
-                         version=version)
+                         version=version, token=self.token)

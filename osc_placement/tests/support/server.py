@@ -10,15 +10,17 @@
 # License for the specific language governing permissions and limitations
 # under the License.
 
-"""What runs inside the Placement server subprocess.
+"""What runs inside a server subprocess (Placement, Keystone, Nova).
 
-:func:`serve` runs gunicorn with the ``openstack-placement`` WSGI
-application on a socket the parent bound; :func:`logged` is the WSGI
-middleware that writes one line per request, which the parent reads back
-(``Placement.requests()``). The parent passes the rest in the
+:func:`serve` runs gunicorn with a WSGI application (by default the
+``openstack-placement`` one) on a socket the parent bound; :func:`logged`
+is the WSGI middleware that writes one line per request, which the parent
+reads back (``Service.requests()``). The parent passes the rest in the
 environment variables below.
 """
 
+import collections
+import importlib
 import os
 import shutil
 
@@ -29,12 +31,23 @@ ENV_REQUEST_LOG = 'OSC_PLACEMENT_SANDBOX_REQUEST_LOG'
 ENV_PID_FILE = 'OSC_PLACEMENT_SANDBOX_PID_FILE'
 ENV_WORKERS = 'OSC_PLACEMENT_SANDBOX_WORKERS'
 ENV_CONFIG_DIR = 'OS_PLACEMENT_CONFIG_DIR'
+# ``module:attribute`` of the WSGI application, and the process name.
+ENV_APPLICATION = 'OSC_PLACEMENT_SANDBOX_APPLICATION'
+ENV_NAME = 'OSC_PLACEMENT_SANDBOX_NAME'
+PLACEMENT_APPLICATION = 'placement.wsgi.api:application'
 
 # The server's command line: ``python -c <COMMAND % (fd, parent pid)>``.
 # It names the parent, so that a test can find the servers a process
 # started.
 COMMAND = ('from osc_placement.tests.support import server; '
            'server.serve(%d, %d)')
+
+Request = collections.namedtuple('Request', 'method uri version')
+Request.__doc__ = """One request as the server received it.
+
+``uri`` is the path and query string exactly as sent (percent-encoded);
+``version`` is the ``OpenStack-API-Version`` header, or ``None``.
+"""
 
 
 def logged(app, log_path):
@@ -62,6 +75,19 @@ def logged(app, log_path):
     return application
 
 
+def load_application(spec):
+    """The WSGI application named ``module:attribute``.
+
+    ``module:function()`` calls the function for it (keystone has only an
+    application factory, ``initialize_public_application``).
+    """
+    module, _, name = spec.partition(':')
+    call = name.endswith('()')
+    found = getattr(importlib.import_module(module),
+                    name[:-2] if call else name)
+    return found() if call else found
+
+
 def serve(listen_fd, parent_pid):
     """Run gunicorn on the inherited socket (in the server subprocess)."""
     processes.die_with_parent(parent_pid)
@@ -85,7 +111,7 @@ def serve(listen_fd, parent_pid):
         # migrations, before it reports alive: be patient on slow CI.
         'timeout': 120,
         'graceful_timeout': 5,
-        'proc_name': 'placement-sandbox',
+        'proc_name': os.environ.get(ENV_NAME, 'placement-sandbox'),
         'errorlog': '-',
         'loglevel': 'warning',
         # gunicorn >= 24: no control socket in $HOME.
@@ -102,8 +128,9 @@ def serve(listen_fd, parent_pid):
             # Runs in the worker process.
             with open(os.environ[ENV_PID_FILE], 'a') as f:
                 f.write('%d\n' % os.getpid())
-            from placement.wsgi import api
-            return logged(api.application, os.environ[ENV_REQUEST_LOG])
+            return logged(load_application(os.environ.get(
+                ENV_APPLICATION, PLACEMENT_APPLICATION)),
+                os.environ[ENV_REQUEST_LOG])
 
     master = os.getpid()
     try:
