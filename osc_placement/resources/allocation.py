@@ -646,7 +646,8 @@ def conflict_error(http, exc, sent, provider_generations=None):
     generation conflict what changed since the command read it (read
     again now) and how to go on.
     """
-    text = '%s. Nothing was written' % str(exc).rstrip('.')
+    text = '%s (HTTP %s). Nothing was written' % (
+        str(exc.message).rstrip('.'), exc.code)
     if getattr(exc, 'error_code', None) != errors.CONCURRENT_UPDATE:
         return exceptions.CommandError(text + '.')
     changed = _now(http, sent, provider_generations or {})
@@ -957,8 +958,8 @@ class RestoreAllocation(batch.Batched, common.Lister):
         return 'it holds other allocations than the file says'
 
     def take_action(self, parsed_args):
-        saved = savefile.read_saved(parsed_args.path)
         http = self.prepare(parsed_args)
+        saved = savefile.read_saved(parsed_args.path)
         self._saved_notes(saved)
         read = dict(self.each(
             http, lambda consumer: read_consumer(http, consumer),

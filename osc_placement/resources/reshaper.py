@@ -311,8 +311,8 @@ class ReshapeResourceProvider(batch.Batched, common.Lister):
                     {rp: state[rp][2] for rp in rps}, now)
 
     def take_action(self, parsed_args):
-        data = savefile.read_reshape(parsed_args.path)
         http = self.prepare(parsed_args)
+        data = savefile.read_reshape(parsed_args.path)
         plan = self._read(http, data)
         body, at = reshape_body(self, data, plan.now)
         self.log.debug('POST %s at %s: %s', RESHAPER_URL,
