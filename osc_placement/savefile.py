@@ -260,12 +260,15 @@ def now_text():
 
 
 def dumps(consumers, microversion, saved_at):
-    """The text of a save file (keys in a stable order)."""
+    """The text of a save file: its fields, then the consumers as given.
+
+    The resources keep the server's order, so that a restore's diff shows
+    them as ``allocation show`` does.
+    """
     return json.dumps({'format_version': FORMAT_VERSION,
                        'microversion': microversion,
                        'saved_at': saved_at,
-                       'consumers': consumers}, indent=2, sort_keys=True) \
-        + '\n'
+                       'consumers': consumers}, indent=2) + '\n'
 
 
 def write(name, text):

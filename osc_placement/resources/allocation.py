@@ -568,6 +568,11 @@ def consumer_uuid(value, what):
     return str(uuid_lib.UUID(value))
 
 
+def counted(number, thing):
+    """'1 consumer', '2 consumers'."""
+    return '%d %s%s' % (number, thing, '' if number == 1 else 's')
+
+
 def read_consumer(http, consumer):
     """The record (``consumers.record``) of a consumer: one GET."""
     return consumers.record(http.request(
@@ -865,10 +870,11 @@ class SaveAllocation(filters.ManyProviders, common.Command):
         rps = set(rp for rec in records.values()
                   for rp in rec['allocations'])
         self.app.stdout.write(
-            'Saved the allocations of %d consumers on %d resource providers '
-            'to %s (read at --os-placement-api-version %s).\n' % (
-                len(records), len(rps), printable(parsed_args.file),
-                microversion))
+            'Saved the allocations of %s on %s to %s (read at '
+            '--os-placement-api-version %s).\n' % (
+                counted(len(records), 'consumer'),
+                counted(len(rps), 'resource provider'),
+                printable(parsed_args.file), microversion))
         return 0
 
 
@@ -985,27 +991,32 @@ class RestoreAllocation(batch.Batched, common.Lister):
             before[consumer] = now
         rows = change_rows(before, records)
         if not records:
-            self.log.warning('The %d consumers of the file hold what it '
-                             'says: nothing to restore.',
+            self.log.warning('Nothing to restore: every consumer of the '
+                             'file (%d) holds what it says.',
                              len(saved.consumers))
             return CHANGE_FIELDS, []
-        say = self.log.warning if parsed_args.force or \
-            parsed_args.dry_run else self.log.error
         for consumer, why, now in refused:
-            say('Consumer %s changed since the save (%s): %s; --force '
-                'writes the saved allocations over its current ones%s.',
-                consumer, why, 'written because of --force'
-                if parsed_args.force else 'not restored',
+            if parsed_args.force:
+                self.log.warning(
+                    'Consumer %s changed since the save (%s): its current '
+                    'allocations are replaced by the saved ones (--force).',
+                    consumer, why)
+                continue
+            (self.log.warning if parsed_args.dry_run else self.log.error)(
+                'Consumer %s changed since the save (%s): not restored; '
+                '--force writes the saved allocations over its current '
+                'ones%s.', consumer, why,
                 '' if now.get(consumers.GENERATION) is None else
                 ' (with its generation %s)' % now[consumers.GENERATION])
         if refused and not parsed_args.force and not parsed_args.dry_run:
             raise exceptions.CommandError(
-                'Refused %d of %d consumers to restore, changed since the '
-                'save; nothing was written.' % (len(refused), len(records)))
+                'Refused %d of %s to restore, changed since the save; '
+                'nothing was written.' % (len(refused), counted(
+                    len(records), 'consumer')))
         if parsed_args.dry_run:
             self.log.warning(
-                'Dry run: %d consumers would be written in one request%s; '
-                'nothing was sent.', len(records),
+                'Dry run: %s would be written in one request%s; nothing '
+                'was sent.', counted(len(records), 'consumer'),
                 ' (%d refused without --force)' % len(refused)
                 if refused and not parsed_args.force else '')
             return CHANGE_FIELDS, rows

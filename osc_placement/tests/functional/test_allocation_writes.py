@@ -308,8 +308,8 @@ class TestSaveRestore(WritesTestCase):
         out, err, code = self.openstack(*ALLOC, 'restore', self.file,
                                         version='1.39')
         self.assertEqual(0, code, err)
-        self.assertIn('The 1 consumers of the file hold what it says: '
-                      'nothing to restore.', err)
+        self.assertIn('Nothing to restore: every consumer of the file (1) '
+                      'holds what it says.', err)
         self.assertEqual([], self.writes())
 
 
