@@ -299,6 +299,19 @@ class TestReshapeRequests(WritesTestCase):
         self.assertEqual(('POST', '/reshaper', 'placement 1.39', RESHAPE),
                          (post.method, post.path, post.version, post.body))
 
+    def test_dry_run_computes_the_body_the_real_run_sends(self):
+        out, err, code = self.openstack(
+            '--debug', 'resource', 'provider', 'reshape',
+            self.file(RESHAPE), '--dry-run', version='1.39')
+        self.assertEqual(0, code, err)
+        line = [line for line in err.splitlines()
+                if 'POST /reshaper at 1.39: ' in line]
+        self.assertEqual(1, len(line), err)
+        self.assertEqual(RESHAPE, json.loads(
+            line[0].split('POST /reshaper at 1.39: ', 1)[1]))
+        self.assertNotIn('POST', [
+            r.method for r in self.requests_mock.request_history])
+
     def test_types_are_left_out_below_1_38_and_it_is_said(self):
         out, err, code = self.openstack(
             'resource', 'provider', 'reshape', self.file(RESHAPE),
@@ -322,6 +335,33 @@ class TestSave(WritesTestCase):
         self.assertEqual([('GET', '/allocations/' + C1)], self.sent())
         self.assertEqual(dict(SAVED, saved_at='1970-01-01T00:00:00Z'),
                          json.loads(out))
+
+    def test_a_consumer_that_cannot_be_read_writes_no_file(self):
+        self.requests_mock.get(URL + '/allocations/' + C1, json=consumer(
+            {RP1: {'VCPU': 2}}))
+        self.requests_mock.get(URL + '/allocations/' + C2,
+                               **base.error_reply(500, 'boom'))
+        path = os.path.join(self.dir, 'saved.json')
+        out, err, code = self.openstack(
+            *ALLOC, 'save', '--consumer', C1, '--consumer', C2, '--file',
+            path, version='1.39')
+        self.assertEqual(1, code)
+        self.assertEqual([
+            'Failed to read consumer %s: boom (HTTP 500)' % C2,
+            'Failed to read 1 of 2 consumers; no save file printed.'],
+            err.splitlines())
+        self.assertEqual([], os.listdir(self.dir))
+
+    def test_a_file_that_cannot_be_written_is_one_line(self):
+        self.requests_mock.get(URL + '/allocations/' + C1, json=consumer(
+            {RP1: {'VCPU': 2}}))
+        path = os.path.join(self.dir, 'no-such-dir', 'saved.json')
+        out, err, code = self.openstack(
+            *ALLOC, 'save', '--consumer', C1, '--file', path,
+            version='1.39')
+        self.assertEqual(1, code)
+        self.assertTrue(err.startswith(path + ': cannot write it: '), err)
+        self.assertOneLine(err.rstrip('\n'))
 
 
 class TestConsumers(base.TestCase):
