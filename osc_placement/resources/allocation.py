@@ -583,8 +583,8 @@ def change_rows(before, after):
     """The rows of CHANGE_FIELDS: per consumer and provider, what changes.
 
     ``before``, ``after``: {consumer: record or None}, in the order to
-    show. A consumer whose owner changes but not its amounts gets one row
-    ``owner`` (the project/user before and after).
+    show. A consumer whose owner (project, user, type) changes but not its
+    amounts gets one row ``owner``, with the owner before and after.
     """
     rows = []
     for consumer, new in after.items():
@@ -592,12 +592,16 @@ def change_rows(before, after):
         found = consumers.diff(consumers.held(old), consumers.held(new))
         rows.extend((consumer, rp, change, old_res, new_res)
                     for rp, change, old_res, new_res in found)
-        if not found and consumers.exists(old) and not consumers.same(
-                old, new):
-            rows.append((consumer, '', 'owner', '%s/%s' % (
-                old.get('project_id'), old.get('user_id')), '%s/%s' % (
-                new.get('project_id'), new.get('user_id'))))
+        if not found and consumers.exists(old) and _owner(old) != _owner(
+                new):
+            rows.append((consumer, '', 'owner', _owner(old), _owner(new)))
     return rows
+
+
+def _owner(rec):
+    """'<project>/<user>[/<type>]' of a record."""
+    return '/'.join(str(rec[name]) for name in consumers.OWNER + (
+        consumers.TYPE,) if rec.get(name) is not None)
 
 
 def write_version(cmd, records, types_sent):

@@ -173,6 +173,23 @@ def _edited(path, value):
     return data
 
 
+class TestRestoreRequests(WritesTestCase):
+
+    def test_a_type_changed_back_is_one_owner_row_and_one_post(self):
+        self.requests_mock.get(URL + '/allocations/' + C1, json=consumer(
+            {RP1: {'VCPU': 2}}, consumer_type='MIGRATION'))
+        self.requests_mock.post(URL + '/allocations', status_code=204)
+        out, err, code = self.openstack(
+            *ALLOC, 'restore', self.file(SAVED), '-f', 'value',
+            version='1.39')
+        self.assertEqual(('%s  owner p1/u1/MIGRATION p1/u1/INSTANCE\n' % C1,
+                          '', 0), (out, err, code))
+        post = self.requests_sent()[-1]
+        self.assertEqual(('POST', '/allocations', 'placement 1.39',
+                          SAVED['consumers']),
+                         (post.method, post.path, post.version, post.body))
+
+
 class TestRestoreFileErrors(WritesTestCase):
 
     scenarios = [
