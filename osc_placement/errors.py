@@ -150,17 +150,26 @@ def error_code(response):
 # Placement's code of a write that lost a race (1.23+): the generation
 # sent is no longer the consumer's or the provider's.
 CONCURRENT_UPDATE = 'placement.concurrent_update'
-# The thing a request path names, and what to do when it changed: the
-# consumer (``/allocations/<consumer>``), else the provider.
+# What to do when a consumer or a provider changed since it was read.
+CHANGED_ADVICE = {
+    'consumer': 'Consumer %(name)s changed since it was read: read it '
+                'again with "openstack resource provider allocation show '
+                '%(name)s", then retry',
+    'provider': 'Resource provider %(name)s changed since it was read: '
+                'read it again with "openstack resource provider show '
+                '%(name)s", then run the command again',
+}
+# The thing a request path names: the consumer (``/allocations/<consumer>``),
+# else the provider.
 _GUIDANCE = (
-    (r'/allocations/([^/?#]+)',
-     'Consumer %(name)s changed since it was read: read it again with '
-     '"openstack resource provider allocation show %(name)s", then retry'),
-    (r'/resource_providers/([^/?#]+)',
-     'Resource provider %(name)s changed since it was read: read it again '
-     'with "openstack resource provider show %(name)s", then run the '
-     'command again'),
+    (r'/allocations/([^/?#]+)', 'consumer'),
+    (r'/resource_providers/([^/?#]+)', 'provider'),
 )
+
+
+def changed_advice(kind, name):
+    """What to do after ``kind`` (consumer, provider) ``name`` changed."""
+    return CHANGED_ADVICE[kind] % {'name': printable(name)}
 
 
 def _conflict_guidance(response):
@@ -169,11 +178,10 @@ def _conflict_guidance(response):
     None for a path that names neither a consumer nor a provider.
     """
     path = urlparse.urlsplit(response.url or '').path
-    for pattern, advice in _GUIDANCE:
+    for pattern, kind in _GUIDANCE:
         found = re.search(pattern, path)
         if found:
-            return advice % {'name': printable(
-                urlparse.unquote(found.group(1)))}
+            return changed_advice(kind, urlparse.unquote(found.group(1)))
     return None
 
 

@@ -39,6 +39,7 @@ import os
 import shlex
 import subprocess
 import sys
+import tempfile
 
 TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), '..'))
 sys.path.insert(0, TOP)
@@ -62,6 +63,10 @@ COMPUTE3 = 'aaaaaaaa-aaaa-4aaa-8aaa-000000000003'
 VM1, VM2, VM3 = cloud.VM1, cloud.VM2, cloud.VM3
 VM4 = 'cccccccc-cccc-4ccc-8ccc-000000000004'
 VM5 = 'cccccccc-cccc-4ccc-8ccc-000000000005'
+MIGRATION = 'cccccccc-cccc-4ccc-8ccc-0000000000a1'
+# The time ``allocation save`` records in the examples (2026-12-01 09:00
+# UTC), given through SOURCE_DATE_EPOCH, so that the file shown is stable.
+SAVE_TIME = '1796115600'
 
 
 class ExampleError(Exception):
@@ -95,6 +100,8 @@ class Recorder(object):
         self.box = box
         self.files = files
         self.current = None
+        # The directory the commands run in (None: this one).
+        self.cwd = None
 
     def file(self, name):
         """The commands run from now on go to ``examples/<name>.txt``."""
@@ -113,10 +120,11 @@ class Recorder(object):
         # Library warnings depend on the versions installed, not on this
         # plugin: keep them out of the examples.
         env['PYTHONWARNINGS'] = 'ignore'
+        env['SOURCE_DATE_EPOCH'] = SAVE_TIME
         proc = subprocess.run(
             [client.openstack_executable()] + list(args), env=env,
             input=stdin[1] if stdin else '', capture_output=True, text=True,
-            timeout=120)
+            timeout=120, cwd=self.cwd)
         if proc.returncode != expect:
             raise ExampleError(
                 'openstack %s exited with %d, the example expects %d:\n%s%s'
@@ -280,6 +288,71 @@ def allocations(ex):
     ex.run('resource', 'provider', 'allocation', 'set', VM5,
            '--allocation', 'rp=compute-2,VCPU=100',
            '--project-id', 'project-1', '--user-id', 'user-1', expect=1)
+
+
+@scenario
+def allocation_writes(ex):
+    alloc = ('resource', 'provider', 'allocation')
+    # A migration of VM1 from compute-2 to compute-1 that failed: as Nova
+    # does, the migration's consumer holds what VM1 held on the source,
+    # and VM1 holds its allocations on the destination.
+    owner = {'project_id': 'project-1', 'user_id': 'user-1'}
+    migration = {cloud.COMPUTE2: {'resources': {
+        'VCPU': 2, 'MEMORY_MB': 4096, 'DISK_GB': 40}}}
+    destination = {cloud.COMPUTE1: {'resources': {'DISK_GB': 40}},
+                   cloud.COMPUTE1_NUMA0: {'resources': {
+                       'VCPU': 2, 'MEMORY_MB': 4096}}}
+    ex.api('POST', '/allocations', body={
+        MIGRATION: dict(owner, allocations=migration,
+                        consumer_generation=None,
+                        consumer_type='MIGRATION'),
+        VM1: dict(owner, allocations=destination, consumer_generation=1,
+                  consumer_type='INSTANCE')})
+
+    ex.file('allocation-migration-before')
+    ex.run(*alloc, 'show', MIGRATION)
+    ex.run(*alloc, 'show', VM1)
+    ex.run('resource', 'provider', 'usage', 'show', 'compute-2')
+
+    ex.file('allocation-migration-move')
+    ex.run(*alloc, 'move', MIGRATION, VM1)
+    usage = ex.run('resource', 'provider', 'usage', 'show', 'compute-2')
+    claim('| MEMORY_MB      |  5120 |' in usage,
+          'the usage of compute-2 is the same after the move')
+
+    ex.file('allocation-migration-unset')
+    ex.run(*alloc, 'unset', VM1, '--provider', 'compute-1',
+           '--provider', 'compute-1_NUMA0')
+
+    ex.cwd = tempfile.mkdtemp(prefix='doc-examples-')
+    try:
+        ex.file('allocation-save')
+        ex.run(*alloc, 'save', '--resource-provider', 'compute-2',
+               '--file', 'before-edit.json')
+        with open(os.path.join(ex.cwd, 'before-edit.json')) as f:
+            ex.show_file('before-edit.json', f.read())
+
+        ex.file('allocation-restore-dry-run')
+        ex.run(*alloc, 'delete', VM3)
+        ex.run(*alloc, 'restore', 'before-edit.json', '--dry-run')
+
+        ex.file('allocation-restore')
+        ex.run(*alloc, 'restore', 'before-edit.json')
+        rows = table_rows(ex.run(*alloc, 'show', VM3))
+        claim(len(rows) == 1 and 'CUSTOM_FPGA' in rows[0][2],
+              'VM3 holds its allocations again after the restore')
+
+        ex.file('allocation-restore-refused')
+        _bump_consumer(ex.box, VM1, {'VCPU': 4, 'MEMORY_MB': 4096,
+                                     'DISK_GB': 40})()
+        ex.run(*alloc, 'delete', VM3)
+        ex.run(*alloc, 'restore', 'before-edit.json', expect=1)
+        ex.run(*alloc, 'restore', 'before-edit.json', '--force')
+    finally:
+        for name in os.listdir(ex.cwd):
+            os.unlink(os.path.join(ex.cwd, name))
+        os.rmdir(ex.cwd)
+        ex.cwd = None
 
 
 @scenario

@@ -1,0 +1,293 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
+
+"""The files of ``allocation save``/``restore`` and of ``reshape``.
+
+A save file is JSON::
+
+    {"format_version": 1,
+     "microversion": "1.39",            # the version the consumers were
+     "saved_at": "2026-12-01T15:00:00Z",  # read at, and when
+     "consumers": {"<uuid>": {"allocations": {"<rp>": {"resources":
+                                              {"VCPU": 2}}},
+                              "project_id": "...", "user_id": "...",
+                              "consumer_generation": 3,     # from 1.28
+                              "consumer_type": "INSTANCE"}}}  # from 1.38
+
+Each consumer is the entry ``POST /allocations`` takes. A reshape file is
+the body of ``POST /reshaper`` itself: ``inventories`` by provider (with
+``resource_provider_generation``) and ``allocations`` by consumer (each
+with its ``consumer_generation``).
+
+Everything is checked before any request: a value that does not fit is
+one line naming the file, the path of the value inside it
+(``consumers.<uuid>.allocations``) and what is expected there.
+"""
+
+import datetime
+import json
+import os
+import tempfile
+import time
+
+from osc_lib import exceptions
+
+from osc_placement import parsers
+from osc_placement import providers
+from osc_placement.text import printable
+
+FORMAT_VERSION = 1
+# The fields of an inventory record Placement accepts (its PUT schema).
+INVENTORY_FIELDS = ('allocation_ratio', 'max_unit', 'min_unit', 'reserved',
+                    'step_size', 'total')
+
+
+class FileError(exceptions.CommandError):
+    """A file whose content is not what the command expects."""
+
+
+def _error(name, where, expected):
+    """``<file>: <path inside it>: expected ...``, one line."""
+    return FileError('%s: %s: expected %s.' % (
+        printable(name), '.'.join(printable(str(part)) for part in where)
+        or '(top)', expected))
+
+
+def load(name):
+    """The JSON of a file, or one line saying why it cannot be read."""
+    try:
+        with open(name, encoding='utf-8') as f:
+            text = f.read()
+    except (OSError, UnicodeError) as exc:
+        raise FileError('%s: cannot read it: %s' % (
+            printable(name), printable(exc)))
+    try:
+        return json.loads(text)
+    except ValueError as exc:
+        raise FileError('%s: not JSON: %s' % (printable(name),
+                                              printable(exc)))
+
+
+def _object(name, value, where, what='an object'):
+    if not isinstance(value, dict):
+        raise _error(name, where, what)
+    return value
+
+
+def _integer(value, lowest, highest=parsers.MAX_INT):
+    return isinstance(value, int) and not isinstance(value, bool) \
+        and lowest <= value <= highest
+
+
+def _text(value):
+    return isinstance(value, str) and 0 < len(value) <= 255
+
+
+def check_consumer(name, entry, where, generation_required=False):
+    """Check one consumer entry of a file; return it.
+
+    ``allocations`` ({provider UUID: {"resources": {class: amount >= 1}}},
+    empty for a consumer that holds nothing), ``project_id`` and
+    ``user_id``; ``consumer_generation`` (an integer or null, required when
+    ``generation_required``) and ``consumer_type`` (text) when present. No
+    other key.
+    """
+    _object(name, entry, where, 'an object with allocations, project_id '
+            'and user_id')
+    known = {'allocations', 'project_id', 'user_id', 'consumer_generation',
+             'consumer_type'}
+    for key in entry:
+        if key not in known:
+            raise _error(name, where + [key], 'no such key (known: %s)'
+                         % ', '.join(sorted(known)))
+    if 'allocations' not in entry:
+        raise _error(name, where + ['allocations'],
+                     'an object of resource providers (missing)')
+    allocations = _object(name, entry['allocations'],
+                          where + ['allocations'],
+                          'an object of resource provider UUIDs')
+    for rp, alloc in allocations.items():
+        at = where + ['allocations', rp]
+        if not providers.is_uuid_like(rp):
+            raise _error(name, at, 'a resource provider UUID as the key')
+        _object(name, alloc, at, 'an object with "resources"')
+        if set(alloc) != {'resources'}:
+            raise _error(name, at, 'an object with only "resources"')
+        resources = _object(name, alloc['resources'], at + ['resources'],
+                            'an object of resource classes and amounts')
+        if not resources:
+            raise _error(name, at + ['resources'],
+                         'at least one resource class')
+        for rc, amount in resources.items():
+            if not rc or not _integer(amount, 1):
+                raise _error(name, at + ['resources', rc],
+                             'an amount from 1 to %d' % parsers.MAX_INT)
+    for key in ('project_id', 'user_id'):
+        if key not in entry or not _text(entry[key]):
+            raise _error(name, where + [key],
+                         'text of 1 to 255 characters')
+    if generation_required and 'consumer_generation' not in entry:
+        raise _error(name, where + ['consumer_generation'],
+                     'an integer, or null for a new consumer (missing)')
+    if 'consumer_generation' in entry:
+        value = entry['consumer_generation']
+        if value is not None and not _integer(value, 0):
+            raise _error(name, where + ['consumer_generation'],
+                         'an integer, or null for a new consumer')
+    if 'consumer_type' in entry and not _text(entry['consumer_type']):
+        raise _error(name, where + ['consumer_type'],
+                     'text such as INSTANCE or MIGRATION')
+    return entry
+
+
+def _consumers(name, value, where, generation_required=False):
+    _object(name, value, where, 'an object of consumer UUIDs')
+    for consumer, entry in value.items():
+        if not providers.is_uuid_like(consumer):
+            raise _error(name, where + [consumer],
+                         'a consumer UUID as the key')
+        check_consumer(name, entry, where + [consumer], generation_required)
+    return value
+
+
+def _microversion(name, value, where):
+    if not isinstance(value, str) or not value.startswith('1.') or \
+            not value[2:].isdigit():
+        raise _error(name, where, 'a microversion such as "1.39"')
+    return value
+
+
+class Saved(object):
+    """A save file, checked: its microversion, time and consumers."""
+
+    def __init__(self, microversion, saved_at, consumers):
+        self.microversion = microversion
+        self.saved_at = saved_at
+        self.consumers = consumers
+
+
+def read_saved(name):
+    """The :class:`Saved` of a file written by ``allocation save``."""
+    data = _object(name, load(name), [], 'an object with format_version, '
+                   'microversion, saved_at and consumers')
+    for key in ('format_version', 'microversion', 'saved_at', 'consumers'):
+        if key not in data:
+            raise _error(name, [key], 'a value (missing: is it a file of '
+                         '"resource provider allocation save"?)')
+    if data['format_version'] != FORMAT_VERSION:
+        raise _error(name, ['format_version'], str(FORMAT_VERSION))
+    if not isinstance(data['saved_at'], str):
+        raise _error(name, ['saved_at'], 'a time as text')
+    consumers = _consumers(name, data['consumers'], ['consumers'])
+    if not consumers:
+        raise _error(name, ['consumers'], 'at least one consumer')
+    return Saved(_microversion(name, data['microversion'], ['microversion']),
+                 data['saved_at'], consumers)
+
+
+def read_reshape(name):
+    """The checked body of ``POST /reshaper`` in a file.
+
+    The shape only; whether Placement would accept the inventory records
+    (ranges, capacity) is the inventory rules' to say.
+    """
+    data = _object(name, load(name), [], 'an object with inventories and '
+                   'allocations')
+    for key in data:
+        if key not in ('inventories', 'allocations'):
+            raise _error(name, [key], 'no such key (known: allocations, '
+                         'inventories)')
+    for key in ('inventories', 'allocations'):
+        if key not in data:
+            raise _error(name, [key], 'an object (missing)')
+    inventories = _object(name, data['inventories'], ['inventories'],
+                          'an object of resource provider UUIDs')
+    if not inventories:
+        raise _error(name, ['inventories'], 'at least one resource provider')
+    for rp, entry in inventories.items():
+        at = ['inventories', rp]
+        if not providers.is_uuid_like(rp):
+            raise _error(name, at, 'a resource provider UUID as the key')
+        _object(name, entry, at, 'an object with '
+                'resource_provider_generation and inventories')
+        if set(entry) != {'resource_provider_generation', 'inventories'}:
+            raise _error(name, at, 'an object with only '
+                         'resource_provider_generation and inventories')
+        if not _integer(entry['resource_provider_generation'], 0):
+            raise _error(name, at + ['resource_provider_generation'],
+                         'an integer')
+        records = _object(name, entry['inventories'], at + ['inventories'],
+                          'an object of resource classes')
+        for rc, inv in records.items():
+            where = at + ['inventories', rc]
+            _object(name, inv, where, 'an inventory record (an object '
+                    'with a total)')
+            for field, value in inv.items():
+                if field not in INVENTORY_FIELDS:
+                    raise _error(name, where + [field], 'no such field '
+                                 '(known: %s)' % ', '.join(INVENTORY_FIELDS))
+                number = isinstance(value, (int, float)) and \
+                    not isinstance(value, bool)
+                if not number or (field != 'allocation_ratio'
+                                  and not isinstance(value, int)):
+                    raise _error(name, where + [field], 'a number' if
+                                 field == 'allocation_ratio' else
+                                 'an integer')
+    _consumers(name, data['allocations'], ['allocations'],
+               generation_required=True)
+    return data
+
+
+def now_text():
+    """The time of a save, in UTC, to the second.
+
+    ``SOURCE_DATE_EPOCH`` (the reproducible-builds convention), when set,
+    gives the time instead of the clock: generated examples stay the same.
+    """
+    epoch = os.environ.get('SOURCE_DATE_EPOCH')
+    seconds = int(epoch) if epoch and epoch.isdigit() else int(time.time())
+    return datetime.datetime.fromtimestamp(
+        seconds, datetime.timezone.utc).strftime('%Y-%m-%dT%H:%M:%SZ')
+
+
+def dumps(consumers, microversion, saved_at):
+    """The text of a save file: its fields, then the consumers as given.
+
+    The resources keep the server's order, so that a restore's diff shows
+    them as ``allocation show`` does.
+    """
+    return json.dumps({'format_version': FORMAT_VERSION,
+                       'microversion': microversion,
+                       'saved_at': saved_at,
+                       'consumers': consumers}, indent=2) + '\n'
+
+
+def write(name, text):
+    """Write ``text`` to the file ``name`` whole, or not at all.
+
+    Through a temporary file in the same directory, renamed over ``name``
+    once complete: an interrupted save never leaves half a file.
+    """
+    directory = os.path.dirname(os.path.abspath(name))
+    try:
+        fd, temporary = tempfile.mkstemp(dir=directory, prefix='.save-')
+    except OSError as exc:
+        raise FileError('%s: cannot write it: %s' % (printable(name),
+                                                     printable(exc)))
+    try:
+        with os.fdopen(fd, 'w', encoding='utf-8') as f:
+            f.write(text)
+        os.replace(temporary, name)
+    except OSError as exc:
+        os.unlink(temporary)
+        raise FileError('%s: cannot write it: %s' % (printable(name),
+                                                     printable(exc)))

@@ -1,0 +1,406 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
+
+"""allocation move/save/restore and reshape: the exact requests, and the
+file errors (one line, the path inside the file, no request)."""
+
+import json
+import os
+
+import fixtures
+import testscenarios
+
+from osc_placement import consumers
+from osc_placement.tests.unit import base
+
+URL = base.ENDPOINT
+C1, C2, RP1, RP2 = base.C1, base.C2, base.RP1, base.RP2
+ALLOC = ('resource', 'provider', 'allocation')
+
+load_tests = testscenarios.load_tests_apply_scenarios
+
+
+def consumer(allocations, generation=1, project='p1', user='u1',
+             consumer_type='INSTANCE'):
+    """A GET /allocations/<c> answer at 1.38."""
+    body = {'allocations': {rp: {'resources': res, 'generation': 5}
+                            for rp, res in allocations.items()}}
+    if allocations:
+        body.update(project_id=project, user_id=user,
+                    consumer_generation=generation,
+                    consumer_type=consumer_type)
+    return body
+
+
+class WritesTestCase(base.TestCase):
+
+    def setUp(self):
+        super().setUp()
+        self.dir = self.useFixture(fixtures.TempDir()).path
+
+    def file(self, data, name='f.json'):
+        path = os.path.join(self.dir, name)
+        with open(path, 'w') as f:
+            f.write(data if isinstance(data, str) else json.dumps(data))
+        return path
+
+
+class TestMove(WritesTestCase):
+
+    def test_move_at_1_38_one_post_with_generations_and_types(self):
+        self.requests_mock.get(URL + '/allocations/' + C1, json=consumer(
+            {RP1: {'VCPU': 2}, RP2: {'DISK_GB': 10}}, generation=3,
+            consumer_type='MIGRATION'))
+        self.requests_mock.get(URL + '/allocations/' + C2, [
+            {'json': consumer({RP1: {'VCPU': 1}}, generation=7,
+                              project='p2', user='u2')},
+            {'json': consumer({RP1: {'VCPU': 3}, RP2: {'DISK_GB': 10}},
+                              generation=8, project='p2', user='u2')}])
+        self.requests_mock.post(URL + '/allocations', status_code=204)
+        out, err, code = self.openstack(*ALLOC, 'move', C1, C2,
+                                        version='1.38')
+        self.assertEqual(0, code, err)
+        sent = self.requests_sent()
+        self.assertEqual(
+            [('GET', '/allocations/' + C1), ('GET', '/allocations/' + C2),
+             ('POST', '/allocations'), ('GET', '/allocations/' + C2)],
+            [(s.method, s.path) for s in sent])
+        self.assertEqual('placement 1.38', sent[2].version)
+        self.assertEqual({
+            C1: {'allocations': {}, 'project_id': 'p1', 'user_id': 'u1',
+                 'consumer_generation': 3, 'consumer_type': 'MIGRATION'},
+            C2: {'allocations': {RP1: {'resources': {'VCPU': 3}},
+                                 RP2: {'resources': {'DISK_GB': 10}}},
+                 'project_id': 'p2', 'user_id': 'u2',
+                 'consumer_generation': 7, 'consumer_type': 'INSTANCE'}},
+            sent[2].body)
+        self.assertIn("{'VCPU': 3}", out)
+
+    def test_move_at_1_13_sends_no_generation_nor_type(self):
+        self.requests_mock.get(URL + '/allocations/' + C1, json={
+            'allocations': {RP1: {'resources': {'VCPU': 2}}},
+            'project_id': 'p1', 'user_id': 'u1'})
+        self.requests_mock.get(URL + '/allocations/' + C2,
+                               json={'allocations': {}})
+        self.requests_mock.post(URL + '/allocations', status_code=204)
+        out, err, code = self.openstack(*ALLOC, 'move', C1, C2,
+                                        '--user-id', 'u9', version='1.13')
+        self.assertEqual(0, code, err)
+        self.assertEqual({
+            C1: {'allocations': {}, 'project_id': 'p1', 'user_id': 'u1'},
+            C2: {'allocations': {RP1: {'resources': {'VCPU': 2}}},
+                 'project_id': 'p1', 'user_id': 'u9'}},
+            self.requests_sent()[2].body)
+
+    def test_capacity_refusal_says_nothing_was_written(self):
+        self.requests_mock.get(URL + '/allocations/' + C1,
+                               json=consumer({RP1: {'VCPU': 2}}))
+        self.requests_mock.get(URL + '/allocations/' + C2,
+                               json=consumer({RP1: {'VCPU': 1}}))
+        self.requests_mock.post(URL + '/allocations', **base.error_reply(
+            409, base.webob_detail(
+                "Unable to allocate inventory: Unable to create allocation "
+                "for 'VCPU' on resource provider '%s'. The requested "
+                "amount would exceed the capacity." % RP1)))
+        out, err, code = self.openstack(*ALLOC, 'move', C1, C2,
+                                        version='1.38')
+        self.assertEqual((
+            '', "Unable to allocate inventory: Unable to create allocation "
+            "for 'VCPU' on resource provider '%s'. The requested amount "
+            "would exceed the capacity (HTTP 409). Nothing was written.\n"
+            % RP1, 1), (out, err, code))
+        self.assertEqual(3, len(self.requests_mock.request_history))
+
+    def test_source_that_holds_nothing_sends_no_write(self):
+        self.requests_mock.get(URL + '/allocations/' + C1,
+                               json={'allocations': {}})
+        self.requests_mock.get(URL + '/allocations/' + C2,
+                               json={'allocations': {}})
+        out, err, code = self.openstack(*ALLOC, 'move', C1, C2,
+                                        version='1.38')
+        self.assertEqual(('Consumer %s holds no allocations: nothing to '
+                          'move.\n' % C1, 1), (err, code))
+        self.assertEqual(['GET', 'GET'], [
+            r.method for r in self.requests_mock.request_history])
+
+    def test_source_not_a_uuid_no_request(self):
+        out, err, code = self.openstack(*ALLOC, 'move', 'vm-1', C2,
+                                        version='1.38')
+        self.assertEqual(("Source consumer 'vm-1' is not a consumer UUID.\n",
+                          1), (err, code))
+        self.assertEqual([], self.requests_mock.request_history)
+
+    def test_below_1_13_names_the_version_without_a_request(self):
+        for argv in ((*ALLOC, 'move', C1, C2),
+                     (*ALLOC, 'restore', self.file({}))):
+            out, err, code = self.openstack(*argv, version='1.12')
+            self.assertEqual(1, code)
+            self.assertIn('requires at least version 1.13', err)
+            self.assertOneLine(err.rstrip('\n'))
+        out, err, code = self.openstack('resource', 'provider', 'reshape',
+                                        self.file({}), version='1.29')
+        self.assertIn('requires at least version 1.30', err)
+        self.assertEqual([], self.requests_mock.request_history)
+
+
+SAVED = {'format_version': 1, 'microversion': '1.39',
+         'saved_at': '2026-12-01T00:00:00Z',
+         'consumers': {C1: {'allocations': {RP1: {'resources': {'VCPU': 2}}},
+                            'project_id': 'p1', 'user_id': 'u1',
+                            'consumer_generation': 1,
+                            'consumer_type': 'INSTANCE'}}}
+
+
+def _edited(path, value):
+    """SAVED with the value at ``path`` (a list of keys) replaced."""
+    data = json.loads(json.dumps(SAVED))
+    into = data
+    for key in path[:-1]:
+        into = into[key]
+    if value is KeyError:
+        del into[path[-1]]
+    else:
+        into[path[-1]] = value
+    return data
+
+
+class TestRestoreRequests(WritesTestCase):
+
+    def test_a_type_changed_back_is_one_owner_row_and_one_post(self):
+        self.requests_mock.get(URL + '/allocations/' + C1, json=consumer(
+            {RP1: {'VCPU': 2}}, consumer_type='MIGRATION'))
+        self.requests_mock.post(URL + '/allocations', status_code=204)
+        out, err, code = self.openstack(
+            *ALLOC, 'restore', self.file(SAVED), '-f', 'value',
+            version='1.39')
+        self.assertEqual(('%s  owner p1/u1/MIGRATION p1/u1/INSTANCE\n' % C1,
+                          '', 0), (out, err, code))
+        post = self.requests_sent()[-1]
+        self.assertEqual(('POST', '/allocations', 'placement 1.39',
+                          SAVED['consumers']),
+                         (post.method, post.path, post.version, post.body))
+
+
+class TestRestoreFileErrors(WritesTestCase):
+
+    scenarios = [
+        ('not-json', {'data': '{"consumers": ', 'expected':
+                      ': not JSON: Expecting value: line 1 column 15 '
+                      '(char 14)'}),
+        ('not-a-save', {'data': {'a': 1}, 'expected':
+                        ': format_version: expected a value (missing: is it '
+                        'a file of "resource provider allocation save"?).'}),
+        ('allocations-list', {'data': _edited(
+            ['consumers', C1, 'allocations'], []), 'expected':
+            ': consumers.%s.allocations: expected an object of resource '
+            'provider UUIDs.' % C1}),
+        ('amount-zero', {'data': _edited(
+            ['consumers', C1, 'allocations', RP1, 'resources', 'VCPU'], 0),
+            'expected': ': consumers.%s.allocations.%s.resources.VCPU: '
+            'expected an amount from 1 to 2147483647.' % (C1, RP1)}),
+        ('consumer-key', {'data': _edited(['consumers'], {'vm-1': {}}),
+                          'expected': ': consumers.vm-1: expected a '
+                          'consumer UUID as the key.'}),
+        ('no-project', {'data': _edited(['consumers', C1, 'project_id'],
+                                        KeyError),
+                        'expected': ': consumers.%s.project_id: expected '
+                        'text of 1 to 255 characters.' % C1}),
+        ('generation-text', {'data': _edited(
+            ['consumers', C1, 'consumer_generation'], '1'), 'expected':
+            ': consumers.%s.consumer_generation: expected an integer, or '
+            'null for a new consumer.' % C1}),
+        ('microversion', {'data': _edited(['microversion'], 'latest'),
+                          'expected': ': microversion: expected a '
+                          'microversion such as "1.39".'}),
+    ]
+
+    def test_one_line_with_the_path_and_no_request(self):
+        path = self.file(self.data)
+        out, err, code = self.openstack(*ALLOC, 'restore', path,
+                                        version='1.39')
+        self.assertEqual(('', path + self.expected + '\n', 1),
+                         (out, err, code))
+        self.assertEqual([], self.requests_mock.request_history)
+
+
+RESHAPE = {'inventories': {RP2: {'resource_provider_generation': 0,
+                                 'inventories': {'VGPU': {'total': 4}}}},
+           'allocations': {C1: {
+               'allocations': {RP2: {'resources': {'VGPU': 1}}},
+               'project_id': 'p1', 'user_id': 'u1',
+               'consumer_generation': 1, 'consumer_type': 'INSTANCE'}}}
+
+
+def _reshape(path, value):
+    data = json.loads(json.dumps(RESHAPE))
+    into = data
+    for key in path[:-1]:
+        into = into[key]
+    if value is KeyError:
+        del into[path[-1]]
+    else:
+        into[path[-1]] = value
+    return data
+
+
+class TestReshapeFileErrors(WritesTestCase):
+
+    scenarios = [
+        ('no-inventories', {'data': _reshape(['inventories'], KeyError),
+                            'expected': ': inventories: expected an object '
+                            '(missing).'}),
+        ('generation', {'data': _reshape(
+            ['inventories', RP2, 'resource_provider_generation'], None),
+            'expected': ': inventories.%s.resource_provider_generation: '
+            'expected an integer.' % RP2}),
+        ('field', {'data': _reshape(
+            ['inventories', RP2, 'inventories', 'VGPU', 'size'], 1),
+            'expected': ': inventories.%s.inventories.VGPU.size: expected '
+            'no such field (known: allocation_ratio, max_unit, min_unit, '
+            'reserved, step_size, total).' % RP2}),
+        ('consumer-generation', {'data': _reshape(
+            ['allocations', C1, 'consumer_generation'], KeyError),
+            'expected': ': allocations.%s.consumer_generation: expected an '
+            'integer, or null for a new consumer (missing).' % C1}),
+    ]
+
+    def test_one_line_with_the_path_and_no_request(self):
+        path = self.file(self.data)
+        out, err, code = self.openstack('resource', 'provider', 'reshape',
+                                        path, version='1.39')
+        self.assertEqual(('', path + self.expected + '\n', 1),
+                         (out, err, code))
+        self.assertEqual([], self.requests_mock.request_history)
+
+
+class TestReshapeRequests(WritesTestCase):
+
+    def setUp(self):
+        super().setUp()
+        self.requests_mock.get(
+            URL + '/resource_providers/%s/inventories' % RP2,
+            json={'resource_provider_generation': 0, 'inventories': {}})
+        self.requests_mock.get(
+            URL + '/resource_providers/%s/usages' % RP2,
+            json={'resource_provider_generation': 0, 'usages': {}})
+        self.requests_mock.get(URL + '/allocations/' + C1, json=consumer(
+            {RP1: {'VGPU': 1}}))
+        self.requests_mock.post(URL + '/reshaper', status_code=204)
+
+    def test_dry_run_reads_and_sends_no_write(self):
+        out, err, code = self.openstack(
+            'resource', 'provider', 'reshape', self.file(RESHAPE),
+            '--dry-run', '-f', 'value', version='1.39')
+        self.assertEqual(0, code, err)
+        self.assertEqual(['GET'] * 3, [
+            r.method for r in self.requests_mock.request_history])
+        self.assertEqual(
+            '%s VGPU   1/4\n%s VGPU %s 1 \n%s VGPU %s  1\n'
+            % (RP2, RP1, C1, RP2, C1), out)
+
+    def test_the_body_is_the_file_at_the_live_version(self):
+        out, err, code = self.openstack(
+            'resource', 'provider', 'reshape', self.file(RESHAPE),
+            version='1.39')
+        self.assertEqual(0, code, err)
+        post = self.requests_sent()[-1]
+        self.assertEqual(('POST', '/reshaper', 'placement 1.39', RESHAPE),
+                         (post.method, post.path, post.version, post.body))
+
+    def test_dry_run_computes_the_body_the_real_run_sends(self):
+        out, err, code = self.openstack(
+            '--debug', 'resource', 'provider', 'reshape',
+            self.file(RESHAPE), '--dry-run', version='1.39')
+        self.assertEqual(0, code, err)
+        line = [line for line in err.splitlines()
+                if 'POST /reshaper at 1.39: ' in line]
+        self.assertEqual(1, len(line), err)
+        self.assertEqual(RESHAPE, json.loads(
+            line[0].split('POST /reshaper at 1.39: ', 1)[1]))
+        self.assertNotIn('POST', [
+            r.method for r in self.requests_mock.request_history])
+
+    def test_types_are_left_out_below_1_38_and_it_is_said(self):
+        out, err, code = self.openstack(
+            'resource', 'provider', 'reshape', self.file(RESHAPE),
+            version='1.30')
+        self.assertEqual(0, code, err)
+        self.assertIn('Consumer types are not written below '
+                      '--os-placement-api-version 1.38', err)
+        body = self.requests_sent()[-1].body
+        self.assertNotIn('consumer_type', body['allocations'][C1])
+
+
+class TestSave(WritesTestCase):
+
+    def test_save_one_consumer_to_stdout(self):
+        self.requests_mock.get(URL + '/allocations/' + C1, json=consumer(
+            {RP1: {'VCPU': 2}}))
+        out, err, code = self.openstack(
+            *ALLOC, 'save', '--consumer', C1, version='1.39',
+            env={'SOURCE_DATE_EPOCH': '0'})
+        self.assertEqual(0, code, err)
+        self.assertEqual([('GET', '/allocations/' + C1)], self.sent())
+        self.assertEqual(dict(SAVED, saved_at='1970-01-01T00:00:00Z'),
+                         json.loads(out))
+
+    def test_a_consumer_that_cannot_be_read_writes_no_file(self):
+        self.requests_mock.get(URL + '/allocations/' + C1, json=consumer(
+            {RP1: {'VCPU': 2}}))
+        self.requests_mock.get(URL + '/allocations/' + C2,
+                               **base.error_reply(500, 'boom'))
+        path = os.path.join(self.dir, 'saved.json')
+        out, err, code = self.openstack(
+            *ALLOC, 'save', '--consumer', C1, '--consumer', C2, '--file',
+            path, version='1.39')
+        self.assertEqual(1, code)
+        self.assertEqual([
+            'Failed to read consumer %s: boom (HTTP 500)' % C2,
+            'Failed to read 1 of 2 consumers; no save file printed.'],
+            err.splitlines())
+        self.assertEqual([], os.listdir(self.dir))
+
+    def test_a_file_that_cannot_be_written_is_one_line(self):
+        self.requests_mock.get(URL + '/allocations/' + C1, json=consumer(
+            {RP1: {'VCPU': 2}}))
+        path = os.path.join(self.dir, 'no-such-dir', 'saved.json')
+        out, err, code = self.openstack(
+            *ALLOC, 'save', '--consumer', C1, '--file', path,
+            version='1.39')
+        self.assertEqual(1, code)
+        self.assertTrue(err.startswith(path + ': cannot write it: '), err)
+        self.assertOneLine(err.rstrip('\n'))
+
+
+class TestConsumers(base.TestCase):
+    """The pure parts: sums, differences, the body per version."""
+
+    def test_diff_names_added_removed_changed(self):
+        self.assertEqual(
+            [(RP1, 'changed', {'VCPU': 1}, {'VCPU': 2}),
+             (RP2, 'removed', {'DISK_GB': 1}, {}),
+             (base.RP3, 'added', {}, {'VGPU': 1})],
+            consumers.diff({RP1: {'VCPU': 1}, RP2: {'DISK_GB': 1}},
+                           {RP1: {'VCPU': 2}, base.RP3: {'VGPU': 1}}))
+
+    def test_body_without_a_writable_type_sends_none(self):
+        records = {C1: {'allocations': {}, 'project_id': 'p',
+                        'user_id': 'u', 'consumer_generation': 1,
+                        'consumer_type': 'unknown'},
+                   C2: {'allocations': {}, 'project_id': 'p',
+                        'user_id': 'u', 'consumer_generation': None,
+                        'consumer_type': 'INSTANCE'}}
+        entries, types_sent = consumers.body(records, True, True)
+        self.assertFalse(types_sent)
+        self.assertNotIn('consumer_type', entries[C1])
+        self.assertNotIn('consumer_type', entries[C2])
+        self.assertEqual([C1], consumers.untyped(records))
