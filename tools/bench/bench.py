@@ -925,6 +925,18 @@ def render_scale(scale):
 # -- the profile (--profile) --------------------------------------------------
 
 PROFILE_COMMAND = 'resource provider capacity list --summary'
+# Functions whose cumulative CPU (cProfile) --profile prints: costs that
+# cut across the areas. (path ending, function name, what it is).
+PROFILE_WATCH = (
+    ('typing.py', '__instancecheck__',
+     'isinstance() against runtime-checkable Protocols'),
+    ('logging/__init__.py', '_log', 'log records made (Logger._log)'),
+    ('email/feedparser.py', 'feed',
+     'response headers parsed (http.client, email.feedparser)'),
+    ('urllib/parse.py', 'urlparse', 'URLs parsed (urllib.parse.urlparse)'),
+    ('urllib/parse.py', 'urlsplit', 'URLs split (urllib.parse.urlsplit)'),
+    ('copy.py', 'deepcopy', 'copy.deepcopy'),
+)
 
 
 def run_profile(args, ours, out_dir):
@@ -960,7 +972,14 @@ def run_profile(args, ours, out_dir):
     stats = pstats.Stats(stats_file)
     top = sorted(stats.stats.items(), key=lambda item: -item[1][2])[:15]
     requests = len(runs['plain']['requests'])
+    command_s = sum(values[2] for values in stats.stats.values())
+    watched = []
+    for ending, function, what in PROFILE_WATCH:
+        for (path, _, name), values in stats.stats.items():
+            if name == function and path.endswith(ending):
+                watched.append((what, values[1], round(values[3], 4)))
     return {'command': argv, 'providers': n, 'requests': requests,
+            'cprofile_s': round(command_s, 4), 'watched': watched,
             'plain_client_s': round(runs['plain']['client'], 3),
             'startup_client_s': round(runs['startup']['client'], 3),
             'areas_client_s': round(runs['areas']['client'], 3),
@@ -998,10 +1017,14 @@ def render_profile(profile):
             1000 * seconds / profile['requests'], name))
     for name in start_up:
         lines.append('  (%s: %.3f s, left out)' % (name, areas[name]))
-    lines += ['', 'cProfile, every thread, by own time (%s):'
-              % profile['pstats']]
+    lines += ['', 'cProfile, every thread, by own time (%s; %.3f s in '
+              'all):' % (profile['pstats'], profile['cprofile_s'])]
     for where, seconds, calls in profile['top']:
         lines.append('  %7.3f s  %8d calls  %s' % (seconds, calls, where))
+    lines += ['', 'cProfile, cumulative time of a few functions:']
+    for what, calls, seconds in profile['watched']:
+        lines.append('  %7.3f s  %5.1f %%  %8d calls  %s' % (
+            seconds, 100 * seconds / profile['cprofile_s'], calls, what))
     return '\n'.join(lines)
 
 

@@ -23,10 +23,11 @@ waiting for an answer costs nothing.
 
 ``--areas`` charges each slice of CPU time to the innermost *area* on the
 thread's stack: the package of the function running, or the first caller
-up the stack that belongs to one (the standard library, cliff and the like
-count for the area that called them), with three functions singled out:
-keystoneauth's request and response logging, requests' merging of the
-environment into each request (proxies, ``.netrc``) and JSON decoding.
+up the stack that belongs to one (the standard library counts for the
+area that called it), with a few functions singled out: keystoneauth's
+request and response logging, requests' merging of the environment into
+each request (proxies, CA bundle) and its ``.netrc`` lookup, JSON
+decoding.
 Everything that runs in the main thread before cliff starts the command
 is the start-up. The profiler's own time is left out. Writes
 ``{area: seconds}`` as JSON.
@@ -49,6 +50,7 @@ import time
 
 START_UP = 'start-up (before cliff runs the command)'
 REST = 'the rest (cliff, osc-lib, OpenStackClient, the standard library)'
+IMPORTS = 'imports and entry points after the start-up (importlib, stevedore)'
 # (the directory of a package, then the function or None, and its area);
 # the first match wins.
 AREAS = (
@@ -70,7 +72,13 @@ AREAS = (
     ('json', 'dumps', 'JSON encoding'),
     ('simplejson', 'dumps', 'JSON encoding'),
     ('osc_placement', None, 'osc_placement (ours)'),
-    ('cliff', 'run_subcommand', REST),
+    # The frameworks that call us and that we call (cliff's parser and
+    # formatters, osc-lib's client manager) are theirs, not ours.
+    ('cliff', None, REST),
+    ('osc_lib', None, REST),
+    ('openstackclient', None, REST),
+    ('stevedore', None, IMPORTS),
+    ('importlib', None, IMPORTS),
 )
 
 
@@ -84,6 +92,8 @@ def area_of(code):
     except KeyError:
         pass
     path = code.co_filename.replace(os.sep, '/')
+    if path.startswith('<frozen importlib'):
+        path = '/importlib/'
     found = None
     for package, function, area in AREAS:
         if '/%s/' % package in path and function in (None, code.co_name):

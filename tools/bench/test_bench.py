@@ -134,6 +134,9 @@ class AreasTest(unittest.TestCase):
             (site + 'osc_placement/http.py', 'request',
              'osc_placement (ours)'),
             (site + 'cliff/app.py', 'run_subcommand', profiled.REST),
+            (site + 'cliff/command.py', 'get_parser', profiled.REST),
+            ('<frozen importlib._bootstrap>', '_find_and_load',
+             profiled.IMPORTS),
             # The callers' area.
             ('/usr/lib/python3.11/json/decoder.py', 'py_scanstring', None),
             ('/usr/lib/python3.11/logging/__init__.py', 'debug', None),
