@@ -1008,12 +1008,16 @@ def render_profile(profile):
                            profile['startup_client_s'],
                            profile['areas_client_s']),
              '', 'CPU of the command after the start-up, by area '
-                 '(profiled seconds; share; ms per request):']
+                 '(profiled seconds; share; share without the imports; ms '
+                 'per request):']
+    imports = sum(v for k, v in areas.items() if k.startswith('imports'))
     for name, seconds in sorted(areas.items(), key=lambda kv: -kv[1]):
         if name in start_up:
             continue
-        lines.append('  %6.1f %%  %7.3f s  %6.3f ms  %s' % (
+        lines.append('  %6.1f %%  %7.3f s  %6s  %6.3f ms  %s' % (
             100 * seconds / command, seconds,
+            '-' if name.startswith('imports') else '%.1f %%' % (
+                100 * seconds / (command - imports)),
             1000 * seconds / profile['requests'], name))
     for name in start_up:
         lines.append('  (%s: %.3f s, left out)' % (name, areas[name]))

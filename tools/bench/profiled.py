@@ -122,7 +122,12 @@ class Areas(object):
         top = stack[-1]
         self.seconds[top] = self.seconds.get(top, 0.0) + now - state[1]
         if event == 'call':
-            stack.append(area_of(frame.f_code) or top)
+            area = area_of(frame.f_code)
+            if top == START_UP and not (
+                    area == REST and frame.f_code.co_name == 'run_subcommand'):
+                # Until cliff runs the command, all is the start-up.
+                area = START_UP
+            stack.append(area or top)
         elif event == 'return' and len(stack) > 1:
             stack.pop()
         state[1] = time.thread_time()

@@ -147,6 +147,7 @@ class AreasTest(unittest.TestCase):
 
     def test_time_charged_to_the_innermost_area(self):
         areas = profiled.Areas()
+        areas.main = None   # this thread as a worker of the batch
         clock = iter([0.0, 0.0, 1.0, 1.0, 3.0, 3.0, 3.5, 3.5])
         ours = mock.Mock(f_code=self._code('/x/osc_placement/a.py', 'f'))
         helper = mock.Mock(f_code=self._code('/usr/lib/re.py', 'g'))
@@ -155,8 +156,23 @@ class AreasTest(unittest.TestCase):
             areas.hook(helper, 'call', None)    # 1 s in ours
             areas.hook(helper, 'return', None)  # 2 s in the helper: ours
             areas.hook(ours, 'return', None)    # 0.5 s in ours
-        self.assertEqual({profiled.START_UP: 0.0,
+        self.assertEqual({profiled.REST: 0.0,
                           'osc_placement (ours)': 3.5}, areas.seconds)
+
+    def test_all_is_start_up_until_cliff_runs_the_command(self):
+        areas = profiled.Areas()
+        clock = iter([0.0, 0.0, 1.0, 1.0, 2.0, 2.0, 4.0, 4.0, 4.5, 4.5])
+        ours = mock.Mock(f_code=self._code('/x/osc_placement/a.py', 'f'))
+        run = mock.Mock(f_code=self._code('/x/cliff/app.py',
+                                          'run_subcommand'))
+        with mock.patch('time.thread_time', lambda: next(clock)):
+            areas.hook(ours, 'call', None)      # an import of ours
+            areas.hook(ours, 'return', None)    # 1 s of start-up
+            areas.hook(run, 'call', None)       # 1 s of start-up
+            areas.hook(ours, 'call', None)      # 2 s in cliff
+            areas.hook(ours, 'return', None)    # 0.5 s in ours
+        self.assertEqual({profiled.START_UP: 2.0, profiled.REST: 2.0,
+                          'osc_placement (ours)': 0.5}, areas.seconds)
 
 
 if __name__ == '__main__':
