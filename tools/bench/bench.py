@@ -50,6 +50,7 @@ import importlib.metadata
 import json
 import math
 import os
+import platform
 import pstats
 import re
 import shlex
@@ -1189,7 +1190,15 @@ def _machine(out_dir):
                 os.path.join(out_dir, name)).get_metadata()
             return {key: meta.get(key) for key in (
                 'cpu_count', 'cpu_model_name', 'platform', 'python_version')}
-    return {}
+    # No target timed (--only scale): this process's view.
+    model = None
+    if os.path.exists('/proc/cpuinfo'):
+        with open('/proc/cpuinfo') as f:
+            model = next((line.split(':', 1)[1].strip() for line in f
+                          if line.startswith('model name')), None)
+    return {'cpu_count': os.cpu_count(), 'cpu_model_name': model,
+            'platform': platform.platform(),
+            'python_version': platform.python_version()}
 
 
 def render(report):
