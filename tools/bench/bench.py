@@ -1240,10 +1240,23 @@ def render(report):
                          'per provider, about %.0f s for %d (%.0fx ours)' % (
                              per, per * r['items'], r['items'],
                              per * r['items'] / r['median_s']['ours']))
-        detail = r['detail']
-        lines.append('      %s' % (detail if len(detail) <= 240
-                                   else detail[:237] + '...'))
+        # One clause a line: a batch's detail holds every target it
+        # checks.
+        detail = clauses(r['detail'])
+        lines.append('      %s' % detail[0])
+        lines.extend('        %s' % clause for clause in detail[1:])
     return '\n'.join(lines)
+
+
+def clauses(text):
+    """``text`` cut at each "; " outside parentheses."""
+    found, depth, start = [], 0, 0
+    for i, char in enumerate(text):
+        depth += {'(': 1, ')': -1}.get(char, 0)
+        if depth == 0 and text.startswith('; ', i):
+            found.append(text[start:i])
+            start = i + 2
+    return found + [text[start:]]
 
 
 def _cpu(seconds):

@@ -99,6 +99,16 @@ class ImportTimeTest(unittest.TestCase):
         self.assertEqual(2.0, bench.own_import_ms(report))
 
 
+class ClausesTest(unittest.TestCase):
+
+    def test_cut_outside_parentheses(self):
+        self.assertEqual(
+            ['2.01x faster', 'CPUs busy 58% (>= 80%; 53% of the run)',
+             'done'],
+            bench.clauses('2.01x faster; CPUs busy 58% (>= 80%; 53% of the '
+                          'run); done'))
+
+
 class ModelTest(unittest.TestCase):
 
     def test_bound_by_the_slowest_term(self):
