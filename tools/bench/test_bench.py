@@ -1,0 +1,189 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
+
+"""The bench's own arithmetic, without a server.
+
+Run in the bench's environment::
+
+    .tox/bench/bin/python -m unittest discover -s tools/bench -p 'test_*.py'
+"""
+
+import os
+import sys
+import unittest
+from unittest import mock
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+if HERE not in sys.path:
+    sys.path.insert(0, HERE)
+
+import bench  # noqa: E402
+import profiled  # noqa: E402
+
+
+def _run(turn, wall, client, server=0.0, relay=0.0):
+    return {'round': turn, 'wall': wall, 'client': client,
+            'server': server, 'relay': relay}
+
+
+class AfterStartupTest(unittest.TestCase):
+
+    @mock.patch('os.cpu_count', return_value=2, autospec=True)
+    def test_each_round_less_its_own_start_up(self, _):
+        runs = [_run(0, 3.0, 1.8, 2.6, 0.2), _run(1, 4.0, 2.0, 3.0, 0.2)]
+        startups = [_run(0, 1.0, 1.0), _run(0, 1.2, 1.2),
+                    _run(1, 2.0, 1.2)]
+        left = bench.after_startup(runs, startups)
+        # Round 0: the median start-up is 1.1 s wall, 1.1 s of CPU.
+        self.assertAlmostEqual(1.9, left[0]['wall'])
+        self.assertAlmostEqual(0.7, left[0]['client'])
+        self.assertAlmostEqual((0.7 + 2.6 + 0.2) / (2 * 1.9),
+                               left[0]['busy'])
+        self.assertAlmostEqual(2.0, left[1]['wall'])
+        self.assertAlmostEqual(0.8, left[1]['client'])
+
+    def test_a_round_without_start_up_is_left_out(self):
+        left = bench.after_startup([_run(0, 3.0, 1.0), _run(1, 3.0, 1.0)],
+                                   [_run(1, 1.0, 1.0)])
+        self.assertEqual([1], [r['round'] for r in left])
+
+
+class PerRequestCpuTest(unittest.TestCase):
+
+    def _results(self):
+        reference = {'target': 'inventory set', 'latency_ms': 20,
+                     'holds': True, 'detail': 'x', 'reference_side': True,
+                     'client_ms_per_request': {'ours': 1.0,
+                                               'baseline': 2.2}}
+        view = {'target': 'capacity list', 'latency_ms': 20, 'holds': True,
+                'detail': 'y', 'client_ms_per_request': {'ours': 1.2}}
+        return reference, view
+
+    def test_at_most_half_the_reference(self):
+        reference, view = self._results()
+        bench.per_request_cpu([reference, view])
+        self.assertTrue(reference['holds'])
+        self.assertEqual(0.455, reference['client_cpu_per_request_ratio'])
+        self.assertFalse(view['holds'])
+        self.assertEqual(0.545, view['client_cpu_per_request_ratio'])
+        self.assertIn('1.20 ms per request, 0.55x the reference\'s 2.20 ms',
+                      view['detail'])
+
+    def test_without_the_reference_not_checked(self):
+        _, view = self._results()
+        bench.per_request_cpu([view])
+        self.assertTrue(view['holds'])
+        self.assertIn('not checked', view['detail'])
+
+
+class ImportTimeTest(unittest.TestCase):
+
+    def test_own_modules_self_times(self):
+        report = '\n'.join([
+            'import time: self [us] | cumulative | imported package',
+            'import time:       300 |        300 |   osc_lib.utils',
+            'import time:      1200 |       1500 |   osc_placement.http',
+            'import time:       800 |       2300 | osc_placement',
+            'import time:       900 |        900 | osc_placement_extra',
+            'some line of the command itself',
+        ])
+        self.assertEqual(2.0, bench.own_import_ms(report))
+
+
+class ClausesTest(unittest.TestCase):
+
+    def test_cut_outside_parentheses(self):
+        self.assertEqual(
+            ['2.01x faster', 'CPUs busy 58% (>= 80%; 53% of the run)',
+             'done'],
+            bench.clauses('2.01x faster; CPUs busy 58% (>= 80%; 53% of the '
+                          'run); done'))
+
+
+class ModelTest(unittest.TestCase):
+
+    def test_bound_by_the_slowest_term(self):
+        # Latency over P: (20 + 10 + 2 + 1) ms / 8.
+        self.assertAlmostEqual(
+            1.0 + 1000 * 0.033 / 8,
+            bench.model_seconds(1000, 1.0, 0.002, 0.010, 0.001, 0.020, 4, 8))
+        # The client's CPU: 5 ms > 10 / 4 and > 16 / 8.
+        self.assertAlmostEqual(
+            1000 * 0.005,
+            bench.model_seconds(1000, 0.0, 0.005, 0.010, 0.001, 0.0, 4, 8))
+
+
+class AreasTest(unittest.TestCase):
+
+    def _code(self, path, name):
+        return mock.Mock(co_filename=path, co_name=name)
+
+    def test_areas(self):
+        site = '/venv/lib/python3.11/site-packages/'
+        cases = [
+            (site + 'keystoneauth1/session.py', '_http_log_request',
+             'keystoneauth: request logging'),
+            (site + 'keystoneauth1/session.py', 'request',
+             'keystoneauth: the rest of Session.request (headers, auth)'),
+            (site + 'requests/sessions.py', 'merge_environment_settings',
+             'requests: merge_environment_settings (proxies, CA bundle)'),
+            (site + 'requests/utils.py', 'get_netrc_auth',
+             'requests: get_netrc_auth (.netrc)'),
+            (site + 'requests/models.py', 'json', 'requests: the rest'),
+            ('/usr/lib/python3.11/json/__init__.py', 'loads',
+             'JSON decoding'),
+            (site + 'osc_placement/http.py', 'request',
+             'osc_placement (ours)'),
+            (site + 'cliff/app.py', 'run_subcommand', profiled.REST),
+            (site + 'cliff/command.py', 'get_parser', profiled.REST),
+            ('<frozen importlib._bootstrap>', '_find_and_load',
+             profiled.IMPORTS),
+            # The callers' area.
+            ('/usr/lib/python3.11/json/decoder.py', 'py_scanstring', None),
+            ('/usr/lib/python3.11/logging/__init__.py', 'debug', None),
+        ]
+        for path, name, area in cases:
+            self.assertEqual(area, profiled.area_of(self._code(path, name)),
+                             (path, name))
+
+    def test_time_charged_to_the_innermost_area(self):
+        areas = profiled.Areas()
+        areas.main = None   # this thread as a worker of the batch
+        clock = iter([0.0, 0.0, 1.0, 1.0, 3.0, 3.0, 3.5, 3.5])
+        ours = mock.Mock(f_code=self._code('/x/osc_placement/a.py', 'f'))
+        helper = mock.Mock(f_code=self._code('/usr/lib/re.py', 'g'))
+        with mock.patch('time.thread_time', lambda: next(clock)):
+            areas.hook(ours, 'call', None)      # 0 s of start-up
+            areas.hook(helper, 'call', None)    # 1 s in ours
+            areas.hook(helper, 'return', None)  # 2 s in the helper: ours
+            areas.hook(ours, 'return', None)    # 0.5 s in ours
+        self.assertEqual({profiled.REST: 0.0,
+                          'osc_placement (ours)': 3.5}, areas.seconds)
+
+    def test_all_is_start_up_until_cliff_runs_the_command(self):
+        areas = profiled.Areas()
+        clock = iter([0.0, 0.0, 1.0, 1.0, 2.0, 2.0, 4.0, 4.0, 4.5, 4.5])
+        ours = mock.Mock(f_code=self._code('/x/osc_placement/a.py', 'f'))
+        run = mock.Mock(f_code=self._code('/x/cliff/app.py',
+                                          'run_subcommand'))
+        with mock.patch('time.thread_time', lambda: next(clock)):
+            areas.hook(ours, 'call', None)      # an import of ours
+            areas.hook(ours, 'return', None)    # 1 s of start-up
+            areas.hook(run, 'call', None)       # 1 s of start-up
+            areas.hook(ours, 'call', None)      # 2 s in cliff
+            areas.hook(ours, 'return', None)    # 0.5 s in ours
+        self.assertEqual({profiled.START_UP: 2.0, profiled.REST: 2.0,
+                          'osc_placement (ours)': 0.5}, areas.seconds)
+
+
+if __name__ == '__main__':
+    unittest.main()
