@@ -147,6 +147,32 @@ def _split_names(value, option):
     return names
 
 
+def read_flavors(cmd, parsed_args):
+    """(flavors, zone aggregates) of the ``--flavor`` options, from Nova.
+
+    The flavors in the order given (one named twice is read once), or
+    every flavor sorted by name with ``--all-flavors``; the UUIDs of the
+    host aggregates of ``--availability-zone`` (None without it).
+    """
+    # Only here: a command run without these options must not load the
+    # compute helpers (nor openstacksdk's compute proxy through them).
+    from osc_placement import compute
+    if getattr(parsed_args, 'all_flavors', False):
+        found = sorted(compute.all_flavors(cmd),
+                       key=lambda flavor: (flavor['name'], flavor['id']))
+    else:
+        found = []
+        for value in parsed_args.flavor:
+            flavor = compute.find_flavor(cmd, value)
+            if flavor['id'] not in [f['id'] for f in found]:
+                found.append(flavor)
+    aggregates = None
+    if parsed_args.availability_zone is not None:
+        aggregates = compute.zone_aggregates(cmd,
+                                             parsed_args.availability_zone)
+    return found, aggregates
+
+
 class ListAllocationCandidate(common.Lister):
     """List allocation candidates
 

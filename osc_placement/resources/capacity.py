@@ -26,6 +26,7 @@ from osc_lib import exceptions
 
 from osc_placement import evaluation
 from osc_placement import filters
+from osc_placement import flavor_requests
 from osc_placement import openmetrics
 from osc_placement import parsers
 from osc_placement import providers
@@ -229,6 +230,15 @@ def _sorted_list(prefix, names):
 # The filters of capacity fit that select the trees (the others shape the
 # request only).
 SELECTING = ('member_of', 'in_tree')
+# root_required is taken from this microversion.
+ROOT_REQUIRED = '1.35'
+# The limited_by of a candidate tree of a request of several groups.
+NOT_COUNTED = 'a candidate; not counted (the request has %d groups)'
+
+
+def _root_traits(values):
+    """The --root-required values as one list of traits (``!`` kept)."""
+    return [trait for value in values for trait in value.split(',')]
 
 
 class FitCapacity(openmetrics.Metrics, filters.ManyProviders,
@@ -321,7 +331,17 @@ class FitCapacity(openmetrics.Metrics, filters.ManyProviders,
             '--summary', action='store_true',
             help='One row for all the trees: ``fits`` (the sum), '
                  '``trees`` (how many take at least one) and '
-                 '``limited_by`` (the class that bounds the most trees).')
+                 '``limited_by`` (the class that bounds the most trees). '
+                 'With several flavors, one such row per flavor, led by '
+                 '``flavor``.')
+        self.add_option(
+            parser, '--root-required', metavar='<traits>',
+            action='append', default=[], type=parsers.name_list,
+            since=ROOT_REQUIRED,
+            help='Comma-separated traits the root provider of the tree '
+                 'must have, ``!`` before one it must not have. May be '
+                 'repeated.')
+        flavor_requests.add_options(self, parser)
         return parser
 
     def _params(self, http, parsed_args, shape):
@@ -330,27 +350,73 @@ class FitCapacity(openmetrics.Metrics, filters.ManyProviders,
         for name, value in filters.query(self, http, parsed_args).items():
             values = value if isinstance(value, list) else [value]
             params.extend((name, one) for one in values)
+        roots = _root_traits(parsed_args.root_required)
+        if roots:
+            params.append(('root_required', ','.join(roots)))
         return params
 
     def take_action(self, parsed_args):
-        shape = parse_shape(parsed_args.resource)
+        flavor_requests.check(parsed_args)
+        flavored = flavor_requests.given(parsed_args)
+        if not flavored:
+            shape = parse_shape(parsed_args.resource)
         filters.check_aggregate_uuids(parsed_args.member_of)
         http = self.prepare(parsed_args)
-        params = self._params(http, parsed_args, shape)
-        self.label = shape_label(params)
-        # The trees --member-of and --in-tree select, as the provider
-        # list selects providers (capacity list).
-        selection = [(name, value) for name, value in params
-                     if name in SELECTING]
+        if flavored:
+            in_tree = filters.query(self, http, parsed_args).get('in_tree')
+            found, aggregates = allocation_candidate.read_flavors(
+                self, parsed_args)
+            asked = flavor_requests.translated(
+                self, http, parsed_args, found, aggregates, in_tree=in_tree,
+                root_required=_root_traits(parsed_args.root_required))
+        else:
+            asked = [None]
+            params = self._params(http, parsed_args, shape)
+        all_params = [one.params if one else params for one in asked]
+        self.labels = [shape_label(one) for one in all_params]
+        # The trees --member-of, --availability-zone and --in-tree select,
+        # as the provider list selects providers (capacity list): the
+        # same for every flavor.
+        selection = [(name, value) for name, value in all_params[0]
+                     if name in SELECTING] if all_params else []
         trees = verdicts.Trees(self, http, parsed_args.resource_provider,
                                selection)
         trees.read()
         self.require_complete('rows' if not parsed_args.summary
                               else 'totals')
-        request, local = verdicts.local_verdicts(params, http.api_version,
-                                                 trees)
-        placement = verdicts.candidate_roots(self, http, trees, params,
-                                             local)
+        locals_ = [verdicts.local_verdicts(one, http.api_version, trees)
+                   for one in all_params]
+        # One candidates request per flavor, several in flight.
+        answers = dict(self.each(
+            http, lambda index: http.request(
+                'GET', verdicts.CANDIDATES_URL, params=all_params[index]),
+            list(range(len(all_params))), 'flavor',
+            key=lambda index: (asked[index].name if asked[index]
+                               else 'request'),
+            lone_failure_raises=True))
+        answered = [index for index in range(len(all_params))
+                    if index in answers]
+        settled = verdicts.settle(self, http, trees, [
+            (all_params[index], answers[index], locals_[index][1])
+            for index in answered])
+        several = len(asked) > 1
+        rows = []
+        for index, placement in zip(answered, settled):
+            one = asked[index]
+            request, local = locals_[index]
+            tree_rows = self._rows(trees, request, local, placement, one)
+            if parsed_args.summary:
+                tree_rows = [summary(tree_rows)]
+            lead = (one.name,) if several else ()
+            rows.extend(lead + row for row in tree_rows)
+        fields = self.SUMMARY_FIELDS if parsed_args.summary else self.FIELDS
+        return (('flavor',) if several else ()) + fields, rows
+
+    @staticmethod
+    def _rows(trees, request, local, placement, flavored):
+        """(uuid, name, fits, limited_by) per tree for one request."""
+        incomplete = flavored is not None and \
+            not flavored.translation.complete
         rows = []
         for root in trees.roots:
             uuid = root['uuid']
@@ -365,16 +431,18 @@ class FitCapacity(openmetrics.Metrics, filters.ManyProviders,
                 # A candidate for Placement that the evaluation cannot
                 # explain: no count is better than a wrong one.
                 fits, limited_by = None, verdicts.UNEXPLAINED
+            elif len(request.groups) != 1:
+                # fit() counts one group; no count rather than a guess.
+                fits, limited_by = None, NOT_COUNTED % len(request.groups)
             else:
                 fits, limited_by, exact = evaluation.fit(
                     request, trees.records[uuid])
-                if not exact:
-                    # fits is at most that many.
+                if not exact or incomplete:
+                    # fits is at most that many (the request lacks a part
+                    # of Nova's where it is incomplete).
                     limited_by += UPPER_BOUND
             rows.append((uuid, root['name'], fits, limited_by))
-        if not parsed_args.summary:
-            return self.FIELDS, rows
-        return self.SUMMARY_FIELDS, [summary(rows)]
+        return rows
 
     # -f openmetrics: per tree, and for all of them.
     FIT = openmetrics.Gauge(
@@ -391,7 +459,7 @@ class FitCapacity(openmetrics.Metrics, filters.ManyProviders,
         'trees')
 
     def metric_families(self, parsed_args, column_names, rows):
-        label = [('shape', self.label)]
+        label = [('shape', self.labels[0])]
         if parsed_args.summary:
             return [gauge.family(column_names, rows, label)
                     for gauge in (self.CLOUD_FIT, self.CLOUD_TREES)]
