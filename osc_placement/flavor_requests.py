@@ -46,27 +46,29 @@ class Flavored(object):
 
 def add_options(cmd, parser, with_all=True):
     """Add --flavor (--all-flavors) and the options that go with it."""
-    parser.add_argument(
-        '--flavor', metavar='<flavor>', action='append', default=[],
+    cmd.add_option(
+        parser, '--flavor', metavar='<flavor>', action='append', default=[],
+        extended=True,
         help='The request Nova\'s scheduler sends for this flavor (name or '
-             'ID, read from the compute API) instead of ``--resource``. '
-             + ('May be repeated.' if with_all else ''))
+             'ID, read from the compute API) instead of ``--resource``'
+             + ('. May be repeated.' if with_all else
+                ' and ``--group``.'))
     if with_all:
-        parser.add_argument(
-            '--all-flavors', action='store_true',
+        cmd.add_option(
+            parser, '--all-flavors', action='store_true', extended=True,
             help='Every flavor of the compute API, public and private, as '
                  'an admin sees them, in the order of their names.')
-    parser.add_argument(
-        '--boot-from-volume', action='store_true',
+    cmd.add_option(
+        parser, '--boot-from-volume', action='store_true', extended=True,
         help='With ``--flavor``: the root disk is not asked for, as Nova '
              'does for a server booted from a volume.')
-    parser.add_argument(
-        '--availability-zone', metavar='<zone>',
+    cmd.add_option(
+        parser, '--availability-zone', metavar='<zone>', extended=True,
         help='With ``--flavor``: the request lands in one of the host '
              'aggregates of this availability zone (``member_of=in:`` '
              'their UUIDs, as Nova\'s scheduler asks).')
-    parser.add_argument(
-        '--include-disabled', action='store_true',
+    cmd.add_option(
+        parser, '--include-disabled', action='store_true', extended=True,
         help='With ``--flavor``: disabled computes count too (the request '
              'does not forbid ``COMPUTE_STATUS_DISABLED`` on the root).')
 
@@ -97,12 +99,14 @@ def check(parsed_args, replaced=('resource',)):
                 % flag.replace('_', '-'))
 
 
-def translated(cmd, http, parsed_args, found, aggregates, in_tree=None,
-               root_required=()):
+def translated(cmd, http, parsed_args, found, aggregates, required=(),
+               forbidden=(), member_of=(), in_tree=None, root_required=()):
     """[Flavored]: each flavor's request, in the order given.
 
     found: the flavors as ``compute.find_flavor()`` returns them;
     aggregates: the UUIDs of the zone's host aggregates (None: no zone).
+    required, forbidden, member_of, in_tree, root_required: the options
+    that add to the request, as ``flavors.translate()`` takes them.
     Checks each part's microversion against the session (one line naming
     the part and the version) and logs the warnings.
     """
@@ -112,9 +116,7 @@ def translated(cmd, http, parsed_args, found, aggregates, in_tree=None,
             flavor, boot_from_volume=parsed_args.boot_from_volume,
             include_disabled=parsed_args.include_disabled,
             aggregates=aggregates,
-            required=getattr(parsed_args, 'required', ()),
-            forbidden=getattr(parsed_args, 'forbidden', ()),
-            member_of=getattr(parsed_args, 'member_of', ()),
+            required=required, forbidden=forbidden, member_of=member_of,
             in_tree=in_tree, root_required=root_required)
         name = text.printable(flavor['name'])
         for part, needed in translation.needs:

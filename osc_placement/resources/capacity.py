@@ -367,7 +367,10 @@ class FitCapacity(openmetrics.Metrics, filters.ManyProviders,
             found, aggregates = allocation_candidate.read_flavors(
                 self, parsed_args)
             asked = flavor_requests.translated(
-                self, http, parsed_args, found, aggregates, in_tree=in_tree,
+                self, http, parsed_args, found, aggregates,
+                required=parsed_args.required,
+                forbidden=parsed_args.forbidden,
+                member_of=parsed_args.member_of, in_tree=in_tree,
                 root_required=_root_traits(parsed_args.root_required))
         else:
             asked = [None]

@@ -248,6 +248,56 @@ class TestFitFlavor(FlavorTestCase):
                       'root_required=!COMPUTE_STATUS_DISABLED', err)
 
 
+class TestCandidatesFlavor(FlavorTestCase):
+    """allocation candidate list and explain --flavor."""
+
+    def test_list(self):
+        out, err, code = self.openstack(
+            'allocation', 'candidate', 'list', '--flavor', 'f-large',
+            '--limit', '5', '-f', 'value', '-c', 'resource provider')
+        self.assertEqual(('', 0), (err, code))
+        self.assertEqual([RP1, RP2], out.splitlines())
+        self.assertEqual(
+            ['/allocation_candidates?limit=5&resources=DISK_GB:80,'
+             'MEMORY_MB:8192,VCPU:4&root_required=!COMPUTE_STATUS_DISABLED'],
+            self.candidates_sent())
+
+    def test_list_refuses_group(self):
+        out, err, code = self.openstack(
+            'allocation', 'candidate', 'list', '--flavor', 'f-large',
+            '--group', '1', '--resource', 'VCPU=1')
+        self.assertEqual(('', 1), (out, code))
+        self.assertEqual(['--flavor replaces --resource and --group: give '
+                          'one or the other.'], err.splitlines())
+        self.assertEqual([], self.requests_mock.request_history)
+
+    def test_explain_with_required(self):
+        out, err, code = self.openstack(
+            'allocation', 'candidate', 'explain', '--flavor', 'f-large',
+            '--required', 'COMPUTE_ACCELERATORS', '-f', 'value')
+        self.assertEqual(('', 0), (err, code))
+        self.assertEqual(['%s big True ' % RP1, '%s small True ' % RP2],
+                         out.splitlines())
+        self.assertEqual(
+            ['/allocation_candidates?resources=DISK_GB:80,MEMORY_MB:8192,'
+             'VCPU:4&required=COMPUTE_ACCELERATORS&root_required='
+             '!COMPUTE_STATUS_DISABLED'], self.candidates_sent())
+
+    def test_explain_summary_drops_each_constraint(self):
+        out, err, code = self.openstack(
+            'allocation', 'candidate', 'explain', '--flavor', 'f-large',
+            '--availability-zone', 'az1', '--summary', '-f', 'value')
+        self.assertEqual(('', 0), (err, code))
+        self.assertEqual(
+            ['(none: the request as given) 1',
+             'resources=DISK_GB:80 1',
+             'resources=MEMORY_MB:8192 1',
+             'resources=VCPU:4 1',
+             'member_of=in:%s 2' % AGG1,
+             'root_required=!COMPUTE_STATUS_DISABLED 1'], out.splitlines())
+        self.assertEqual(6, len(self.candidates_sent()))
+
+
 class TestComputeNotLoaded(base.TestCase):
     """A command without --flavor never imports the compute helpers."""
 
