@@ -404,10 +404,14 @@ class FitCapacity(openmetrics.Metrics, filters.ManyProviders,
             for index in answered])
         several = len(asked) > 1
         rows = []
+        # -f openmetrics: (flavor, the rows of its trees), with --flavor.
+        self.per_flavor = []
         for index, placement in zip(answered, settled):
             one = asked[index]
             request, local = locals_[index]
             tree_rows = self._rows(trees, request, local, placement, one)
+            if one is not None:
+                self.per_flavor.append((one.name, tree_rows))
             if parsed_args.summary:
                 tree_rows = [summary(tree_rows)]
             lead = (one.name,) if several else ()
@@ -461,7 +465,43 @@ class FitCapacity(openmetrics.Metrics, filters.ManyProviders,
         'How many trees take at least one more allocation of the shape',
         'trees')
 
+    # With --flavor: the flavor labels them; and os-capacity's names.
+    FLAVOR_COLUMNS = ('flavor',) + FIELDS
+    FLAVOR_SUMMARY_COLUMNS = ('flavor',) + SUMMARY_FIELDS
+    FLAVOR_FIT = openmetrics.Gauge(
+        FIT.name, FIT.help, 'fits', (('hostname', 'name'),
+                                     ('flavor', 'flavor')))
+    FLAVOR_CLOUD = tuple(openmetrics.Gauge(
+        gauge.name, gauge.help, gauge.column, (('flavor', 'flavor'),))
+        for gauge in (CLOUD_FIT, CLOUD_TREES))
+    BY_FLAVOR_TOTAL = openmetrics.Gauge(
+        'openstack_free_capacity_by_flavor_total',
+        'How many more servers of the flavor the cloud takes now (as '
+        'os-capacity names it)', 'fits', (('flavor_name', 'flavor'),))
+    BY_FLAVOR_HYPERVISOR = openmetrics.Gauge(
+        'openstack_free_capacity_hypervisor_by_flavor',
+        'How many more servers of the flavor the tree takes now (as '
+        'os-capacity names it)', 'fits', (('hypervisor', 'name'),
+                                          ('flavor_name', 'flavor')))
+
+    def _flavor_families(self, parsed_args):
+        totals = [(name,) + summary(tree_rows)
+                  for name, tree_rows in self.per_flavor]
+        cloud = [gauge.family(self.FLAVOR_SUMMARY_COLUMNS, totals)
+                 for gauge in self.FLAVOR_CLOUD]
+        by_total = self.BY_FLAVOR_TOTAL.family(self.FLAVOR_SUMMARY_COLUMNS,
+                                               totals)
+        if parsed_args.summary:
+            return cloud + [by_total]
+        trees = [(name,) + row for name, tree_rows in self.per_flavor
+                 for row in tree_rows]
+        return [self.FLAVOR_FIT.family(self.FLAVOR_COLUMNS, trees),
+                cloud[0], by_total,
+                self.BY_FLAVOR_HYPERVISOR.family(self.FLAVOR_COLUMNS, trees)]
+
     def metric_families(self, parsed_args, column_names, rows):
+        if flavor_requests.given(parsed_args):
+            return self._flavor_families(parsed_args)
         label = [('shape', self.labels[0])]
         if parsed_args.summary:
             return [gauge.family(column_names, rows, label)

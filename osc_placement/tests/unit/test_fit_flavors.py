@@ -239,6 +239,33 @@ class TestFitFlavor(FlavorTestCase):
             ['None a candidate; not counted (the request has 3 groups)']
             * 2, out.splitlines())
 
+    def test_openmetrics(self):
+        out, err, code = self.fit('--flavor', 'f-large', '--flavor',
+                                  'f-small', '-f', 'openmetrics')
+        self.assertEqual(('', 0), (err, code))
+        samples = [line for line in out.splitlines()
+                   if not line.startswith('#')]
+        self.assertEqual([
+            'openstack_placement_fit{hostname="big",flavor="m1.large"} 4',
+            'openstack_placement_fit{hostname="small",flavor="m1.large"} 1',
+            'openstack_placement_fit{hostname="big",flavor="m1.small"} 16',
+            'openstack_placement_fit{hostname="small",flavor="m1.small"} 4',
+            'openstack_placement_cloud_fit{flavor="m1.large"} 5',
+            'openstack_placement_cloud_fit{flavor="m1.small"} 20',
+            'openstack_free_capacity_by_flavor_total'
+            '{flavor_name="m1.large"} 5',
+            'openstack_free_capacity_by_flavor_total'
+            '{flavor_name="m1.small"} 20',
+            'openstack_free_capacity_hypervisor_by_flavor'
+            '{hypervisor="big",flavor_name="m1.large"} 4',
+            'openstack_free_capacity_hypervisor_by_flavor'
+            '{hypervisor="small",flavor_name="m1.large"} 1',
+            'openstack_free_capacity_hypervisor_by_flavor'
+            '{hypervisor="big",flavor_name="m1.small"} 16',
+            'openstack_free_capacity_hypervisor_by_flavor'
+            '{hypervisor="small",flavor_name="m1.small"} 4'], samples)
+        self.assertEqual('# EOF', out.splitlines()[-1])
+
     def test_debug_prints_the_request(self):
         out, err, code = self.openstack('--debug', *(FIT + (
             '--flavor', 'f-large', '-f', 'value')))
