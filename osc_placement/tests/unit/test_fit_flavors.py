@@ -213,6 +213,23 @@ class TestFitFlavor(FlavorTestCase):
                           'give one or the other.'], err.splitlines())
         self.assertEqual([], self.requests_mock.request_history)
 
+    def test_zone_needs_a_flavor(self):
+        out, err, code = self.fit('--resource', 'VCPU=1',
+                                  '--availability-zone', 'az1')
+        self.assertEqual(('', 1), (out, code))
+        self.assertEqual(['--availability-zone needs --flavor or '
+                          '--all-flavors.'], err.splitlines())
+        self.assertEqual([], self.requests_mock.request_history)
+
+    def test_root_required_adds_to_the_flavor(self):
+        out, err, code = self.fit('--flavor', 'f-large', '--root-required',
+                                  'COMPUTE_ACCELERATORS', '-f', 'value')
+        self.assertEqual(('', 0), (err, code))
+        self.assertEqual(
+            ['/allocation_candidates?resources=DISK_GB:80,MEMORY_MB:8192,'
+             'VCPU:4&root_required=COMPUTE_ACCELERATORS,'
+             '!COMPUTE_STATUS_DISABLED'], self.candidates_sent())
+
     def test_microversion_too_low(self):
         out, err, code = self.fit('--flavor', 'f-large', version='1.30')
         self.assertEqual(('', 1), (out, code))
