@@ -515,9 +515,12 @@ class FitCapacity(openmetrics.Metrics, filters.ManyProviders,
 def summary(rows):
     """(fits, trees, limited_by) over the rows of ``capacity fit``.
 
-    ``fits`` is None when a tree's count is not known. ``limited_by`` is
-    the class that bounds the most trees (a bounded count counts for its
-    class), marked as an upper bound when the sum holds any bound.
+    ``fits`` is None when a tree's count is not known. ``trees`` counts
+    the candidates of a request of several groups too (each takes at
+    least one). ``limited_by`` is the class that bounds the most trees (a
+    bounded count counts for its class), marked as an upper bound when
+    the sum holds any bound; where no tree is counted but some are such
+    candidates, it says they are not counted.
     """
     counts = [fits for _uuid, _name, fits, _by in rows]
     bounding = {}
@@ -528,9 +531,17 @@ def summary(rows):
                 bounded = True
                 limited_by = limited_by[:-len(UPPER_BOUND)]
             bounding[limited_by] = bounding.get(limited_by, 0) + 1
+    # A candidate of a request of several groups takes at least one, not
+    # counted.
+    uncounted = [limited_by for _uuid, _name, fits, limited_by in rows
+                 if fits is None and limited_by.startswith(
+                     NOT_COUNTED.split(';')[0])]
     total = None if None in counts else sum(counts)
     most = sorted(bounding.items(), key=lambda item: (-item[1], item[0]))
     limited_by = most[0][0] if most else ''
     if bounded and limited_by:
         limited_by += UPPER_BOUND
-    return (total, sum(1 for fits in counts if fits), limited_by)
+    if uncounted and not limited_by:
+        limited_by = uncounted[0]
+    return (total, sum(1 for fits in counts if fits) + len(uncounted),
+            limited_by)

@@ -283,6 +283,14 @@ class TestFitFlavor(FlavorTestCase):
             '{hypervisor="small",flavor_name="m1.small"} 4'], samples)
         self.assertEqual('# EOF', out.splitlines()[-1])
 
+    def test_several_groups_summary_counts_the_candidates(self):
+        out, err, code = self.fit('--flavor', 'f-two', '--summary', '-f',
+                                  'value')
+        self.assertEqual(('', 0), (err, code))
+        self.assertEqual(
+            ['None 2 a candidate; not counted (the request has 3 groups)'],
+            out.splitlines())
+
     def test_debug_prints_the_request(self):
         out, err, code = self.openstack('--debug', *(FIT + (
             '--flavor', 'f-large', '-f', 'value')))
