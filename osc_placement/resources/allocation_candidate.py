@@ -30,6 +30,7 @@ from osc_lib import exceptions
 from osc_placement import amounts
 from osc_placement import batch
 from osc_placement import filters
+from osc_placement import flavor_requests
 from osc_placement import parsers
 from osc_placement import providers
 from osc_placement.resources import common
@@ -147,6 +148,32 @@ def _split_names(value, option):
     return names
 
 
+def read_flavors(cmd, parsed_args):
+    """(flavors, zone aggregates) of the ``--flavor`` options, from Nova.
+
+    The flavors in the order given (one named twice is read once), or
+    every flavor sorted by name with ``--all-flavors``; the UUIDs of the
+    host aggregates of ``--availability-zone`` (None without it).
+    """
+    # Only here: a command run without these options must not load the
+    # compute helpers (nor openstacksdk's compute proxy through them).
+    from osc_placement import compute
+    if getattr(parsed_args, 'all_flavors', False):
+        found = sorted(compute.all_flavors(cmd),
+                       key=lambda flavor: (flavor['name'], flavor['id']))
+    else:
+        found = []
+        for value in parsed_args.flavor:
+            flavor = compute.find_flavor(cmd, value)
+            if flavor['id'] not in [f['id'] for f in found]:
+                found.append(flavor)
+    aggregates = None
+    if parsed_args.availability_zone is not None:
+        aggregates = compute.zone_aggregates(cmd,
+                                             parsed_args.availability_zone)
+    return found, aggregates
+
+
 class ListAllocationCandidate(common.Lister):
     """List allocation candidates
 
@@ -256,6 +283,7 @@ class ListAllocationCandidate(common.Lister):
             help='Named groups whose providers must all be in the subtree '
                  'of one of them. May be repeated. A group named here may '
                  'have no --resource (only traits, aggregates or tree).')
+        flavor_requests.add_options(self, parser, with_all=False)
         self.add_output_options(parser)
         return parser
 
@@ -408,8 +436,13 @@ class ListAllocationCandidate(common.Lister):
 
         Every value first, with the version known without a request (the
         negotiation's ceiling), so that a mistake is reported before
-        anything is sent; then the gates at the live version.
+        anything is sent; then the gates at the live version. With
+        ``--flavor``, the flavor's request (``flavor_request()``).
         """
+        flavor_requests.check(parsed_args, replaced=())
+        if flavor_requests.given(parsed_args):
+            http, flavored = self.flavor_request(parsed_args)
+            return http, flavored.params
         groups = request_groups(parsed_args)
         limit = None
         if getattr(parsed_args, 'limit', None) is not None:
@@ -426,6 +459,54 @@ class ListAllocationCandidate(common.Lister):
             version.ge(NAMED_GROUPS)))
         return http, self._query(http, parsed_args, groups, resources,
                                  subtrees, root_required, limit)
+
+    def flavor_request(self, parsed_args):
+        """(client, flavor_requests.Flavored) of ``--flavor``.
+
+        It replaces ``--resource`` and ``--group`` (refused in one line
+        before any request); the --required, --forbidden, --member-of,
+        --in-tree and --root-required given add to it.
+        """
+        groups = request_groups(parsed_args)
+        unnamed = groups.get('', {})
+        if len(parsed_args.flavor) > 1:
+            raise exceptions.CommandError(
+                '--flavor: give one flavor (capacity fit takes several).')
+        if any(groups) or unnamed.get('resource'):
+            raise exceptions.CommandError(
+                '--flavor replaces --resource and --group: give one or the '
+                'other.')
+        if parsed_args.group_policy != 'none' or parsed_args.same_subtree:
+            raise exceptions.CommandError(
+                '--flavor: the flavor\'s request has its own group policy '
+                'and groups; --group-policy and --same-subtree do not go '
+                'with it.')
+        if len(unnamed.get('in_tree', [])) > 1:
+            raise exceptions.CommandError(
+                '--flavor: give --in-tree once.')
+        filters.check_aggregate_uuids(unnamed.get('member_of', []))
+        roots = [trait for value in parsed_args.root_required
+                 for trait in _split_names(value, '--root-required')]
+        member_of = list(unnamed.get('member_of', []))
+        if unnamed.get('aggregate_uuid'):
+            self.deprecated_option_warning('--aggregate-uuid', '--member-of')
+            member_of.append(','.join(unnamed['aggregate_uuid']))
+        http = self.prepare(parsed_args)
+        in_tree = None
+        if unnamed.get('in_tree'):
+            in_tree = providers.find_provider(http, unnamed['in_tree'][0])
+        found, aggregates = read_flavors(self, parsed_args)
+        flavored = flavor_requests.translated(
+            self, http, parsed_args, found, aggregates,
+            required=unnamed.get('required', []),
+            forbidden=unnamed.get('forbidden', []), member_of=member_of,
+            in_tree=in_tree, root_required=roots)[0]
+        limit = getattr(parsed_args, 'limit', None)
+        if limit is not None:
+            limit = parsers.parse_int(limit, '--limit', minimum=1)
+            flavored.translation.params = [
+                ('limit', limit)] + flavored.params
+        return http, flavored
 
     # The output.
 
@@ -571,9 +652,15 @@ class ExplainAllocationCandidate(batch.Batched, ListAllocationCandidate):
     def take_action(self, parsed_args):
         http, params = self.request(parsed_args)
         trees = verdicts.Trees(self, http, parsed_args.resource_provider)
+        if parsed_args.summary and flavor_requests.given(parsed_args):
+            return self.SUMMARY_FIELDS, self._relaxed(
+                http, trees, [(AS_GIVEN, None)] + _constraints_of(params),
+                lambda drop: _dropped(params, drop))
         if parsed_args.summary:
-            return self.SUMMARY_FIELDS, self._relaxed(http, parsed_args,
-                                                      trees)
+            return self.SUMMARY_FIELDS, self._relaxed(
+                http, trees,
+                [(AS_GIVEN, None)] + self._constraints(parsed_args),
+                lambda drop: self._params_without(http, parsed_args, drop))
         trees.read()
         self.require_complete('rows')
         _request, local = verdicts.local_verdicts(params, http.api_version,
@@ -637,35 +724,45 @@ class ExplainAllocationCandidate(batch.Batched, ListAllocationCandidate):
             setattr(relaxed, dest, values)
         return relaxed
 
-    def _relaxed(self, http, parsed_args, trees):
+    def _params_without(self, http, parsed_args, drop):
+        """The query of the request without one constraint (None: none).
+
+        A CommandError where the request is then not one Placement takes
+        (a group left without resources, say).
+        """
+        relaxed = parsed_args if drop is None \
+            else self._without(parsed_args, drop)
+        groups = request_groups(relaxed)
+        # The checks of the values; no request.
+        subtrees = self._same_subtrees(relaxed, groups)
+        resources = self._check_resources(groups, subtrees)
+        self._require_resources(groups)
+        return self._query(http, relaxed, groups, resources, subtrees,
+                           self._root_required(relaxed), None)
+
+    def _relaxed(self, http, trees, constraints, params_of):
         """[(constraint, trees with candidates)], the request as given first.
 
-        Then the request without each constraint in turn. One candidates
-        request each, in one batch. Where an answer that is not empty
+        constraints: [(label, drop)], the first (AS_GIVEN, None);
+        params_of(drop): the query without that constraint (a
+        CommandError where there is then none). Then the request without
+        each constraint in turn. One candidates request each, in one
+        batch. Where an answer that is not empty
         lacks a tree that the local evaluation takes for a candidate (the
         answer may have been cut), the trees are read and that tree is
         asked about again within it, as the rows of explain are settled.
         A count is None where it is not known: the request was refused or
         failed, or so did a request within a tree.
         """
-        constraints = [(AS_GIVEN, None)] + self._constraints(parsed_args)
         label_of = {drop: label for label, drop in constraints}
 
         def ask(drop):
-            relaxed = parsed_args if drop is None \
-                else self._without(parsed_args, drop)
-            groups = request_groups(relaxed)
             # Without it the request may not be one Placement takes (a
             # group left without resources, say): then no count.
             try:
-                # The checks of the values; no request.
-                subtrees = self._same_subtrees(relaxed, groups)
-                resources = self._check_resources(groups, subtrees)
-                self._require_resources(groups)
+                params = params_of(drop)
             except exceptions.CommandError as exc:
                 return refused(drop, exc)
-            params = self._query(http, relaxed, groups, resources, subtrees,
-                                 self._root_required(relaxed), None)
             try:
                 return params, http.request('GET', verdicts.CANDIDATES_URL,
                                             params=params)
@@ -700,3 +797,42 @@ class ExplainAllocationCandidate(batch.Batched, ListAllocationCandidate):
             counted[item] = None if None in known else sum(known)
         return [(label, counted.get((label, drop)))
                 for label, drop in constraints]
+
+
+def _constraints_of(params):
+    """(label, drop) of every constraint of a query (``--flavor``).
+
+    Each resource class, each trait (an ``in:`` value whole), each
+    aggregate condition, the tree, ``group_policy`` and each root trait;
+    labelled as the query names them (``resources1=VCPU:2``).
+    """
+    found = []
+    for index, (name, value) in enumerate(params):
+        if name == 'limit':
+            continue
+        if name.startswith(('resources', 'root_required')) or (
+                name.startswith('required') and not value.startswith('in:')):
+            for item, part in enumerate(value.split(',')):
+                found.append(('%s=%s' % (name, part), (index, item)))
+        else:
+            found.append(('%s=%s' % (name, value), (index, None)))
+    return found
+
+
+def _dropped(params, drop):
+    """The query without one constraint of ``_constraints_of()``."""
+    if drop is None:
+        return params
+    index, item = drop
+    kept = list(params)
+    name, value = kept[index]
+    if item is None:
+        del kept[index]
+        return kept
+    parts = value.split(',')
+    del parts[item]
+    if parts:
+        kept[index] = (name, ','.join(parts))
+    else:
+        del kept[index]
+    return kept

@@ -26,6 +26,7 @@ from osc_lib import exceptions
 
 from osc_placement import evaluation
 from osc_placement import filters
+from osc_placement import flavor_requests
 from osc_placement import openmetrics
 from osc_placement import parsers
 from osc_placement import providers
@@ -229,6 +230,15 @@ def _sorted_list(prefix, names):
 # The filters of capacity fit that select the trees (the others shape the
 # request only).
 SELECTING = ('member_of', 'in_tree')
+# root_required is taken from this microversion.
+ROOT_REQUIRED = '1.35'
+# The limited_by of a candidate tree of a request of several groups.
+NOT_COUNTED = 'a candidate; not counted (the request has %d groups)'
+
+
+def _root_traits(values):
+    """The --root-required values as one list of traits (``!`` kept)."""
+    return [trait for value in values for trait in value.split(',')]
 
 
 class FitCapacity(openmetrics.Metrics, filters.ManyProviders,
@@ -321,7 +331,17 @@ class FitCapacity(openmetrics.Metrics, filters.ManyProviders,
             '--summary', action='store_true',
             help='One row for all the trees: ``fits`` (the sum), '
                  '``trees`` (how many take at least one) and '
-                 '``limited_by`` (the class that bounds the most trees).')
+                 '``limited_by`` (the class that bounds the most trees). '
+                 'With several flavors, one such row per flavor, led by '
+                 '``flavor``.')
+        self.add_option(
+            parser, '--root-required', metavar='<traits>',
+            action='append', default=[], type=parsers.name_list,
+            since=ROOT_REQUIRED,
+            help='Comma-separated traits the root provider of the tree '
+                 'must have, ``!`` before one it must not have. May be '
+                 'repeated.')
+        flavor_requests.add_options(self, parser)
         return parser
 
     def _params(self, http, parsed_args, shape):
@@ -330,27 +350,80 @@ class FitCapacity(openmetrics.Metrics, filters.ManyProviders,
         for name, value in filters.query(self, http, parsed_args).items():
             values = value if isinstance(value, list) else [value]
             params.extend((name, one) for one in values)
+        roots = _root_traits(parsed_args.root_required)
+        if roots:
+            params.append(('root_required', ','.join(roots)))
         return params
 
     def take_action(self, parsed_args):
-        shape = parse_shape(parsed_args.resource)
+        flavor_requests.check(parsed_args)
+        flavored = flavor_requests.given(parsed_args)
+        if not flavored:
+            shape = parse_shape(parsed_args.resource)
         filters.check_aggregate_uuids(parsed_args.member_of)
         http = self.prepare(parsed_args)
-        params = self._params(http, parsed_args, shape)
-        self.label = shape_label(params)
-        # The trees --member-of and --in-tree select, as the provider
-        # list selects providers (capacity list).
-        selection = [(name, value) for name, value in params
-                     if name in SELECTING]
+        if flavored:
+            in_tree = filters.query(self, http, parsed_args).get('in_tree')
+            found, aggregates = allocation_candidate.read_flavors(
+                self, parsed_args)
+            asked = flavor_requests.translated(
+                self, http, parsed_args, found, aggregates,
+                required=parsed_args.required,
+                forbidden=parsed_args.forbidden,
+                member_of=parsed_args.member_of, in_tree=in_tree,
+                root_required=_root_traits(parsed_args.root_required))
+        else:
+            asked = [None]
+            params = self._params(http, parsed_args, shape)
+        all_params = [one.params if one else params for one in asked]
+        self.labels = [shape_label(one) for one in all_params]
+        # The trees --member-of, --availability-zone and --in-tree select,
+        # as the provider list selects providers (capacity list): the
+        # same for every flavor.
+        selection = [(name, value) for name, value in all_params[0]
+                     if name in SELECTING] if all_params else []
         trees = verdicts.Trees(self, http, parsed_args.resource_provider,
                                selection)
         trees.read()
         self.require_complete('rows' if not parsed_args.summary
                               else 'totals')
-        request, local = verdicts.local_verdicts(params, http.api_version,
-                                                 trees)
-        placement = verdicts.candidate_roots(self, http, trees, params,
-                                             local)
+        locals_ = [verdicts.local_verdicts(one, http.api_version, trees)
+                   for one in all_params]
+        # One candidates request per flavor, several in flight.
+        answers = dict(self.each(
+            http, lambda index: http.request(
+                'GET', verdicts.CANDIDATES_URL, params=all_params[index]),
+            list(range(len(all_params))), 'flavor',
+            key=lambda index: (asked[index].name if asked[index]
+                               else 'request'),
+            lone_failure_raises=True))
+        answered = [index for index in range(len(all_params))
+                    if index in answers]
+        settled = verdicts.settle(self, http, trees, [
+            (all_params[index], answers[index], locals_[index][1])
+            for index in answered])
+        several = len(asked) > 1
+        rows = []
+        # -f openmetrics: (flavor, the rows of its trees), with --flavor.
+        self.per_flavor = []
+        for index, placement in zip(answered, settled):
+            one = asked[index]
+            request, local = locals_[index]
+            tree_rows = self._rows(trees, request, local, placement, one)
+            if one is not None:
+                self.per_flavor.append((one.name, tree_rows))
+            if parsed_args.summary:
+                tree_rows = [summary(tree_rows)]
+            lead = (one.name,) if several else ()
+            rows.extend(lead + row for row in tree_rows)
+        fields = self.SUMMARY_FIELDS if parsed_args.summary else self.FIELDS
+        return (('flavor',) if several else ()) + fields, rows
+
+    @staticmethod
+    def _rows(trees, request, local, placement, flavored):
+        """(uuid, name, fits, limited_by) per tree for one request."""
+        incomplete = flavored is not None and \
+            not flavored.translation.complete
         rows = []
         for root in trees.roots:
             uuid = root['uuid']
@@ -365,16 +438,18 @@ class FitCapacity(openmetrics.Metrics, filters.ManyProviders,
                 # A candidate for Placement that the evaluation cannot
                 # explain: no count is better than a wrong one.
                 fits, limited_by = None, verdicts.UNEXPLAINED
+            elif len(request.groups) != 1:
+                # fit() counts one group; no count rather than a guess.
+                fits, limited_by = None, NOT_COUNTED % len(request.groups)
             else:
                 fits, limited_by, exact = evaluation.fit(
                     request, trees.records[uuid])
-                if not exact:
-                    # fits is at most that many.
+                if not exact or incomplete:
+                    # fits is at most that many (the request lacks a part
+                    # of Nova's where it is incomplete).
                     limited_by += UPPER_BOUND
             rows.append((uuid, root['name'], fits, limited_by))
-        if not parsed_args.summary:
-            return self.FIELDS, rows
-        return self.SUMMARY_FIELDS, [summary(rows)]
+        return rows
 
     # -f openmetrics: per tree, and for all of them.
     FIT = openmetrics.Gauge(
@@ -390,8 +465,44 @@ class FitCapacity(openmetrics.Metrics, filters.ManyProviders,
         'How many trees take at least one more allocation of the shape',
         'trees')
 
+    # With --flavor: the flavor labels them; and os-capacity's names.
+    FLAVOR_COLUMNS = ('flavor',) + FIELDS
+    FLAVOR_SUMMARY_COLUMNS = ('flavor',) + SUMMARY_FIELDS
+    FLAVOR_FIT = openmetrics.Gauge(
+        FIT.name, FIT.help, 'fits', (('hostname', 'name'),
+                                     ('flavor', 'flavor')))
+    FLAVOR_CLOUD = tuple(openmetrics.Gauge(
+        gauge.name, gauge.help, gauge.column, (('flavor', 'flavor'),))
+        for gauge in (CLOUD_FIT, CLOUD_TREES))
+    BY_FLAVOR_TOTAL = openmetrics.Gauge(
+        'openstack_free_capacity_by_flavor_total',
+        'How many more servers of the flavor the cloud takes now (as '
+        'os-capacity names it)', 'fits', (('flavor_name', 'flavor'),))
+    BY_FLAVOR_HYPERVISOR = openmetrics.Gauge(
+        'openstack_free_capacity_hypervisor_by_flavor',
+        'How many more servers of the flavor the tree takes now (as '
+        'os-capacity names it)', 'fits', (('hypervisor', 'name'),
+                                          ('flavor_name', 'flavor')))
+
+    def _flavor_families(self, parsed_args):
+        totals = [(name,) + summary(tree_rows)
+                  for name, tree_rows in self.per_flavor]
+        cloud = [gauge.family(self.FLAVOR_SUMMARY_COLUMNS, totals)
+                 for gauge in self.FLAVOR_CLOUD]
+        by_total = self.BY_FLAVOR_TOTAL.family(self.FLAVOR_SUMMARY_COLUMNS,
+                                               totals)
+        if parsed_args.summary:
+            return cloud + [by_total]
+        trees = [(name,) + row for name, tree_rows in self.per_flavor
+                 for row in tree_rows]
+        return [self.FLAVOR_FIT.family(self.FLAVOR_COLUMNS, trees),
+                cloud[0], by_total,
+                self.BY_FLAVOR_HYPERVISOR.family(self.FLAVOR_COLUMNS, trees)]
+
     def metric_families(self, parsed_args, column_names, rows):
-        label = [('shape', self.label)]
+        if flavor_requests.given(parsed_args):
+            return self._flavor_families(parsed_args)
+        label = [('shape', self.labels[0])]
         if parsed_args.summary:
             return [gauge.family(column_names, rows, label)
                     for gauge in (self.CLOUD_FIT, self.CLOUD_TREES)]
@@ -404,9 +515,12 @@ class FitCapacity(openmetrics.Metrics, filters.ManyProviders,
 def summary(rows):
     """(fits, trees, limited_by) over the rows of ``capacity fit``.
 
-    ``fits`` is None when a tree's count is not known. ``limited_by`` is
-    the class that bounds the most trees (a bounded count counts for its
-    class), marked as an upper bound when the sum holds any bound.
+    ``fits`` is None when a tree's count is not known. ``trees`` counts
+    the candidates of a request of several groups too (each takes at
+    least one). ``limited_by`` is the class that bounds the most trees (a
+    bounded count counts for its class), marked as an upper bound when
+    the sum holds any bound; where no tree is counted but some are such
+    candidates, it says they are not counted.
     """
     counts = [fits for _uuid, _name, fits, _by in rows]
     bounding = {}
@@ -417,9 +531,17 @@ def summary(rows):
                 bounded = True
                 limited_by = limited_by[:-len(UPPER_BOUND)]
             bounding[limited_by] = bounding.get(limited_by, 0) + 1
+    # A candidate of a request of several groups takes at least one, not
+    # counted.
+    uncounted = [limited_by for _uuid, _name, fits, limited_by in rows
+                 if fits is None and limited_by.startswith(
+                     NOT_COUNTED.split(';')[0])]
     total = None if None in counts else sum(counts)
     most = sorted(bounding.items(), key=lambda item: (-item[1], item[0]))
     limited_by = most[0][0] if most else ''
     if bounded and limited_by:
         limited_by += UPPER_BOUND
-    return (total, sum(1 for fits in counts if fits), limited_by)
+    if uncounted and not limited_by:
+        limited_by = uncounted[0]
+    return (total, sum(1 for fits in counts if fits) + len(uncounted),
+            limited_by)

@@ -1,0 +1,134 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
+
+"""The ``--flavor`` options of the commands that build a candidates request.
+
+``add_options()`` declares them; ``given()`` says whether a run uses them
+and ``check()`` refuses what cannot go with them; ``translated()`` returns
+each flavor's request as ``osc_placement.flavors.translate()`` builds it,
+checked against the session's Placement microversion. The flavors and the
+zone's aggregates are read from Nova by the command
+(``allocation_candidate.read_flavors()``): only command modules import
+``osc_placement.compute``, and only when these options are given.
+"""
+
+import logging
+
+from osc_lib import exceptions
+
+from osc_placement import flavors
+from osc_placement import text
+from osc_placement import version
+
+LOG = logging.getLogger(__name__)
+
+
+class Flavored(object):
+    """A flavor's name and its ``flavors.Translation``."""
+
+    def __init__(self, name, translation):
+        self.name = name
+        self.translation = translation
+
+    @property
+    def params(self):
+        return self.translation.params
+
+
+def add_options(cmd, parser, with_all=True):
+    """Add --flavor (--all-flavors) and the options that go with it."""
+    cmd.add_option(
+        parser, '--flavor', metavar='<flavor>', action='append', default=[],
+        extended=True,
+        help='The request Nova\'s scheduler sends for this flavor (name or '
+             'ID, read from the compute API) instead of ``--resource``'
+             + ('. May be repeated.' if with_all else
+                ' and ``--group``.'))
+    if with_all:
+        cmd.add_option(
+            parser, '--all-flavors', action='store_true', extended=True,
+            help='Every flavor of the compute API, public and private, as '
+                 'an admin sees them, in the order of their names.')
+    cmd.add_option(
+        parser, '--boot-from-volume', action='store_true', extended=True,
+        help='With ``--flavor``: the root disk is not asked for, as Nova '
+             'does for a server booted from a volume.')
+    cmd.add_option(
+        parser, '--availability-zone', metavar='<zone>', extended=True,
+        help='With ``--flavor``: the request lands in one of the host '
+             'aggregates of this availability zone (``member_of=in:`` '
+             'their UUIDs, as Nova\'s scheduler asks).')
+    cmd.add_option(
+        parser, '--include-disabled', action='store_true', extended=True,
+        help='With ``--flavor``: disabled computes count too (the request '
+             'does not forbid ``COMPUTE_STATUS_DISABLED`` on the root).')
+
+
+def given(parsed_args):
+    """True if the run asks for flavors."""
+    return bool(parsed_args.flavor or getattr(parsed_args, 'all_flavors',
+                                              False))
+
+
+def check(parsed_args, replaced=('resource',)):
+    """One line, before any request, for options that cannot go together.
+
+    ``replaced``: the dests of the options ``--flavor`` replaces.
+    """
+    if given(parsed_args):
+        for dest in replaced:
+            if getattr(parsed_args, dest, None):
+                raise exceptions.CommandError(
+                    '--flavor and --all-flavors replace --%s: give one or '
+                    'the other.' % dest.replace('_', '-'))
+        return
+    for flag in ('boot_from_volume', 'availability_zone',
+                 'include_disabled'):
+        if getattr(parsed_args, flag, None):
+            raise exceptions.CommandError(
+                '--%s needs --flavor or --all-flavors.'
+                % flag.replace('_', '-'))
+
+
+def translated(cmd, http, parsed_args, found, aggregates, required=(),
+               forbidden=(), member_of=(), in_tree=None, root_required=()):
+    """[Flavored]: each flavor's request, in the order given.
+
+    found: the flavors as ``compute.find_flavor()`` returns them;
+    aggregates: the UUIDs of the zone's host aggregates (None: no zone).
+    required, forbidden, member_of, in_tree, root_required: the options
+    that add to the request, as ``flavors.translate()`` takes them.
+    Checks each part's microversion against the session (one line naming
+    the part and the version) and logs the warnings.
+    """
+    result = []
+    for flavor in found:
+        translation = flavors.translate(
+            flavor, boot_from_volume=parsed_args.boot_from_volume,
+            include_disabled=parsed_args.include_disabled,
+            aggregates=aggregates,
+            required=required, forbidden=forbidden, member_of=member_of,
+            in_tree=in_tree, root_required=root_required)
+        name = text.printable(flavor['name'])
+        for part, needed in translation.needs:
+            if not version.compare(http.api_version, version.ge(needed),
+                                   exc=False):
+                raise exceptions.CommandError(
+                    'Flavor %s: %s needs --os-placement-api-version %s or '
+                    'later (this session uses %s).'
+                    % (name, part, needed, http.api_version))
+        for warning in translation.warnings:
+            cmd.log.warning('%s', warning)
+        LOG.debug('Flavor %s: GET /allocation_candidates?%s', name,
+                  '&'.join('%s=%s' % pair for pair in translation.params))
+        result.append(Flavored(name, translation))
+    return result
