@@ -32,6 +32,7 @@ working; ours beside them: ``..._capacity``, ``..._free``, and for
 ``openstack_placement_cloud_fit`` for all of them.
 """
 
+import abc
 import math
 
 from cliff.formatters import base
@@ -102,7 +103,7 @@ def render(found):
     return '\n'.join(lines) + '\n'
 
 
-class Metrics(object):
+class Metrics(object, metaclass=abc.ABCMeta):
     """Mixin of the commands that offer ``-f openmetrics``.
 
     The command declares its metrics in ``metric_families(parsed_args,
@@ -123,8 +124,9 @@ class Metrics(object):
                         'every metric of the command.' % flag)
         return super().run(parsed_args)
 
+    @abc.abstractmethod
     def metric_families(self, parsed_args, column_names, rows):
-        raise NotImplementedError
+        """[(name, help, samples)]: what ``-f openmetrics`` writes."""
 
     def produce_output(self, parsed_args, column_names, data):
         if parsed_args.formatter != NAME:

@@ -26,6 +26,7 @@ import testscenarios
 from osc_placement import amounts
 from osc_placement import dot
 from osc_placement import filters
+from osc_placement import openmetrics
 from osc_placement.resources import capacity
 from osc_placement.resources import resource_provider
 from osc_placement.resources import tree
@@ -192,3 +193,17 @@ class TestFitSummary(base.BaseTestCase):
     def test_unknown_count(self):
         rows = [('a', 'a', 3, 'VCPU'), ('b', 'b', None, 'unexplained')]
         self.assertEqual((None, 1, 'VCPU'), capacity.summary(rows))
+
+
+class TestMetricsDeclared(base.BaseTestCase):
+    """A command offering -f openmetrics must declare its metrics."""
+
+    def test_a_command_without_metric_families_cannot_be_made(self):
+        class Undeclared(openmetrics.Metrics):
+            pass
+
+        self.assertRaises(TypeError, Undeclared)
+
+    def test_the_capacity_commands_declare_theirs(self):
+        for cmd in (capacity.ListCapacity, capacity.FitCapacity):
+            self.assertEqual(frozenset(), cmd.__abstractmethods__)
