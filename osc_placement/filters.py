@@ -41,6 +41,18 @@ REQUIRED_FILTER = '1.18'    # --required
 FORBIDDEN_FILTER = '1.22'   # --forbidden
 
 
+def add_resource_provider(parser, help):
+    """``--resource-provider``: a provider by UUID or name, repeatable.
+
+    The option of the commands that narrow what they read to some
+    providers; ``help`` says what it narrows. The values are looked up by
+    the command (``providers.find_provider``), not here.
+    """
+    parser.add_argument(
+        '--resource-provider', metavar='<resource_provider>',
+        action='append', default=[], type=parsers.non_empty, help=help)
+
+
 def required_traits_params(required, forbidden):
     """The ``required`` query values for required and forbidden traits.
 

@@ -744,11 +744,9 @@ class MoveAllocation(common.Lister):
             'target', metavar='<target>', type=parsers.non_empty,
             help='UUID of the consumer that gets them (it need not hold '
                  'anything yet)'))
-        parser.add_argument(
-            '--resource-provider', metavar='<resource_provider>',
-            action='append', default=[], type=parsers.non_empty,
-            help='Move only the allocations on this provider (UUID or '
-                 'name). May be repeated. Without it, all of them move.')
+        filters.add_resource_provider(
+            parser, 'Move only the allocations on this provider (UUID or '
+                    'name). May be repeated. Without it, all of them move.')
         parser.add_argument(
             '--project-id', metavar='<project_id>',
             help='Project of the target (default: its own, or the '
@@ -833,11 +831,9 @@ class SaveAllocation(filters.ManyProviders, common.Command):
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
-        parser.add_argument(
-            '--resource-provider', metavar='<resource_provider>',
-            action='append', default=[], type=parsers.non_empty,
-            help='Save every consumer that holds allocations on this '
-                 'provider (UUID or name). May be repeated.')
+        filters.add_resource_provider(
+            parser, 'Save every consumer that holds allocations on this '
+                    'provider (UUID or name). May be repeated.')
         parser.add_argument(
             '--consumer', metavar='<consumer_uuid>', action='append',
             default=[], type=parsers.non_empty,

@@ -630,11 +630,9 @@ class ExplainAllocationCandidate(batch.Batched, ListAllocationCandidate):
     SUMMARY_FIELDS = ('constraint', 'candidates_without_it')
 
     def add_output_options(self, parser):
-        parser.add_argument(
-            '--resource-provider', metavar='<resource_provider>',
-            action='append', default=[], type=parsers.non_empty,
-            help='Consider only the tree of this provider (UUID or name): '
-                 'the other trees get no row. May be repeated.')
+        filters.add_resource_provider(
+            parser, 'Consider only the tree of this provider (UUID or name): '
+                    'the other trees get no row. May be repeated.')
         group = parser.add_mutually_exclusive_group()
         group.add_argument(
             '--long', action='store_true',

@@ -102,10 +102,8 @@ class ListCapacity(openmetrics.Metrics, filters.ManyProviders,
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
-        parser.add_argument(
-            '--resource-provider', metavar='<resource_provider>',
-            action='append', default=[], type=parsers.non_empty,
-            help='Only this provider (UUID or name). May be repeated.')
+        filters.add_resource_provider(
+            parser, 'Only this provider (UUID or name). May be repeated.')
         self.add_selection(parser, 'in_tree', 'member_of', 'required')
         parser.add_argument(
             '--resource-class', metavar='<resource_class>', action='append',
@@ -322,11 +320,9 @@ class FitCapacity(openmetrics.Metrics, filters.ManyProviders,
         # candidates request took them.
         filters.add(self, parser, 'required', 'forbidden', 'member_of',
                     'in_tree', overrides=self.SHAPE_FILTERS)
-        parser.add_argument(
-            '--resource-provider', metavar='<resource_provider>',
-            action='append', default=[], type=parsers.non_empty,
-            help='Only the tree of this provider (UUID or name) gets a '
-                 'row. May be repeated.')
+        filters.add_resource_provider(
+            parser, 'Only the tree of this provider (UUID or name) gets a '
+                    'row. May be repeated.')
         parser.add_argument(
             '--summary', action='store_true',
             help='One row for all the trees: ``fits`` (the sum), '
