@@ -302,6 +302,10 @@ def consumer(tree):
         'consumer_type': 'INSTANCE'}
 
 
+# Seconds a POST /allocations of ALLOCATION_BATCH consumers may take.
+ALLOCATION_TIMEOUT = 300
+
+
 def populate(endpoint, n, parallel=PARALLEL, token=client.TOKEN):
     """Create the first ``n`` providers of the scaled cloud and consumers.
 
@@ -330,9 +334,11 @@ def populate(endpoint, n, parallel=PARALLEL, token=client.TOKEN):
                for i in range(0, len(complete), ALLOCATION_BATCH)]
 
     def allocate(batch):
+        # One request writes a whole batch: on a loaded machine it can
+        # take far longer than the default timeout.
         api(endpoint, 'POST', '/allocations',
             {consumer_uuid(tree): consumer(tree) for tree in batch},
-            token=token)
+            token=token, timeout=ALLOCATION_TIMEOUT)
 
     with futures.ThreadPoolExecutor(max(1, parallel)) as pool:
         # list(): the first error, if any, is raised here.
