@@ -353,6 +353,14 @@ class TestFitFlavorRefused(FlavorTestCase):
         self.requests_mock.get(NOVA + '/flavors/detail?is_public=None',
                                json={'flavors': list(flavors)})
 
+    def failed_summary(self, *flavors):
+        """--all-flavors --summary of these flavors: exit 1; its lines."""
+        self.all_flavors(*flavors)
+        out, err, code = self.fit('--all-flavors', '--summary', '-f',
+                                  'value')
+        self.assertEqual(1, code)
+        return out.splitlines(), err.splitlines()
+
     def test_refused_request_keeps_a_row(self):
         self.all_flavors(LARGE, NO_POLICY, SMALL)
         out, err, code = self.fit('--all-flavors', '-f', 'value')
@@ -373,34 +381,25 @@ class TestFitFlavorRefused(FlavorTestCase):
         self.assertEqual(3, len(self.candidates_sent()))
 
     def test_untranslated_flavor_keeps_a_row_and_is_not_asked(self):
-        self.all_flavors(LARGE, SOMETIMES, SMALL)
-        out, err, code = self.fit('--all-flavors', '--summary', '-f',
-                                  'value')
-        self.assertEqual(1, code)
+        out, err = self.failed_summary(LARGE, SOMETIMES, SMALL)
         self.assertEqual(['m1.large 5 2 VCPU', 'm1.small 20 2 VCPU',
-                          'm1.sometimes None None ' + self.NOT_ASKED],
-                         out.splitlines())
+                          'm1.sometimes None None ' + self.NOT_ASKED], out)
         self.assertEqual(
             ['Failed to read flavor m1.sometimes: extra spec '
              'hw:cpu_policy=sometimes: not one of dedicated, shared, mixed; '
-             'Nova refuses it.', 'Failed to read 1 of 3 flavors.'],
-            err.splitlines())
+             'Nova refuses it.', 'Failed to read 1 of 3 flavors.'], err)
         # Only the two translated flavors are asked for.
         self.assertEqual(2, len(self.candidates_sent()))
 
     def test_each_failure_in_flavor_order(self):
-        self.all_flavors(LARGE, NO_POLICY, SOMETIMES)
-        out, err, code = self.fit('--all-flavors', '--summary', '-f',
-                                  'value')
-        self.assertEqual(1, code)
+        out, err = self.failed_summary(LARGE, NO_POLICY, SOMETIMES)
         self.assertEqual(['m1.large 5 2 VCPU',
                           'm1.nopolicy None None ' + self.REFUSED,
-                          'm1.sometimes None None ' + self.NOT_ASKED],
-                         out.splitlines())
+                          'm1.sometimes None None ' + self.NOT_ASKED], out)
         self.assertEqual(['Failed to read flavor m1.nopolicy',
                           'Failed to read flavor m1.sometimes',
                           'Failed to read 2 of 3 flavors.'],
-                         [line.split(':')[0] for line in err.splitlines()
+                         [line.split(':')[0] for line in err
                           if line.startswith('Failed')])
 
     def test_one_flavor_below_its_microversion(self):
