@@ -33,11 +33,16 @@ LOG = logging.getLogger(__name__)
 
 
 class Flavored(object):
-    """A flavor's name and its ``flavors.Translation``."""
+    """A flavor's name and its ``flavors.Translation``.
 
-    def __init__(self, name, translation):
+    ``refused``: the ``flavors.Refused`` of a flavor that cannot be asked
+    for (its translation is then None).
+    """
+
+    def __init__(self, name, translation, refused=None):
         self.name = name
         self.translation = translation
+        self.refused = refused
 
     @property
     def params(self):
@@ -100,7 +105,8 @@ def check(parsed_args, replaced=('resource',)):
 
 
 def translated(cmd, http, parsed_args, found, aggregates, required=(),
-               forbidden=(), member_of=(), in_tree=None, root_required=()):
+               forbidden=(), member_of=(), in_tree=None, root_required=(),
+               keep_going=False):
     """[Flavored]: each flavor's request, in the order given.
 
     found: the flavors as ``compute.find_flavor()`` returns them;
@@ -108,27 +114,38 @@ def translated(cmd, http, parsed_args, found, aggregates, required=(),
     required, forbidden, member_of, in_tree, root_required: the options
     that add to the request, as ``flavors.translate()`` takes them.
     Checks each part's microversion against the session (one line naming
-    the part and the version) and logs the warnings.
+    the part and the version) and logs the warnings. A flavor that cannot
+    be asked for raises its ``flavors.Refused``; with ``keep_going``, it is
+    a ``Flavored`` with that error instead, and the others go on.
     """
+    options = dict(boot_from_volume=parsed_args.boot_from_volume,
+                   include_disabled=parsed_args.include_disabled,
+                   aggregates=aggregates, required=required,
+                   forbidden=forbidden, member_of=member_of, in_tree=in_tree,
+                   root_required=root_required)
     result = []
     for flavor in found:
-        translation = flavors.translate(
-            flavor, boot_from_volume=parsed_args.boot_from_volume,
-            include_disabled=parsed_args.include_disabled,
-            aggregates=aggregates,
-            required=required, forbidden=forbidden, member_of=member_of,
-            in_tree=in_tree, root_required=root_required)
-        name = text.printable(flavor['name'])
-        for part, needed in translation.needs:
-            if not version.compare(http.api_version, version.ge(needed),
-                                   exc=False):
-                raise exceptions.CommandError(
-                    'Flavor %s: %s needs --os-placement-api-version %s or '
-                    'later (this session uses %s).'
-                    % (name, part, needed, http.api_version))
-        for warning in translation.warnings:
-            cmd.log.warning('%s', warning)
-        LOG.debug('Flavor %s: GET /allocation_candidates?%s', name,
-                  '&'.join('%s=%s' % pair for pair in translation.params))
-        result.append(Flavored(name, translation))
+        try:
+            result.append(_translated(cmd, http, flavor, **options))
+        except flavors.Refused as refused:
+            if not keep_going:
+                raise
+            result.append(Flavored(refused.flavor, None, refused=refused))
     return result
+
+
+def _translated(cmd, http, flavor, **options):
+    """The Flavored of one flavor, or its ``flavors.Refused`` raised."""
+    translation = flavors.translate(flavor, **options)
+    name = text.printable(flavor['name'])
+    for part, needed in translation.needs:
+        if not version.compare(http.api_version, version.ge(needed),
+                               exc=False):
+            raise flavors.Refused(
+                name, '%s needs --os-placement-api-version %s or later '
+                '(this session uses %s).' % (part, needed, http.api_version))
+    for warning in translation.warnings:
+        cmd.log.warning('%s', warning)
+    LOG.debug('Flavor %s: GET /allocation_candidates?%s', name,
+              '&'.join('%s=%s' % pair for pair in translation.params))
+    return Flavored(name, translation)

@@ -16,8 +16,9 @@ Pure: no request. ``translate(flavor, ...)`` returns a ``Translation``:
 the query parameters of ``GET /allocation_candidates`` (the ``(name,
 value)`` pairs that ``allocation candidate list`` builds), the lowest
 Placement microversion that takes them, and the warnings to print. A
-flavor Nova would refuse raises ``osc_lib.exceptions.CommandError``, one
-line naming the extra spec and the reason.
+flavor Nova would refuse raises ``Refused`` (an
+``osc_lib.exceptions.CommandError``), one line naming the extra spec and
+the reason.
 
 The rules are those of nova 34.0.0 for a flavor without an image, and the
 tests in ``osc_placement/tests/nova`` hold this module against Nova's own
@@ -171,6 +172,19 @@ UNTRANSLATED = {
 }
 
 
+class Refused(exceptions.CommandError):
+    """A flavor that cannot be asked for: ``Flavor <name>: <reason>``.
+
+    ``flavor``: the flavor's printable name; ``reason``: the rest of the
+    line, for a caller that names the flavor in its own way.
+    """
+
+    def __init__(self, flavor, reason):
+        super().__init__('Flavor %s: %s' % (flavor, reason))
+        self.flavor = flavor
+        self.reason = reason
+
+
 class Translation(object):
     """The request of one flavor.
 
@@ -227,10 +241,10 @@ class _Translator(object):
         self.untranslated = []
 
     def refuse(self, key, why):
-        raise exceptions.CommandError(
-            'Flavor %s: extra spec %s=%s: %s; Nova refuses it.'
-            % (self.name, text.printable(key),
-               text.printable(self.specs[key]), text.printable(why)))
+        raise Refused(self.name, 'extra spec %s=%s: %s; Nova refuses it.'
+                      % (text.printable(key),
+                         text.printable(self.specs[key]),
+                         text.printable(why)))
 
     def group(self, suffix):
         return self.groups.setdefault(suffix, _Group())

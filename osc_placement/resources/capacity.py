@@ -183,41 +183,87 @@ def shape_label(params):
     where the request has them and each sorted, ``required=`` (the traits
     it needs), ``required=in:`` (any of these, once per value),
     ``forbidden=``, ``member_of=in:`` (once per value, ``!in:`` where
-    forbidden) and ``in_tree=`` (the provider's UUID), joined by ``;``.
+    forbidden) and ``in_tree=`` (the provider's UUID). Then each request
+    group in the order of its suffix (a flavor's ``resources1``...),
+    written the same way with the suffix after each name
+    (``resources1=VCPU=1``, ``required1=``...); then ``root_required=``
+    (sorted, ``!`` before a trait the root must not have) and
+    ``group_policy=``. All joined by ``;``.
     """
-    found = {'resources': [], 'required': set(), 'any_of': set(),
-             'forbidden': set(), 'member_of': set(), 'in_tree': []}
+    groups = {}
+    roots = set()
+    policy = None
     for name, value in params:
-        if name == 'resources':
-            found['resources'].extend(
-                (rc, int(amount)) for rc, amount in
-                (item.split(':') for item in value.split(',')))
-        elif name == 'required' and value.startswith('in:'):
-            found['any_of'].add(_sorted_list('in:', value[3:]))
-        elif name == 'required':
-            for trait in value.split(','):
-                if trait.startswith('!'):
-                    found['forbidden'].add(trait[1:])
-                else:
-                    found['required'].add(trait)
-        elif name == 'member_of':
-            aggregates = value.lstrip('!')
-            if aggregates.startswith('in:'):
-                aggregates = aggregates[3:]
-            found['member_of'].add(_sorted_list(
-                '!in:' if value.startswith('!') else 'in:', aggregates))
-        elif name == 'in_tree':
-            found['in_tree'].append(value)
-    parts = [','.join('%s=%d' % pair for pair in sorted(found['resources']))]
-    if found['required']:
-        parts.append(_sorted_list('required=', ','.join(found['required'])))
-    parts.extend('required=' + value for value in sorted(found['any_of']))
-    if found['forbidden']:
-        parts.append(_sorted_list('forbidden=',
-                                  ','.join(found['forbidden'])))
-    parts.extend('member_of=' + value for value in sorted(found['member_of']))
-    parts.extend('in_tree=' + value for value in found['in_tree'])
+        kind = next((kind for kind in _GROUPED if name.startswith(kind)),
+                    None)
+        if kind:
+            _add_to_group(groups.setdefault(name[len(kind):], _new_group()),
+                          kind, value)
+        elif name == 'root_required':
+            roots.update(value.split(','))
+        elif name == 'group_policy':
+            policy = value
+    parts = _group_parts(groups.pop('', _new_group()), '')
+    for suffix in sorted(groups):
+        parts.extend(_group_parts(groups[suffix], suffix))
+    if roots:
+        parts.append(_sorted_list('root_required=', ','.join(roots)))
+    if policy:
+        parts.append('group_policy=' + policy)
     return ';'.join(parts)
+
+
+# The parameters of a request group, each name followed by the group's
+# suffix ('' for the unnamed group).
+_GROUPED = ('resources', 'required', 'member_of', 'in_tree')
+
+
+def _new_group():
+    return {'resources': [], 'required': set(), 'any_of': set(),
+            'forbidden': set(), 'member_of': set(), 'in_tree': []}
+
+
+def _add_to_group(found, kind, value):
+    """Add one parameter (kind: its name without the suffix) to a group."""
+    if kind == 'resources':
+        found['resources'].extend(
+            (rc, int(amount)) for rc, amount in
+            (item.split(':') for item in value.split(',') if item))
+    elif kind == 'required' and value.startswith('in:'):
+        found['any_of'].add(_sorted_list('in:', value[3:]))
+    elif kind == 'required':
+        for trait in value.split(','):
+            if trait.startswith('!'):
+                found['forbidden'].add(trait[1:])
+            else:
+                found['required'].add(trait)
+    elif kind == 'member_of':
+        aggregates = value.lstrip('!')
+        if aggregates.startswith('in:'):
+            aggregates = aggregates[3:]
+        found['member_of'].add(_sorted_list(
+            '!in:' if value.startswith('!') else 'in:', aggregates))
+    else:
+        found['in_tree'].append(value)
+
+
+def _group_parts(found, suffix):
+    """The parts of one group's text (the unnamed group's classes bare)."""
+    classes = ','.join('%s=%d' % pair for pair in sorted(found['resources']))
+    parts = ['resources%s=%s' % (suffix, classes) if suffix else classes]
+    if found['required']:
+        parts.append(_sorted_list('required%s=' % suffix,
+                                  ','.join(found['required'])))
+    parts.extend('required%s=%s' % (suffix, value)
+                 for value in sorted(found['any_of']))
+    if found['forbidden']:
+        parts.append(_sorted_list('forbidden%s=' % suffix,
+                                  ','.join(found['forbidden'])))
+    parts.extend('member_of%s=%s' % (suffix, value)
+                 for value in sorted(found['member_of']))
+    parts.extend('in_tree%s=%s' % (suffix, value)
+                 for value in found['in_tree'])
+    return parts
 
 
 def _sorted_list(prefix, names):
@@ -232,6 +278,24 @@ SELECTING = ('member_of', 'in_tree')
 ROOT_REQUIRED = '1.35'
 # The limited_by of a candidate tree of a request of several groups.
 NOT_COUNTED = 'a candidate; not counted (the request has %d groups)'
+
+
+# The limited_by of a flavor without an answer: Placement refused its
+# request, or gave no answer, or it was not asked for (not translated).
+REFUSED = 'refused by Placement: %s'
+NOT_ANSWERED = 'no answer from Placement: %s'
+NOT_ASKED = 'not asked for: %s'
+
+
+def _failed(exc):
+    """The limited_by of a candidates request that failed with ``exc``."""
+    if isinstance(exc, exceptions.ClientException):
+        return REFUSED % exc
+    return NOT_ANSWERED % exc
+
+
+# -f openmetrics with --flavor: the labels of the flavor's series.
+FLAVOR_LABELS = (('flavor', 'flavor'), ('shape', 'shape'))
 
 
 def _root_traits(values):
@@ -278,6 +342,11 @@ class FitCapacity(openmetrics.Metrics, filters.ManyProviders,
     per tree and ``openstack_placement_cloud_fit`` for them all, labelled
     with the whole request in one canonical text (``shape``: the classes
     sorted, then the traits, aggregates and tree).
+
+    With several flavors (``--flavor`` repeated, ``--all-flavors``), a
+    flavor whose request Placement refuses or that cannot be asked for
+    gets one row in its place, ``fits`` empty and ``limited_by`` saying
+    why; its error follows on stderr, and the command exits 1.
     """
 
     min_version = allocation_candidate.CANDIDATES
@@ -362,54 +431,93 @@ class FitCapacity(openmetrics.Metrics, filters.ManyProviders,
             in_tree = filters.query(self, http, parsed_args).get('in_tree')
             found, aggregates = allocation_candidate.read_flavors(
                 self, parsed_args)
+            # With several flavors, one that cannot be asked for gets its
+            # row and its error; the others go on.
             asked = flavor_requests.translated(
                 self, http, parsed_args, found, aggregates,
                 required=parsed_args.required,
                 forbidden=parsed_args.forbidden,
                 member_of=parsed_args.member_of, in_tree=in_tree,
-                root_required=_root_traits(parsed_args.root_required))
+                root_required=_root_traits(parsed_args.root_required),
+                keep_going=len(found) > 1)
         else:
             asked = [None]
             params = self._params(http, parsed_args, shape)
-        all_params = [one.params if one else params for one in asked]
-        self.labels = [shape_label(one) for one in all_params]
+        several = len(asked) > 1
+        # The query of each request; None for a flavor not asked for.
+        all_params = [params if one is None else
+                      None if one.refused else one.params for one in asked]
+        self.labels = [None if one is None else shape_label(one)
+                       for one in all_params]
         # The trees --member-of, --availability-zone and --in-tree select,
         # as the provider list selects providers (capacity list): the
         # same for every flavor.
-        selection = [(name, value) for name, value in all_params[0]
-                     if name in SELECTING] if all_params else []
+        first = next((one for one in all_params if one is not None), [])
+        selection = [(name, value) for name, value in first
+                     if name in SELECTING]
         trees = verdicts.Trees(self, http, parsed_args.resource_provider,
                                selection)
         trees.read()
         self.require_complete('rows' if not parsed_args.summary
                               else 'totals')
-        locals_ = [verdicts.local_verdicts(one, http.api_version, trees)
-                   for one in all_params]
-        # One candidates request per flavor, several in flight.
+        locals_ = {index: verdicts.local_verdicts(one, http.api_version,
+                                                  trees)
+                   for index, one in enumerate(all_params)
+                   if one is not None}
+        # The limited_by of each request that failed, by index.
+        failures = {index: NOT_ASKED % one.refused.reason
+                    for index, one in enumerate(asked)
+                    if one is not None and one.refused}
+
+        def ask(index):
+            one = asked[index]
+            if one is not None and one.refused:
+                # Reported with the others; its line names the flavor once.
+                raise exceptions.CommandError(one.refused.reason)
+            try:
+                return http.request('GET', verdicts.CANDIDATES_URL,
+                                    params=all_params[index])
+            except (exceptions.ClientException,
+                    exceptions.CommandError) as exc:
+                # Kept for the row; the batch reports it.
+                failures[index] = _failed(exc)
+                raise
+
+        # One candidates request per flavor, several in flight. With
+        # several flavors, each failure is reported after the rows, the
+        # command exits 1, and the failed flavor gets a row saying why.
         answers = dict(self.each(
-            http, lambda index: http.request(
-                'GET', verdicts.CANDIDATES_URL, params=all_params[index]),
-            list(range(len(all_params))), 'flavor',
+            http, ask, list(range(len(all_params))), 'flavor',
             key=lambda index: (asked[index].name if asked[index]
                                else 'request'),
-            lone_failure_raises=True))
+            lone_failure_raises=not several))
         answered = [index for index in range(len(all_params))
                     if index in answers]
-        settled = verdicts.settle(self, http, trees, [
+        settled = dict(zip(answered, verdicts.settle(self, http, trees, [
             (all_params[index], answers[index], locals_[index][1])
-            for index in answered])
-        several = len(asked) > 1
+            for index in answered])))
         rows = []
-        # -f openmetrics: (flavor, the rows of its trees), with --flavor.
+        # -f openmetrics: (flavor, shape, the rows of its trees), with
+        # --flavor; a flavor without an answer has no samples.
         self.per_flavor = []
-        for index, placement in zip(answered, settled):
-            one = asked[index]
-            request, local = locals_[index]
-            tree_rows = self._rows(trees, request, local, placement, one)
-            if one is not None:
-                self.per_flavor.append((one.name, tree_rows))
-            if parsed_args.summary:
-                tree_rows = [summary(tree_rows)]
+        for index, one in enumerate(asked):
+            if index in settled:
+                request, local = locals_[index]
+                tree_rows = self._rows(trees, request, local,
+                                       settled[index], one)
+                if one is not None:
+                    self.per_flavor.append(
+                        (one.name, self.labels[index], tree_rows))
+                if parsed_args.summary:
+                    tree_rows = [summary(tree_rows)]
+            elif index in failures:
+                # One row: the request failed, not any tree.
+                tree_rows = [(None, None, failures[index])
+                             if parsed_args.summary
+                             else (None, None, None, failures[index])]
+            else:
+                # Not tried (a signal, a dead endpoint): said on stderr.
+                continue
             lead = (one.name,) if several else ()
             rows.extend(lead + row for row in tree_rows)
         fields = self.SUMMARY_FIELDS if parsed_args.summary else self.FIELDS
@@ -461,14 +569,14 @@ class FitCapacity(openmetrics.Metrics, filters.ManyProviders,
         'How many trees take at least one more allocation of the shape',
         'trees')
 
-    # With --flavor: the flavor labels them; and os-capacity's names.
-    FLAVOR_COLUMNS = ('flavor',) + FIELDS
-    FLAVOR_SUMMARY_COLUMNS = ('flavor',) + SUMMARY_FIELDS
+    # With --flavor: the flavor and its own request (shape) label them;
+    # and os-capacity's names, labelled as os-capacity labels them.
+    FLAVOR_COLUMNS = ('flavor', 'shape') + FIELDS
+    FLAVOR_SUMMARY_COLUMNS = ('flavor', 'shape') + SUMMARY_FIELDS
     FLAVOR_FIT = openmetrics.Gauge(
-        FIT.name, FIT.help, 'fits', (('hostname', 'name'),
-                                     ('flavor', 'flavor')))
+        FIT.name, FIT.help, 'fits', (('hostname', 'name'),) + FLAVOR_LABELS)
     FLAVOR_CLOUD = tuple(openmetrics.Gauge(
-        gauge.name, gauge.help, gauge.column, (('flavor', 'flavor'),))
+        gauge.name, gauge.help, gauge.column, FLAVOR_LABELS)
         for gauge in (CLOUD_FIT, CLOUD_TREES))
     BY_FLAVOR_TOTAL = openmetrics.Gauge(
         'openstack_free_capacity_by_flavor_total',
@@ -481,15 +589,19 @@ class FitCapacity(openmetrics.Metrics, filters.ManyProviders,
                                           ('flavor_name', 'flavor')))
 
     def _flavor_families(self, parsed_args):
-        totals = [(name,) + summary(tree_rows)
-                  for name, tree_rows in self.per_flavor]
+        # Only the flavors Placement answered for: a flavor refused or not
+        # asked for has no samples (OpenMetrics has no comment line to say
+        # why; its line on stderr and the exit code do).
+        totals = [(name, shape) + summary(tree_rows)
+                  for name, shape, tree_rows in self.per_flavor]
         cloud = [gauge.family(self.FLAVOR_SUMMARY_COLUMNS, totals)
                  for gauge in self.FLAVOR_CLOUD]
         by_total = self.BY_FLAVOR_TOTAL.family(self.FLAVOR_SUMMARY_COLUMNS,
                                                totals)
         if parsed_args.summary:
             return cloud + [by_total]
-        trees = [(name,) + row for name, tree_rows in self.per_flavor
+        trees = [(name, shape) + row
+                 for name, shape, tree_rows in self.per_flavor
                  for row in tree_rows]
         return [self.FLAVOR_FIT.family(self.FLAVOR_COLUMNS, trees),
                 cloud[0], by_total,

@@ -122,6 +122,42 @@ class ModelTest(unittest.TestCase):
             bench.model_seconds(1000, 0.0, 0.005, 0.010, 0.001, 0.0, 4, 8))
 
 
+class PlacementReadsTest(unittest.TestCase):
+    """The requests of one --all-flavors run, counted."""
+
+    RP1 = 'bbbbbbbb-bbbb-4bbb-8bbb-000000000000'
+    RP2 = 'bbbbbbbb-bbbb-4bbb-8bbb-000000000001'
+
+    def requests(self, twice=False):
+        reads = ['GET /resource_providers/%s/%s' % (rp, what)
+                 for rp in (self.RP1, self.RP2)
+                 for what in ('inventories', 'usages', 'traits')]
+        return (['GET /', 'GET /resource_providers']
+                + reads + (reads[:1] if twice else [])
+                + ['GET /allocation_candidates?resources=VCPU:1'] * 3
+                + ['GET /allocation_candidates?resources=VCPU:1&in_tree='
+                   + self.RP1])
+
+    def test_counted(self):
+        self.assertEqual(
+            {'candidates': 3, 'reasks': 1, 'provider_lists': 1,
+             'provider_reads': 6, 'providers': 2, 'most_reads': 1,
+             'other': 1}, bench.placement_reads(self.requests()))
+
+    def test_trees_read_once_and_one_request_per_flavor(self):
+        reads = bench.placement_reads(self.requests())
+        self.assertTrue(bench.flavors_holds(reads, 3))
+        # A fourth flavor not asked for, or a provider read twice.
+        self.assertFalse(bench.flavors_holds(reads, 4))
+        twice = bench.placement_reads(self.requests(twice=True))
+        self.assertEqual(2, twice['most_reads'])
+        self.assertFalse(bench.flavors_holds(twice, 3))
+
+    def test_the_flavors_are_twenty_distinct(self):
+        names = [flavor[0] for flavor in bench.BENCH_FLAVORS]
+        self.assertEqual(20, len(set(names)))
+
+
 class AreasTest(unittest.TestCase):
 
     def _code(self, path, name):

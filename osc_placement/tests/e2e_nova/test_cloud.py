@@ -216,17 +216,34 @@ class TestNovaCloud(base.NovaCloudTestCase):
 
     def test_fit_all_flavors(self):
         made = self.flavor_cloud()
-        # Another test's flavor may ask for a class Placement does not
-        # know (its request refused): the rows of ours are printed.
+        # A flavor of a class Placement does not know: its request is
+        # refused (other tests' flavors may be refused too).
+        self.ok('flavor', 'create', '--vcpus', '1', '--ram', '512',
+                '--disk', '1', '--property', 'resources:CUSTOM_E2E_UNKNOWN=1',
+                'm1.fit-refused', '-f', 'json')
         res = self.openstack(
             '--os-placement-api-version', '1.39', 'resource', 'provider',
             'capacity', 'fit', '--resource-provider', made['fit-a'],
             '--resource-provider', made['fit-b'], '--all-flavors',
             '--summary', '-f', 'json')
-        rows = json.loads(res.stdout)
-        by_flavor = {row['flavor']: row['fits'] for row in rows}
-        self.assertEqual((5, 1), (by_flavor['m1.fit'],
-                                  by_flavor['m1.fit-big']))
+        self.assertEqual(1, res.returncode)
+        rows = {row['flavor']: row for row in json.loads(res.stdout)}
+        self.assertEqual((5, 1), (rows['m1.fit']['fits'],
+                                  rows['m1.fit-big']['fits']))
+        # The refused flavor keeps its row, with Placement's reason, and
+        # its line on stderr; the exit code says a flavor failed.
+        refused = rows['m1.fit-refused']
+        self.assertEqual((None, None), (refused['fits'], refused['trees']))
+        self.assertTrue(refused['limited_by'].startswith(
+            'refused by Placement: '), refused['limited_by'])
+        self.assertIn('CUSTOM_E2E_UNKNOWN', refused['limited_by'])
+        self.assertTrue(refused['limited_by'].endswith('(HTTP 400)'))
+        errors = res.stderr.splitlines()
+        self.assertIn('Failed to read flavor m1.fit-refused: '
+                      + refused['limited_by'][len('refused by Placement: '):],
+                      errors)
+        self.assertRegex(errors[-1], r'^Failed to read \d+ of %d flavors\.$'
+                         % len(rows))
 
     def test_fit_availability_zone(self):
         made = self.flavor_cloud()

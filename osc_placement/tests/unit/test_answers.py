@@ -423,6 +423,14 @@ class TestOpenMetricsShape(TwoTrees):
                                   '--resource', 'VCPU=1']],
                         'label': 'VCPU=1;member_of=in:%s,%s'
                                  % (base.AGG1, base.AGG2)}),
+        ('root-required', {'argv': [['--resource', 'VCPU=1',
+                                     '--root-required', 'CUSTOM_B,!CUSTOM_Z',
+                                     '--root-required', 'CUSTOM_A'],
+                                    ['--root-required', 'CUSTOM_A,CUSTOM_B',
+                                     '--resource', 'VCPU=1',
+                                     '--root-required', '!CUSTOM_Z']],
+                           'label': 'VCPU=1;root_required=!CUSTOM_Z,CUSTOM_A,'
+                                    'CUSTOM_B'}),
     ]
 
     def setUp(self):

@@ -67,6 +67,19 @@ ACCEL = _flavor('f-accel', 'accel', 1, 2048, 20,
 TWO_GROUPS = _flavor('f-two', 'two', 1, 2048, 20,
                      {'resources1:VCPU': '1', 'resources2:VCPU': '1',
                       'group_policy': 'none'})
+# Two groups and no group_policy: Placement refuses the request (HTTP 400).
+NO_POLICY = _flavor('f-nopolicy', 'm1.nopolicy', 1, 2048, 20,
+                    {'resources1:VCPU': '1', 'resources2:VCPU': '1'})
+# An extra spec Nova refuses: never asked for.
+SOMETIMES = _flavor('f-sometimes', 'm1.sometimes', 1, 2048, 20,
+                    {'hw:cpu_policy': 'sometimes'})
+# A named group: Placement 1.33.
+NAMED = _flavor('f-named', 'm1.named', 1, 2048, 20,
+                {'resources_A:VCPU': '1'})
+GROUP_POLICY_DETAIL = base.webob_detail(
+    'The "group_policy" parameter is required when specifying more than '
+    'one "resources{N}" parameter.', 'The server could not comply with '
+    'the request since it is either malformed or otherwise incorrect.')
 
 
 class FlavorTestCase(base.TestCase):
@@ -92,7 +105,13 @@ class FlavorTestCase(base.TestCase):
 
         def candidates(request, context):
             # Both trees take one of anything asked, unless the request
-            # asks for AGG1: then only RP1's.
+            # asks for AGG1: then only RP1's. Two numbered groups without
+            # a group_policy are refused, as Placement refuses them.
+            if 'resources2' in request.url and \
+                    'group_policy' not in request.url:
+                context.status_code = 400
+                return base.placement_error(400, GROUP_POLICY_DETAIL,
+                                            'Bad Request')
             rps = (RP1,) if AGG1 in request.url else (RP1, RP2)
             return {'allocation_requests': [
                 {'allocations': {rp: {'resources': {'VCPU': 1}}}}
@@ -103,7 +122,8 @@ class FlavorTestCase(base.TestCase):
                      base.provider(RP1, 'big')]})
         mock.get(NOVA, json=self.nova_version())
         mock.get(NOVA + '/', json=self.nova_version())
-        for body in (LARGE, SMALL, ACCEL, TWO_GROUPS):
+        for body in (LARGE, SMALL, ACCEL, TWO_GROUPS, NO_POLICY, SOMETIMES,
+                     NAMED):
             mock.get(NOVA + '/flavors/' + body['id'], json={'flavor': body})
             # openstacksdk asks again for empty extra specs.
             mock.get(NOVA + '/flavors/%s/os-extra_specs' % body['id'],
@@ -262,13 +282,19 @@ class TestFitFlavor(FlavorTestCase):
         self.assertEqual(('', 0), (err, code))
         samples = [line for line in out.splitlines()
                    if not line.startswith('#')]
+        # Each flavor's series carry its own request; os-capacity's names
+        # keep os-capacity's labels.
+        large = ('flavor="m1.large",shape="DISK_GB=80,MEMORY_MB=8192,VCPU=4;'
+                 'root_required=!COMPUTE_STATUS_DISABLED"')
+        small = ('flavor="m1.small",shape="DISK_GB=20,MEMORY_MB=2048,VCPU=1;'
+                 'root_required=!COMPUTE_STATUS_DISABLED"')
         self.assertEqual([
-            'openstack_placement_fit{hostname="big",flavor="m1.large"} 4',
-            'openstack_placement_fit{hostname="small",flavor="m1.large"} 1',
-            'openstack_placement_fit{hostname="big",flavor="m1.small"} 16',
-            'openstack_placement_fit{hostname="small",flavor="m1.small"} 4',
-            'openstack_placement_cloud_fit{flavor="m1.large"} 5',
-            'openstack_placement_cloud_fit{flavor="m1.small"} 20',
+            'openstack_placement_fit{hostname="big",%s} 4' % large,
+            'openstack_placement_fit{hostname="small",%s} 1' % large,
+            'openstack_placement_fit{hostname="big",%s} 16' % small,
+            'openstack_placement_fit{hostname="small",%s} 4' % small,
+            'openstack_placement_cloud_fit{%s} 5' % large,
+            'openstack_placement_cloud_fit{%s} 20' % small,
             'openstack_free_capacity_by_flavor_total'
             '{flavor_name="m1.large"} 5',
             'openstack_free_capacity_by_flavor_total'
@@ -282,6 +308,20 @@ class TestFitFlavor(FlavorTestCase):
             'openstack_free_capacity_hypervisor_by_flavor'
             '{hypervisor="small",flavor_name="m1.small"} 4'], samples)
         self.assertEqual('# EOF', out.splitlines()[-1])
+
+    def test_openmetrics_summary_shape_of_groups(self):
+        # The shape of a flavor of request groups names each group.
+        out, err, code = self.fit('--flavor', 'f-two', '--flavor',
+                                  'f-small', '--summary', '-f',
+                                  'openmetrics')
+        self.assertEqual(('', 0), (err, code))
+        self.assertIn(
+            'openstack_placement_cloud_fit_trees{flavor="two",shape='
+            '"DISK_GB=20,MEMORY_MB=2048;resources1=VCPU=1;resources2=VCPU=1;'
+            'root_required=!COMPUTE_STATUS_DISABLED;group_policy=none"} 2\n',
+            out)
+        self.assertIn('openstack_free_capacity_by_flavor_total'
+                      '{flavor_name="m1.small"} 20\n', out)
 
     def test_several_groups_summary_counts_the_candidates(self):
         out, err, code = self.fit('--flavor', 'f-two', '--summary', '-f',
@@ -298,6 +338,119 @@ class TestFitFlavor(FlavorTestCase):
         self.assertIn('Flavor m1.large: GET /allocation_candidates?'
                       'resources=DISK_GB:80,MEMORY_MB:8192,VCPU:4&'
                       'root_required=!COMPUTE_STATUS_DISABLED', err)
+
+
+class TestFitFlavorRefused(FlavorTestCase):
+    """Several flavors: one that fails keeps its row; the others go on."""
+
+    REFUSED = ('refused by Placement: The "group_policy" parameter is '
+               'required when specifying more than one "resources{N}" '
+               'parameter. (HTTP 400)')
+    NOT_ASKED = ("not asked for: extra spec hw:cpu_policy=sometimes: not "
+                 "one of dedicated, shared, mixed; Nova refuses it.")
+
+    def all_flavors(self, *flavors):
+        self.requests_mock.get(NOVA + '/flavors/detail?is_public=None',
+                               json={'flavors': list(flavors)})
+
+    def failed_summary(self, *flavors):
+        """--all-flavors --summary of these flavors: exit 1; its lines."""
+        self.all_flavors(*flavors)
+        out, err, code = self.fit('--all-flavors', '--summary', '-f',
+                                  'value')
+        self.assertEqual(1, code)
+        return out.splitlines(), err.splitlines()
+
+    def test_refused_request_keeps_a_row(self):
+        self.all_flavors(LARGE, NO_POLICY, SMALL)
+        out, err, code = self.fit('--all-flavors', '-f', 'value')
+        self.assertEqual(1, code)
+        self.assertEqual(
+            ['m1.large %s big 4 VCPU' % RP1,
+             'm1.large %s small 1 VCPU' % RP2,
+             'm1.nopolicy None None None ' + self.REFUSED,
+             'm1.small %s big 16 VCPU' % RP1,
+             'm1.small %s small 4 VCPU' % RP2], out.splitlines())
+        self.assertEqual(
+            ['Flavor m1.nopolicy has 2 request groups and no group_policy: '
+             'Placement refuses the request, as it refuses Nova\'s.',
+             'Failed to read flavor m1.nopolicy: The "group_policy" '
+             'parameter is required when specifying more than one '
+             '"resources{N}" parameter. (HTTP 400)',
+             'Failed to read 1 of 3 flavors.'], err.splitlines())
+        self.assertEqual(3, len(self.candidates_sent()))
+
+    def test_untranslated_flavor_keeps_a_row_and_is_not_asked(self):
+        out, err = self.failed_summary(LARGE, SOMETIMES, SMALL)
+        self.assertEqual(['m1.large 5 2 VCPU', 'm1.small 20 2 VCPU',
+                          'm1.sometimes None None ' + self.NOT_ASKED], out)
+        self.assertEqual(
+            ['Failed to read flavor m1.sometimes: extra spec '
+             'hw:cpu_policy=sometimes: not one of dedicated, shared, mixed; '
+             'Nova refuses it.', 'Failed to read 1 of 3 flavors.'], err)
+        # Only the two translated flavors are asked for.
+        self.assertEqual(2, len(self.candidates_sent()))
+
+    def test_each_failure_in_flavor_order(self):
+        out, err = self.failed_summary(LARGE, NO_POLICY, SOMETIMES)
+        self.assertEqual(['m1.large 5 2 VCPU',
+                          'm1.nopolicy None None ' + self.REFUSED,
+                          'm1.sometimes None None ' + self.NOT_ASKED], out)
+        self.assertEqual(['Failed to read flavor m1.nopolicy',
+                          'Failed to read flavor m1.sometimes',
+                          'Failed to read 2 of 3 flavors.'],
+                         [line.split(':')[0] for line in err
+                          if line.startswith('Failed')])
+
+    def test_one_flavor_below_its_microversion(self):
+        # 1.30 takes the numbered groups of the others, not a named one.
+        self.all_flavors(LARGE, NAMED)
+        out, err, code = self.fit('--all-flavors', '--include-disabled',
+                                  '--summary', '-f', 'json', version='1.30')
+        self.assertEqual(1, code)
+        self.assertEqual(
+            [{'flavor': 'm1.large', 'fits': 5, 'trees': 2,
+              'limited_by': 'VCPU'},
+             {'flavor': 'm1.named', 'fits': None, 'trees': None,
+              'limited_by': 'not asked for: request group _A needs '
+                            '--os-placement-api-version 1.33 or later (this '
+                            'session uses 1.30).'}], json.loads(out))
+        self.assertEqual(
+            ['Failed to read flavor m1.named: request group _A needs '
+             '--os-placement-api-version 1.33 or later (this session uses '
+             '1.30).', 'Failed to read 1 of 2 flavors.'], err.splitlines())
+        self.assertEqual(1, len(self.candidates_sent()))
+
+    def test_openmetrics_no_samples_for_a_refused_flavor(self):
+        self.all_flavors(LARGE, NO_POLICY)
+        out, err, code = self.fit('--all-flavors', '-f', 'openmetrics')
+        self.assertEqual(1, code)
+        self.assertIn('Failed to read 1 of 2 flavors.', err)
+        samples = [line for line in out.splitlines()
+                   if not line.startswith('#')]
+        self.assertEqual([], [line for line in samples
+                              if 'nopolicy' in line])
+        # m1.large's: two trees, its total, os-capacity's three.
+        self.assertEqual(6, len(samples))
+        self.assertEqual('# EOF', out.splitlines()[-1])
+
+    def test_one_flavor_refused_is_one_line(self):
+        out, err, code = self.fit('--flavor', 'f-nopolicy')
+        self.assertEqual(('', 1), (out, code))
+        self.assertEqual(
+            'The "group_policy" parameter is required when specifying more '
+            'than one "resources{N}" parameter. (HTTP 400)',
+            err.splitlines()[-1])
+        self.assertEqual(2, len(err.splitlines()))
+
+    def test_one_flavor_untranslated_no_placement_request(self):
+        out, err, code = self.fit('--flavor', 'f-sometimes')
+        self.assertEqual(('', 1), (out, code))
+        self.assertEqual(
+            ['Flavor m1.sometimes: extra spec hw:cpu_policy=sometimes: not '
+             'one of dedicated, shared, mixed; Nova refuses it.'],
+            err.splitlines())
+        self.assertEqual([], self.placement_sent())
 
 
 class TestCandidatesFlavor(FlavorTestCase):
