@@ -146,6 +146,18 @@ class Constraint(object):
         self.holds = holds        # provider -> bool
 
 
+def _any_of(kind, any_of, found, one, several):
+    """The constraint met by a provider whose ``found(rp)`` meets ``any_of``.
+
+    ``one`` and ``several``: the (words, failure) patterns for a set of
+    one name and of more, each filled with the sorted names.
+    """
+    names = ', '.join(sorted(any_of))
+    words, failure = one if len(any_of) == 1 else several
+    return Constraint(kind, words % names, failure % names,
+                      lambda rp: bool(any_of & found(rp)))
+
+
 def group_constraints(tree, group, root_aggs):
     """The per-provider constraints of ``group``, resources first.
 
@@ -164,31 +176,19 @@ def group_constraints(tree, group, root_aggs):
             'resource', '%s:%d' % (rc, amount), None,
             lambda rp, rc=rc, amount=amount: serves(rp, rc, amount)))
     for any_of in group.required:
-        names = sorted(any_of)
-        if len(names) == 1:
-            words, failure = names[0], 'lacks required trait %s' % names[0]
-        else:
-            words = 'any of %s' % ', '.join(names)
-            failure = 'lacks any of %s' % ', '.join(names)
-        out.append(Constraint(
-            'required', words, failure,
-            lambda rp, any_of=any_of: bool(any_of & traits(rp))))
+        out.append(_any_of('required', any_of, traits,
+                           ('%s', 'lacks required trait %s'),
+                           ('any of %s', 'lacks any of %s')))
     for trait in group.forbidden:
         out.append(Constraint(
             'forbidden', 'no trait %s' % trait,
             'has forbidden trait %s' % trait,
             lambda rp, trait=trait: trait not in traits(rp)))
     for any_of in group.member_of:
-        names = sorted(any_of)
-        if len(names) == 1:
-            words = 'aggregate %s' % names[0]
-            failure = 'not in aggregate %s' % names[0]
-        else:
-            words = 'any of aggregates %s' % ', '.join(names)
-            failure = 'not in any of aggregates %s' % ', '.join(names)
-        out.append(Constraint(
-            'aggregate', words, failure,
-            lambda rp, any_of=any_of: bool(any_of & aggs(rp))))
+        out.append(_any_of('aggregate', any_of, aggs,
+                           ('aggregate %s', 'not in aggregate %s'),
+                           ('any of aggregates %s',
+                            'not in any of aggregates %s')))
     for agg in group.forbidden_aggs:
         out.append(Constraint(
             'aggregate', 'no aggregate %s' % agg,
