@@ -25,7 +25,6 @@ import logging
 
 from osc_lib import exceptions
 
-from osc_placement import flavors
 from osc_placement import text
 from osc_placement import version
 
@@ -118,6 +117,10 @@ def translated(cmd, http, parsed_args, found, aggregates, required=(),
     be asked for raises its ``flavors.Refused``; with ``keep_going``, it is
     a ``Flavored`` with that error instead, and the others go on.
     """
+    # Only here and in _translated(): the translation's tables and
+    # patterns are loaded by the runs that translate flavors (see
+    # osc_placement.resources).
+    from osc_placement import flavors
     options = dict(boot_from_volume=parsed_args.boot_from_volume,
                    include_disabled=parsed_args.include_disabled,
                    aggregates=aggregates, required=required,
@@ -136,6 +139,7 @@ def translated(cmd, http, parsed_args, found, aggregates, required=(),
 
 def _translated(cmd, http, flavor, **options):
     """The Flavored of one flavor, or its ``flavors.Refused`` raised."""
+    from osc_placement import flavors
     translation = flavors.translate(flavor, **options)
     name = text.printable(flavor['name'])
     for part, needed in translation.needs:

@@ -10,4 +10,16 @@
 # License for the specific language governing permissions and limitations
 # under the License.
 
-"""OpenStackClient plugin for the Placement API."""
+"""The placement commands: one module per Placement object.
+
+cliff imports every command module of every plugin on every ``openstack``
+run, whatever the command, and ``openstack --help`` makes every command
+for its description. A command module therefore imports at its top only
+what its classes need to be defined and their parsers built; the engines
+that only some runs use are imported in the functions of those runs: the
+local evaluation (``verdicts``, ``evaluation``: explain and capacity fit),
+the flavor translation and the compute client (``flavors``, ``compute``:
+``--flavor``), the save files (``savefile``: allocation save and restore,
+reshape) and DOT (``dot``: ``--dot``).
+``osc_placement/tests/functional/test_plugin_import.py`` holds them to it.
+"""

@@ -41,7 +41,6 @@ from osc_placement import parsers
 from osc_placement import paths
 from osc_placement import providers
 from osc_placement.resources import common
-from osc_placement import savefile
 from osc_placement.text import printable
 from osc_placement import version
 
@@ -861,6 +860,9 @@ class SaveAllocation(filters.ManyProviders, common.Command):
             http, lambda consumer: read_consumer(http, consumer), wanted,
             'consumer'))
         self.require_complete('save file')
+        # save and restore only: the file format (see
+        # osc_placement.resources).
+        from osc_placement import savefile
         microversion = version.get_version(self)
         text = savefile.dumps(records, microversion, savefile.now_text())
         if not parsed_args.file:
@@ -964,6 +966,7 @@ class RestoreAllocation(batch.Batched, common.Lister):
         return 'it holds other allocations than the file says'
 
     def take_action(self, parsed_args):
+        from osc_placement import savefile
         http = self.prepare(parsed_args)
         saved = savefile.read_saved(parsed_args.path)
         self._saved_notes(saved)

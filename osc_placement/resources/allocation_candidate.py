@@ -34,7 +34,6 @@ from osc_placement import flavor_requests
 from osc_placement import parsers
 from osc_placement import providers
 from osc_placement.resources import common
-from osc_placement import verdicts
 from osc_placement import version
 
 BASE_URL = '/allocation_candidates'
@@ -648,6 +647,8 @@ class ExplainAllocationCandidate(batch.Batched, ListAllocationCandidate):
                  'request as given.')
 
     def take_action(self, parsed_args):
+        # explain only: the local evaluation (see osc_placement.resources).
+        from osc_placement import verdicts
         http, params = self.request(parsed_args)
         trees = verdicts.Trees(self, http, parsed_args.resource_provider)
         if parsed_args.summary and flavor_requests.given(parsed_args):
@@ -752,6 +753,7 @@ class ExplainAllocationCandidate(batch.Batched, ListAllocationCandidate):
         A count is None where it is not known: the request was refused or
         failed, or so did a request within a tree.
         """
+        from osc_placement import verdicts
         label_of = {drop: label for label, drop in constraints}
 
         def ask(drop):

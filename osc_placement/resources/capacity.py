@@ -24,7 +24,6 @@ can take: Placement says which trees take one now, the evaluation
 
 from osc_lib import exceptions
 
-from osc_placement import evaluation
 from osc_placement import filters
 from osc_placement import flavor_requests
 from osc_placement import openmetrics
@@ -32,7 +31,6 @@ from osc_placement import parsers
 from osc_placement import providers
 from osc_placement.resources import allocation_candidate
 from osc_placement.resources import common
-from osc_placement import verdicts
 
 # One row per provider and resource class.
 FIELDS = ('resource_provider', 'name', 'resource_class', 'total',
@@ -420,6 +418,8 @@ class FitCapacity(openmetrics.Metrics, filters.ManyProviders,
         return params
 
     def take_action(self, parsed_args):
+        # fit only: the local evaluation (see osc_placement.resources).
+        from osc_placement import verdicts
         flavor_requests.check(parsed_args)
         flavored = flavor_requests.given(parsed_args)
         if not flavored:
@@ -525,6 +525,8 @@ class FitCapacity(openmetrics.Metrics, filters.ManyProviders,
     @staticmethod
     def _rows(trees, request, local, placement, flavored):
         """(uuid, name, fits, limited_by) per tree for one request."""
+        from osc_placement import evaluation
+        from osc_placement import verdicts
         incomplete = flavored is not None and \
             not flavored.translation.complete
         rows = []

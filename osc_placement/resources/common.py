@@ -37,8 +37,9 @@ from osc_placement import version
 
 DESCRIPTION_WIDTH = 76
 
-# The inline literals of reStructuredText: ``text``.
-_LITERAL_RE = re.compile(r'``(.+?)``', re.DOTALL)
+# The inline literals of reStructuredText: ``text``. (A pattern string:
+# re compiles it the first time help is printed, not at every start-up.)
+_LITERAL_RE = r'(?s)``(.+?)``'
 
 
 def plain_text(text):
@@ -49,7 +50,7 @@ def plain_text(text):
     ``::`` after a blank or alone on its line disappears).
     """
     lines = []
-    for line in _LITERAL_RE.sub(r'\1', text).split('\n'):
+    for line in re.sub(_LITERAL_RE, r'\1', text).split('\n'):
         stripped = line.rstrip()
         if stripped.endswith('::'):
             if not stripped.strip(': '):

@@ -30,7 +30,6 @@ from osc_placement import paths
 from osc_placement.resources import allocation
 from osc_placement.resources import common
 from osc_placement.resources import inventory
-from osc_placement import savefile
 from osc_placement.text import printable
 from osc_placement import version
 
@@ -311,6 +310,9 @@ class ReshapeResourceProvider(batch.Batched, common.Lister):
                     {rp: state[rp][2] for rp in rps}, now)
 
     def take_action(self, parsed_args):
+        # The file format, loaded by this command's runs only (see
+        # osc_placement.resources).
+        from osc_placement import savefile
         http = self.prepare(parsed_args)
         data = savefile.read_reshape(parsed_args.path)
         plan = self._read(http, data)

@@ -21,7 +21,6 @@ the names indented by depth), or as Graphviz DOT (``dot.py``) with
 from osc_lib import exceptions
 
 from osc_placement import amounts
-from osc_placement import dot
 from osc_placement import filters
 from osc_placement import parsers
 from osc_placement import providers
@@ -154,6 +153,8 @@ class _TreeView(filters.ManyProviders, common.Lister):
                     http, uuid, parsed_args.dot),
                 shown)}
         if parsed_args.dot:
+            # With --dot only (see osc_placement.resources).
+            from osc_placement import dot
             consumers = {}
             if parsed_args.consumers:
                 consumers = dict(

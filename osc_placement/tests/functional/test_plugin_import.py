@@ -15,6 +15,12 @@
 
 Each check runs in a fresh interpreter (a subprocess), the only way to see
 which modules an import really loads.
+
+cliff imports every command module of every plugin on every run (its
+command manager loads the entry points through stevedore), and its
+``--help`` makes each command to print its description: the engines that
+only some runs need (the local evaluation, the flavor translation, the
+compute client, the save files, DOT) are imported by those runs only.
 """
 
 import json
@@ -42,6 +48,61 @@ sys.meta_path.remove(hide)
 assert not [m for m in sys.modules if m.startswith('osc_placement')]
 SNAPSHOT = set(sys.modules)
 """
+
+
+# Modules that no run needs unless it uses them: loaded only by the
+# commands (or options) that use them, never by importing a command module
+# or building a parser.
+ENGINES = ('osc_placement.compute', 'osc_placement.dot',
+           'osc_placement.evaluation', 'osc_placement.flavors',
+           'osc_placement.savefile', 'osc_placement.verdicts')
+
+# Runs of the openstack shell, one after another in this interpreter, every
+# request answered by requests-mock with one body that has every key the
+# reads below take; then, for each run, the osc_placement modules loaded
+# so far.
+_RUNS = """
+import contextlib, io, json, sys
+import requests_mock
+from openstackclient import shell
+BODY = {'traits': [], 'resource_providers': [], 'inventories': {},
+        'usages': {}, 'resource_provider_generation': 0}
+loaded = []
+for argv in ARGVS:
+    with requests_mock.Mocker() as mocker, \\
+            contextlib.redirect_stdout(io.StringIO()):
+        mocker.register_uri(requests_mock.ANY, requests_mock.ANY, json=BODY)
+        try:
+            code = shell.main(argv)
+        except SystemExit as exc:  # --help
+            code = exc.code
+    assert not code, (argv, code)
+    loaded.append(sorted(m for m in sys.modules
+                         if m.startswith('osc_placement')))
+print(json.dumps(loaded))
+"""
+_AUTH = ['--os-auth-type', 'admin_token', '--os-endpoint',
+         'http://placement.test/placement', '--os-token', 'admin',
+         '--os-placement-api-version', '1.6']
+_UUID = '7a2f6d5e-0f3b-4b8e-9c1a-2d4e6f8a0b1c'
+# The help of the commands that use the engines: their parsers.
+HELPS = (['allocation', 'candidate', 'explain', '--help'],
+         ['resource', 'provider', 'capacity', 'fit', '--help'],
+         ['resource', 'provider', 'allocation', 'save', '--help'],
+         ['resource', 'provider', 'tree', 'show', '--help'])
+# Simple reads of the original plugin (as in the start-up benchmark,
+# tools/bench/bench.py START_UP).
+READS = (['trait', 'list'],
+         ['resource', 'provider', 'list'],
+         ['resource', 'provider', 'inventory', 'list', _UUID],
+         ['resource', 'provider', 'usage', 'show', _UUID])
+
+
+def _engines(modules):
+    """The modules among ``modules`` that are (or are in) ENGINES."""
+    return sorted(m for m in modules
+                  if any(m == name or m.startswith(name + '.')
+                         for name in ENGINES))
 
 
 class TestImports(base.BaseTestCase):
@@ -85,6 +146,22 @@ print(json.dumps(sorted(set(sys.modules) - SNAPSHOT)))
         self.assertEqual(
             [], [m for m in new if m.partition('.')[0] != 'osc_placement'])
         self.assertIn('osc_placement.resources.resource_provider', new)
+        self.assertEqual([], _engines(new))
+
+    def test_help_and_simple_reads_load_no_engine(self):
+        """``openstack --help`` makes every command for its description.
+
+        Then ``command list``, the parsers of the commands that use the
+        engines and simple reads, each run to its end: none loads an
+        engine.
+        """
+        argvs = ([['--help'], ['command', 'list']] + list(HELPS)
+                 + [_AUTH + argv for argv in READS])
+        loaded = self.python('ARGVS = %r' % (argvs,) + _RUNS)
+        self.assertIn('osc_placement.resources.capacity', loaded[0])
+        self.assertIn('osc_placement.http', loaded[-1])
+        for argv, modules in zip(argvs, loaded):
+            self.assertEqual([], _engines(modules), argv)
 
     def test_other_commands_do_not_load_the_http_layer(self):
         loaded = self.python("""
