@@ -254,6 +254,13 @@ class SessionClient(object):
         # During a batch: the environment's settings given to each
         # request (see batch_environment()).
         self._environment = {}
+        # Whether keystoneauth is to build its debug lines of each request
+        # and response: only if a handler writes them. Logging is set up
+        # (by osc-lib, from --debug, -v and --log-file) before the client
+        # is made, and looking at the handlers for every request costs
+        # more than the request's own work.
+        self._log_http = any(writes_debug(name)
+                             for name in KEYSTONEAUTH_LOGGERS)
         self.negotiate_api_version(api_version)
 
     def allow_parallel(self, workers):
@@ -370,8 +377,7 @@ class SessionClient(object):
             kwargs.setdefault('timeout', self.timeout)
         for setting, value in self._environment.items():
             kwargs.setdefault(setting, value)
-        kwargs.setdefault('log', any(
-            writes_debug(name) for name in KEYSTONEAUTH_LOGGERS))
+        kwargs.setdefault('log', self._log_http)
         try:
             base_url = self._base()
             target = url
