@@ -225,7 +225,7 @@ def run(http, work, items, default=1, progress=None, name=str,
     started = 0
     pool = futures.ThreadPoolExecutor(max_workers=workers)
     try:
-        with signals:
+        with signals, http.batch_environment():
             while True:
                 if signals.again is not None:
                     _end_at_once(signals.again, [

@@ -17,12 +17,24 @@
 user asked for it, and raises the one-line exceptions of ``errors.py``
 for every failure. ``Response`` reads the body of an answer, checking
 its shape where it is read.
+
+What it does per request is kept to what the request needs (issue 33):
+the endpoint is looked up once; keystoneauth is asked not to build its
+debug lines when no log handler would write them; and during a batch
+the environment (proxies, CA bundle, ``.netrc``), which requests reads
+again for every request, is read once and given with each request (see
+:meth:`SessionClient.batch_environment`). The requests on the wire are
+the same.
 """
 
+import contextlib
 import logging
+import urllib.parse
 
 from keystoneauth1 import exceptions as ks_exceptions
+from keystoneauth1 import noauth
 from keystoneauth1 import session as ks_session
+from keystoneauth1 import token_endpoint
 from osc_lib import exceptions
 import requests
 
@@ -35,6 +47,60 @@ LOG = logging.getLogger(__name__)
 
 _KINDS = {list: 'a list', dict: 'an object'}
 _UNSET = object()
+# The loggers of keystoneauth's request and response lines: one, or one
+# per part when the session splits them (split_loggers).
+KEYSTONEAUTH_LOGGERS = ('keystoneauth1.session',
+                        'keystoneauth1.session.request',
+                        'keystoneauth1.session.response',
+                        'keystoneauth1.session.body',
+                        'keystoneauth1.session.request-id')
+# Auth plugins of a fixed endpoint that send no request of their own (a
+# fixed token, or none): the endpoint is looked up once, and while a batch
+# reads the environment once no token request can miss it. With the
+# others (Keystone's), both are read for every request.
+_SILENT_AUTH = (token_endpoint.Token, noauth.NoAuth)
+
+
+def writes_debug(name):
+    """Whether a DEBUG record of the logger ``name`` would be written.
+
+    True when the logger is enabled for DEBUG and a handler on its way
+    up (as far as records propagate) takes DEBUG records: ``--debug``,
+    ``-v -v``, a log file at debug, a test capturing the logs. osc-lib
+    enables the root logger for DEBUG and filters in its handlers, so
+    the logger's own level alone does not say.
+    """
+    logger = logging.getLogger(name)
+    if not logger.isEnabledFor(logging.DEBUG):
+        return False
+    while logger is not None:
+        if any(handler.level <= logging.DEBUG
+               for handler in logger.handlers):
+            return True
+        if not logger.propagate:
+            break
+        logger = logger.parent
+    return False
+
+
+class NetrcAuth(requests.auth.AuthBase):
+    """The ``.netrc`` credentials of each host, looked up once per host.
+
+    What requests does for each request when it trusts the environment
+    (``requests.utils.get_netrc_auth``, then HTTP basic auth), for the
+    requests of a batch, which are sent while it does not.
+    """
+
+    def __init__(self):
+        self.found = {}   # netloc -> (user, password) or None
+
+    def __call__(self, request):
+        host = urllib.parse.urlsplit(request.url).netloc
+        if host not in self.found:
+            self.found[host] = requests.utils.get_netrc_auth(request.url)
+        if self.found[host]:
+            return requests.auth.HTTPBasicAuth(*self.found[host])(request)
+        return request
 
 
 class Response(object):
@@ -183,6 +249,18 @@ class SessionClient(object):
         # The connections the session's pools keep per host (requests'
         # default until allow_parallel() mounts bigger pools).
         self._pool_size = requests.adapters.DEFAULT_POOLSIZE
+        # The endpoint, once known, without its trailing '/'.
+        self._base_url = None
+        # During a batch: the environment's settings given to each
+        # request (see batch_environment()).
+        self._environment = {}
+        # Whether keystoneauth is to build its debug lines of each request
+        # and response: only if a handler writes them. Logging is set up
+        # (by osc-lib, from --debug, -v and --log-file) before the client
+        # is made, and looking at the handlers for every request costs
+        # more than the request's own work.
+        self._log_http = any(writes_debug(name)
+                             for name in KEYSTONEAUTH_LOGGERS)
         self.negotiate_api_version(api_version)
 
     def allow_parallel(self, workers):
@@ -215,12 +293,77 @@ class SessionClient(object):
                 adapter.close()
         self._pool_size = workers
 
+    @contextlib.contextmanager
+    def batch_environment(self):
+        """Read the environment once for the requests inside the block.
+
+        requests merges the environment into every request when its
+        session trusts it: the proxies (``*_proxy``, ``no_proxy``, read
+        by scanning every environment variable, twice), the CA bundle
+        (``REQUESTS_CA_BUNDLE``, ``CURL_CA_BUNDLE``) and the ``.netrc``
+        credentials of the host. Inside the block they are read once,
+        for the Placement endpoint, through requests' own
+        ``merge_environment_settings()``; the session stops trusting the
+        environment, and each request of this client carries the
+        settings read (``proxies``, ``verify``, and :class:`NetrcAuth`
+        unless the session has an auth of its own). At the end the
+        session trusts the environment again.
+
+        Only with an auth plugin of a fixed endpoint that sends no request
+        of its own (``--os-auth-type admin_token`` or ``none``): a Keystone
+        token requested in the middle of the batch would miss the
+        environment, so with Keystone nothing changes.
+        """
+        requests_session = self.session.session
+        if self._environment or not requests_session.trust_env or \
+                self._base() is None:
+            # Inside a batch already, an environment not trusted, or
+            # Keystone's auth: as without a batch.
+            yield
+            return
+        settings = requests_session.merge_environment_settings(
+            self._base() + '/', {}, None, self.session.verify, None)
+        environment = {'proxies': settings['proxies'],
+                       'verify': settings['verify']}
+        if requests_session.auth is None:
+            environment['requests_auth'] = NetrcAuth()
+        self._environment = environment
+        requests_session.trust_env = False
+        try:
+            yield
+        finally:
+            requests_session.trust_env = True
+            self._environment = {}
+
+    def _base(self):
+        """The fixed endpoint without its trailing '/', or None.
+
+        keystoneauth looks the endpoint up for every request given as a
+        path; a request given as an absolute URL goes there as it is.
+        With an auth plugin of a fixed endpoint (``--os-endpoint``), it is
+        looked up once. With Keystone's, each request still looks it up
+        in the catalog of the current token, which a new token can
+        change.
+        """
+        if self._base_url is None and isinstance(self.session.auth,
+                                                 _SILENT_AUTH):
+            endpoint = self.session.get_endpoint(**self.ks_filter)
+            # One that is not a URL is left to keystoneauth and requests,
+            # which refuse it in their words.
+            if endpoint and urllib.parse.urlsplit(endpoint).netloc:
+                self._base_url = endpoint.rstrip('/')
+        return self._base_url
+
     def request(self, method, url, **kwargs):
         """Send one request; return its :class:`Response`.
 
         An error status raises the osc-lib exception of
         :func:`exception_for`, unless ``raise_exc=False``; a failure below
         HTTP raises :class:`ConnectionFailed`.
+
+        ``url`` is a path below the endpoint, sent to the endpoint's URL
+        joined as keystoneauth joins them; keystoneauth still gets the
+        endpoint filter (its debug lines name the service from it).
         """
         version_override = kwargs.pop('version', None)
         raise_exc = kwargs.pop('raise_exc', True)
@@ -232,9 +375,17 @@ class SessionClient(object):
         headers.setdefault('Accept', 'application/json')
         if self.timeout:
             kwargs.setdefault('timeout', self.timeout)
+        for setting, value in self._environment.items():
+            kwargs.setdefault(setting, value)
+        kwargs.setdefault('log', self._log_http)
         try:
+            base_url = self._base()
+            target = url
+            if base_url is not None and not urllib.parse.urlsplit(
+                    url).netloc:
+                target = '%s/%s' % (base_url, url.lstrip('/'))
             response = self.session.request(
-                url, method, headers=headers,
+                target, method, headers=headers,
                 endpoint_filter=self.ks_filter, raise_exc=False, **kwargs)
         except (ks_exceptions.ConnectionError,
                 requests.exceptions.RequestException) as exc:

@@ -24,10 +24,10 @@ waiting for an answer costs nothing.
 ``--areas`` charges each slice of CPU time to the innermost *area* on the
 thread's stack: the package of the function running, or the first caller
 up the stack that belongs to one (the standard library counts for the
-area that called it), with a few functions singled out: keystoneauth's
-request and response logging, requests' merging of the environment into
-each request (proxies, CA bundle) and its ``.netrc`` lookup, JSON
-decoding.
+area that called it), with a few functions singled out, which count
+with everything they call: keystoneauth's request and response logging,
+requests' merging of the environment into each request (proxies, CA
+bundle) and its ``.netrc`` lookup, JSON decoding.
 Everything that runs in the main thread before cliff starts the command
 is the start-up. The profiler's own time is left out. Writes
 ``{area: seconds}`` as JSON.
@@ -83,6 +83,11 @@ AREAS = (
 
 
 _AREA_OF = {}
+# The areas of single functions: everything they call counts for them
+# (requests' merge_environment_settings calls requests' get_environ_proxies,
+# which would otherwise start "requests: the rest").
+SINGLED_OUT = frozenset(area for _package, function, area in AREAS
+                        if function is not None)
 
 
 def area_of(code):
@@ -123,7 +128,9 @@ class Areas(object):
         self.seconds[top] = self.seconds.get(top, 0.0) + now - state[1]
         if event == 'call':
             area = area_of(frame.f_code)
-            if top == START_UP and not (
+            if top in SINGLED_OUT:
+                area = top
+            elif top == START_UP and not (
                     area == REST and frame.f_code.co_name == 'run_subcommand'):
                 # Until cliff runs the command, all is the start-up.
                 area = START_UP

@@ -18,6 +18,7 @@ batch ran in parallel), send this process a signal in the middle of a
 batch, or fail every request below HTTP as a dead endpoint does.
 """
 
+import contextlib
 import datetime
 import io
 import os
@@ -89,6 +90,10 @@ class Client(object):
 
     def allow_parallel(self, workers):
         self.readied.append(workers)
+
+    @contextlib.contextmanager
+    def batch_environment(self):
+        yield
 
 
 class BatchTestCase(base.TestCase):
