@@ -154,6 +154,22 @@ class Trees(object):
         return found
 
 
+class Answer(object):
+    """What :func:`settle` needs of a candidates answer, without its body.
+
+    ``roots``: the roots within which the answer has an allocation
+    request (:meth:`Trees.roots_in`); ``empty``: it has none at all (an
+    empty answer was not cut). Made as each answer arrives: on a big
+    cloud an answer's body is tens of megabytes, and a batch of them (one
+    per flavor, one per relaxed constraint) would otherwise be kept whole
+    until the last arrives.
+    """
+
+    def __init__(self, trees, response):
+        self.empty = not response.field('allocation_requests', list)
+        self.roots = trees.roots_in(response)
+
+
 def _listed(http, everyone, value):
     """The provider of the list that a UUID or name names.
 
@@ -180,14 +196,16 @@ def candidate_roots(cmd, http, trees, params, local):
     local: {root: the local Verdict}. One candidates request, then
     :func:`settle`.
     """
-    answer = http.request('GET', CANDIDATES_URL, params=params)
+    answer = Answer(trees, http.request('GET', CANDIDATES_URL,
+                                        params=params))
     return settle(cmd, http, trees, [(params, answer, local)])[0]
 
 
 def settle(cmd, http, trees, asked):
     """[{root: True, False or None}]: the verdicts of answered requests.
 
-    asked: [(params, answer, {root: local Verdict})], one per request. A
+    asked: [(params, :class:`Answer`, {root: local Verdict})], one per
+    request. A
     tree that the local evaluation takes for a candidate but a non-empty
     answer lacks (an answer without any allocation request was not cut)
     is asked about again within that tree (from 1.31), one request each,
@@ -195,10 +213,10 @@ def settle(cmd, http, trees, asked):
     is None: not known.
     """
     roots = [root['uuid'] for root in trees.roots]
-    found = [trees.roots_in(answer) for _params, answer, _local in asked]
+    found = [answer.roots for _params, answer, _local in asked]
     again = []
     for index, (_params, answer, local) in enumerate(asked):
-        if not answer.field('allocation_requests', list):
+        if answer.empty:
             continue
         again.extend((index, root) for root in roots
                      if root not in found[index]

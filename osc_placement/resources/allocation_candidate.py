@@ -764,8 +764,8 @@ class ExplainAllocationCandidate(batch.Batched, ListAllocationCandidate):
             except exceptions.CommandError as exc:
                 return refused(drop, exc)
             try:
-                return params, http.request('GET', verdicts.CANDIDATES_URL,
-                                            params=params)
+                return params, verdicts.Answer(trees, http.request(
+                    'GET', verdicts.CANDIDATES_URL, params=params))
             except exceptions.BadRequest as exc:
                 return refused(drop, exc)
 
@@ -777,8 +777,7 @@ class ExplainAllocationCandidate(batch.Batched, ListAllocationCandidate):
             http, lambda item: ask(item[1]), constraints,
             'relaxed request', key=lambda item: item[0]) if result]
         considered = set(p['uuid'] for p in trees.roots)
-        if any(considered - trees.roots_in(answer)
-               and answer.field('allocation_requests', list)
+        if any(considered - answer.roots and not answer.empty
                for _item, (_params, answer) in answered):
             # Some answer may have been cut: the evaluation says which
             # trees to ask about again.
