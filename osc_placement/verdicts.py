@@ -119,6 +119,7 @@ class Trees(object):
             wanted = set(self.root_of.get(p['uuid']) for p in chosen)
             self.roots = [p for p in self.roots if p['uuid'] in wanted]
         self.records = {}
+        self.unread = 0
 
     def read(self):
         """{root: [provider records]}: four reads per provider, batched."""
@@ -131,6 +132,9 @@ class Trees(object):
             self.records[root['uuid']] = [
                 evaluation.provider_record(p, read[p['uuid']])
                 for p in self.members[root['uuid']] if p['uuid'] in read]
+        # The providers that could not be read (failed, or left after a
+        # signal): the batch report says which.
+        self.unread = len(shown) - len(read)
         return self.records
 
     def roots_in(self, response):

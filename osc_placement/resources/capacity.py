@@ -456,13 +456,6 @@ class FitCapacity(openmetrics.Metrics, filters.ManyProviders,
                      if name in SELECTING]
         trees = verdicts.Trees(self, http, parsed_args.resource_provider,
                                selection)
-        trees.read()
-        self.require_complete('rows' if not parsed_args.summary
-                              else 'totals')
-        locals_ = {index: verdicts.local_verdicts(one, http.api_version,
-                                                  trees)
-                   for index, one in enumerate(all_params)
-                   if one is not None}
         # The limited_by of each request that failed, by index.
         failures = {index: NOT_ASKED % one.refused.reason
                     for index, one in enumerate(asked)
@@ -493,6 +486,18 @@ class FitCapacity(openmetrics.Metrics, filters.ManyProviders,
             lone_failure_raises=not several))
         answered = [index for index in range(len(all_params))
                     if index in answers]
+        # The trees are read after the candidates requests, whose answers
+        # are cut down as they arrive: on a big cloud the records of every
+        # provider and a whole answer are then not held at once.
+        trees.read()
+        if trees.unread:
+            # Not the flavors that failed: each has its row.
+            self.require_complete('rows' if not parsed_args.summary
+                                  else 'totals')
+        locals_ = {index: verdicts.local_verdicts(one, http.api_version,
+                                                  trees)
+                   for index, one in enumerate(all_params)
+                   if one is not None}
         settled = dict(zip(answered, verdicts.settle(self, http, trees, [
             (all_params[index], answers[index], locals_[index][1])
             for index in answered])))
