@@ -514,8 +514,13 @@ def run_target(target, n, sb, endpoint, sides, args, out_dir):
     env = _clean_env(client.client_env(endpoint))
     summary = {'target': target.name, 'items': n, 'shape': target.shape,
                'latency_ms': target.latency_ms}
-    checks = {side: check_run(argv, env, sb, restore)
-              for side, argv in (('ours', measured), ('baseline', base))}
+    # The baseline first: a command that changes the cloud (inventory set)
+    # then finds it changed by the baseline, and sends the baseline's
+    # requests; run first, ours would lower the capacities, and read the
+    # usages before doing so (D19), which the reference never does.
+    ran = {side: check_run(argv, env, sb, restore)
+           for side, argv in (('baseline', base), ('ours', measured))}
+    checks = {side: ran[side] for side in ('ours', 'baseline')}
     summary.update(
         (side + '_' + key, checks[side][key]) for side in checks
         for key in ('code', 'rss_kib'))
