@@ -12,9 +12,9 @@
 
 """The bench's own arithmetic, without a server.
 
-Run in the bench's environment::
+``tox -e py3`` runs these after the unit tests; alone::
 
-    .tox/bench/bin/python -m unittest discover -s tools/bench -p 'test_*.py'
+    .tox/py3/bin/python -m unittest discover -s tools/bench -p 'test_*.py'
 """
 
 import os
