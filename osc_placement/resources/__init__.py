@@ -20,6 +20,8 @@ that only some runs use are imported in the functions of those runs: the
 local evaluation (``verdicts``, ``evaluation``: explain and capacity fit),
 the flavor translation and the compute client (``flavors``, ``compute``:
 ``--flavor``), the save files (``savefile``: allocation save and restore,
-reshape) and DOT (``dot``: ``--dot``).
+reshape) and DOT (``dot``: ``--dot``). The OpenMetrics text format
+(``openmetrics``) is named only by ``setup.cfg``, as a formatter of the
+capacity commands: cliff loads it when it makes one of them.
 ``osc_placement/tests/functional/test_plugin_import.py`` holds them to it.
 """
