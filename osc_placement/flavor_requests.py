@@ -18,7 +18,9 @@ each flavor's request as ``osc_placement.flavors.translate()`` builds it,
 checked against the session's Placement microversion. The flavors and the
 zone's aggregates are read from Nova by the command
 (``allocation_candidate.read_flavors()``): only command modules import
-``osc_placement.compute``, and only when these options are given.
+``osc_placement.compute``, and only when these options are given. The
+commands import this module in the functions that use it (their parsers
+and runs), never at their top: see ``osc_placement.resources``.
 """
 
 import logging

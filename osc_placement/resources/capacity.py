@@ -41,7 +41,6 @@ import abc
 from osc_lib import exceptions
 
 from osc_placement import filters
-from osc_placement import flavor_requests
 from osc_placement import parsers
 from osc_placement import providers
 from osc_placement.resources import allocation_candidate
@@ -481,6 +480,8 @@ class FitCapacity(Metrics, filters.ManyProviders,
             help='Comma-separated traits the root provider of the tree '
                  'must have, ``!`` before one it must not have. May be '
                  'repeated.')
+        # fit only: the --flavor options (see osc_placement.resources).
+        from osc_placement import flavor_requests
         flavor_requests.add_options(self, parser)
         return parser
 
@@ -497,6 +498,7 @@ class FitCapacity(Metrics, filters.ManyProviders,
 
     def take_action(self, parsed_args):
         # fit only: the local evaluation (see osc_placement.resources).
+        from osc_placement import flavor_requests
         from osc_placement import verdicts
         flavor_requests.check(parsed_args)
         flavored = flavor_requests.given(parsed_args)
@@ -693,6 +695,7 @@ class FitCapacity(Metrics, filters.ManyProviders,
                 self.BY_FLAVOR_HYPERVISOR.family(self.FLAVOR_COLUMNS, trees)]
 
     def metric_families(self, parsed_args, column_names, rows):
+        from osc_placement import flavor_requests
         if flavor_requests.given(parsed_args):
             return self._flavor_families(parsed_args)
         label = [('shape', self.labels[0])]
