@@ -119,10 +119,15 @@ class Trees(object):
             wanted = set(self.root_of.get(p['uuid']) for p in chosen)
             self.roots = [p for p in self.roots if p['uuid'] in wanted]
         self.records = {}
-        self.unread = 0
 
     def read(self):
-        """{root: [provider records]}: four reads per provider, batched."""
+        """{root: [provider records]}: four reads per provider, batched.
+
+        A provider that could not be read is left out of its tree's
+        records: the batch (``'resource provider'``) reports it, and a
+        command whose output needs every provider says so with
+        ``require_complete()``.
+        """
         shown = [p for root in self.roots for p in self.members[root['uuid']]]
         read = dict((p['uuid'], record) for p, record in
                     self.cmd.each_provider(
@@ -132,9 +137,6 @@ class Trees(object):
             self.records[root['uuid']] = [
                 evaluation.provider_record(p, read[p['uuid']])
                 for p in self.members[root['uuid']] if p['uuid'] in read]
-        # The providers that could not be read (failed, or left after a
-        # signal): the batch report says which.
-        self.unread = len(shown) - len(read)
         return self.records
 
     def roots_in(self, response):

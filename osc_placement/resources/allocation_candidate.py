@@ -666,7 +666,7 @@ class ExplainAllocationCandidate(batch.Batched, ListAllocationCandidate):
                 [(AS_GIVEN, None)] + self._constraints(parsed_args),
                 lambda drop: self._params_without(http, parsed_args, drop))
         trees.read()
-        self.require_complete('rows')
+        self.require_complete('rows', 'resource provider')
         _request, local = verdicts.local_verdicts(params, http.api_version,
                                                   trees)
         placement = verdicts.candidate_roots(self, http, trees, params,
@@ -787,7 +787,8 @@ class ExplainAllocationCandidate(batch.Batched, ListAllocationCandidate):
             # Some answer may have been cut: the evaluation says which
             # trees to ask about again.
             trees.read()
-            self.require_complete('totals')
+            self.require_complete('totals', 'relaxed request',
+                                  'resource provider')
             asked = [(params, answer, verdicts.local_verdicts(
                 params, http.api_version, trees)[1])
                 for _item, (params, answer) in answered]

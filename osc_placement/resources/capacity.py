@@ -208,7 +208,7 @@ class ListCapacity(Metrics, filters.ManyProviders,
         if not parsed_args.summary:
             return FIELDS, rows
         # A total over the providers read would look complete.
-        self.require_complete('totals')
+        self.require_complete('totals', 'resource provider')
         at = [(name, FIELDS.index(name)) for name in SUMMED]
         sums = {}
         for row in rows:
@@ -570,10 +570,10 @@ class FitCapacity(Metrics, filters.ManyProviders,
         # are cut down as they arrive: on a big cloud the records of every
         # provider and a whole answer are then not held at once.
         trees.read()
-        if trees.unread:
-            # Not the flavors that failed: each has its row.
-            self.require_complete('rows' if not parsed_args.summary
-                                  else 'totals')
+        # Every provider of the trees, not every flavor: a flavor that
+        # failed has its row.
+        self.require_complete('totals' if parsed_args.summary else 'rows',
+                              'resource provider')
         locals_ = {index: verdicts.local_verdicts(one, http.api_version,
                                                   trees)
                    for index, one in enumerate(all_params)
