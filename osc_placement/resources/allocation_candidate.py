@@ -769,8 +769,7 @@ class ExplainAllocationCandidate(batch.Batched, ListAllocationCandidate):
             except exceptions.CommandError as exc:
                 return refused(drop, exc)
             try:
-                return params, verdicts.Answer(trees, http.request(
-                    'GET', verdicts.CANDIDATES_URL, params=params))
+                return params, verdicts.ask(http, trees, params)
             except exceptions.BadRequest as exc:
                 return refused(drop, exc)
 

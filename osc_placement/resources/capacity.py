@@ -547,9 +547,7 @@ class FitCapacity(Metrics, filters.ManyProviders,
                 # Reported with the others; its line names the flavor once.
                 raise exceptions.CommandError(one.refused.reason)
             try:
-                return verdicts.Answer(trees, http.request(
-                    'GET', verdicts.CANDIDATES_URL,
-                    params=all_params[index]))
+                return verdicts.ask(http, trees, all_params[index])
             except (exceptions.ClientException,
                     exceptions.CommandError) as exc:
                 # Kept for the row; the batch reports it.
