@@ -323,9 +323,14 @@ class Report(object):
                 return batch.interrupted
         return None
 
-    def complete(self):
-        """Whether every item of every batch was done."""
-        return all(batch.complete() for batch, _t, _ts, _k in self.batches)
+    def complete(self, *things):
+        """Whether every item of the batches of ``things`` was done.
+
+        ``things``: the ``thing`` of each batch concerned, as given to
+        :meth:`add`; none: every batch.
+        """
+        return all(batch.complete() for batch, thing, _ts, _k in self.batches
+                   if not things or thing in things)
 
     def finish(self, result=0, suffix=''):
         """Log what the batches did; the command's exit code.
@@ -425,9 +430,10 @@ class Batched(object):
     not stop the others: what was read is printed, then each failure on a
     line of its own and a count, and the command exits with 1. After a
     signal, no more reads start and the rows read are printed. A command
-    that adds figures up calls :meth:`require_complete` first: it then
-    prints nothing unless every item was read. ``batch_report`` is the
-    :class:`Report` of the command's reads.
+    that adds figures up calls :meth:`require_complete` first, naming the
+    batches its figures come from: it then prints nothing unless every
+    item of them was read. ``batch_report`` is the :class:`Report` of the
+    command's reads.
     """
 
     default_parallel = plugin.PARALLEL_NEW_COMMANDS
@@ -456,11 +462,12 @@ class Batched(object):
         key = key or (lambda item: item)
         things = things or thing + 's'
         if self.batch_report.interrupted() is not None:
-            items = []
-        batch = self.batch_report.add(
-            run_for(self, http, work, items, things,
-                    name=lambda item: printable(key(item))),
-            thing, things, key)
+            # Not tried: for require_complete(), its items were not read.
+            batch = Batch(items)
+        else:
+            batch = run_for(self, http, work, items, things,
+                            name=lambda item: printable(key(item)))
+        self.batch_report.add(batch, thing, things, key)
         failed = batch.failed()
         if lone_failure_raises and len(failed) == 1 and \
                 batch.interrupted is None:
@@ -473,11 +480,17 @@ class Batched(object):
         return self.each(http, lambda p: work(p['uuid']), providers,
                          'resource provider', key=lambda p: p['uuid'])
 
-    def require_complete(self, what='totals'):
-        """Stop the command, printing nothing, unless every item was read.
+    def require_complete(self, what, thing, *others):
+        """Stop the command, printing nothing, unless these items were read.
 
-        For an output that adds figures up: a partial total would look
-        complete.
+        ``thing``, ``others``: the ``thing`` of each batch whose items
+        must all have been read, as given to :meth:`each` (``'resource
+        provider'``, ``'consumer'``): those the output is made of. For an
+        output that adds figures up (a partial total would look complete)
+        or that is written whole or not at all (a save file); the items
+        of the command's other batches may fail, each reported in its own
+        way. After a signal, the batches not started count as not read.
+        ``what``: what is then not printed (``'totals'``, ``'rows'``).
         """
-        if not self.batch_report.complete():
+        if not self.batch_report.complete(thing, *others):
             raise Incomplete(what)

@@ -309,7 +309,7 @@ class ManyProviders(batch.Batched):
             chosen = [found for _value, found in self.each(
                 http, lambda value: providers.lookup(http, value), named,
                 'resource provider', lone_failure_raises=True)]
-            self.require_complete('rows')
+            self.require_complete('rows', 'resource provider')
             if not filters:
                 return list({p['uuid']: p for p in chosen}.values())
             wanted = set(p['uuid'] for p in chosen)

@@ -18,7 +18,9 @@ each flavor's request as ``osc_placement.flavors.translate()`` builds it,
 checked against the session's Placement microversion. The flavors and the
 zone's aggregates are read from Nova by the command
 (``allocation_candidate.read_flavors()``): only command modules import
-``osc_placement.compute``, and only when these options are given.
+``osc_placement.compute``, and only when these options are given. The
+commands import this module in the functions that use it (their parsers
+and runs), never at their top: see ``osc_placement.resources``.
 """
 
 import logging
@@ -117,9 +119,8 @@ def translated(cmd, http, parsed_args, found, aggregates, required=(),
     be asked for raises its ``flavors.Refused``; with ``keep_going``, it is
     a ``Flavored`` with that error instead, and the others go on.
     """
-    # Only here and in _translated(): the translation's tables and
-    # patterns are loaded by the runs that translate flavors (see
-    # osc_placement.resources).
+    # Only here: the translation's tables and patterns are loaded by the
+    # runs that translate flavors (see osc_placement.resources).
     from osc_placement import flavors
     options = dict(boot_from_volume=parsed_args.boot_from_volume,
                    include_disabled=parsed_args.include_disabled,
@@ -129,27 +130,33 @@ def translated(cmd, http, parsed_args, found, aggregates, required=(),
     result = []
     for flavor in found:
         try:
-            result.append(_translated(cmd, http, flavor, **options))
+            translation = flavors.translate(flavor, **options)
+            name = text.printable(flavor['name'])
+            too_new = _too_new(http, translation)
+            if too_new:
+                raise flavors.Refused(name, too_new)
         except flavors.Refused as refused:
             if not keep_going:
                 raise
             result.append(Flavored(refused.flavor, None, refused=refused))
+            continue
+        for warning in translation.warnings:
+            cmd.log.warning('%s', warning)
+        LOG.debug('Flavor %s: GET /allocation_candidates?%s', name,
+                  '&'.join('%s=%s' % pair for pair in translation.params))
+        result.append(Flavored(name, translation))
     return result
 
 
-def _translated(cmd, http, flavor, **options):
-    """The Flavored of one flavor, or its ``flavors.Refused`` raised."""
-    from osc_placement import flavors
-    translation = flavors.translate(flavor, **options)
-    name = text.printable(flavor['name'])
+def _too_new(http, translation):
+    """Why the session cannot ask for a translation, or None.
+
+    The first part of the request that needs a later microversion than
+    the session's, naming the version.
+    """
     for part, needed in translation.needs:
         if not version.compare(http.api_version, version.ge(needed),
                                exc=False):
-            raise flavors.Refused(
-                name, '%s needs --os-placement-api-version %s or later '
-                '(this session uses %s).' % (part, needed, http.api_version))
-    for warning in translation.warnings:
-        cmd.log.warning('%s', warning)
-    LOG.debug('Flavor %s: GET /allocation_candidates?%s', name,
-              '&'.join('%s=%s' % pair for pair in translation.params))
-    return Flavored(name, translation)
+            return ('%s needs --os-placement-api-version %s or later (this '
+                    'session uses %s).' % (part, needed, http.api_version))
+    return None

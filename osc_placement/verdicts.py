@@ -20,6 +20,10 @@ What ``allocation candidate explain`` and ``capacity fit`` share:
   each of their providers (inventories, usages, traits, aggregates: four
   requests per provider, through the batch), as the pure
   ``evaluation`` module takes them;
+* ``ask()``: one ``GET /allocation_candidates``, its answer cut down to
+  what the verdicts need as it arrives (``Answer``: the roots within
+  which it has an allocation request), the one way every candidates
+  request here is read, those within a tree too;
 * ``candidate_roots()`` and ``settle()``: the roots within which
   Placement's own ``GET /allocation_candidates`` returns an allocation
   request; a tree that the local evaluation finds but a non-empty answer
@@ -119,10 +123,15 @@ class Trees(object):
             wanted = set(self.root_of.get(p['uuid']) for p in chosen)
             self.roots = [p for p in self.roots if p['uuid'] in wanted]
         self.records = {}
-        self.unread = 0
 
     def read(self):
-        """{root: [provider records]}: four reads per provider, batched."""
+        """{root: [provider records]}: four reads per provider, batched.
+
+        A provider that could not be read is left out of its tree's
+        records: the batch (``'resource provider'``) reports it, and a
+        command whose output needs every provider says so with
+        ``require_complete()``.
+        """
         shown = [p for root in self.roots for p in self.members[root['uuid']]]
         read = dict((p['uuid'], record) for p, record in
                     self.cmd.each_provider(
@@ -132,9 +141,6 @@ class Trees(object):
             self.records[root['uuid']] = [
                 evaluation.provider_record(p, read[p['uuid']])
                 for p in self.members[root['uuid']] if p['uuid'] in read]
-        # The providers that could not be read (failed, or left after a
-        # signal): the batch report says which.
-        self.unread = len(shown) - len(read)
         return self.records
 
     def roots_in(self, response):
@@ -174,6 +180,15 @@ class Answer(object):
         self.roots = trees.roots_in(response)
 
 
+def ask(http, trees, params):
+    """The :class:`Answer` of ``GET /allocation_candidates?<params>``.
+
+    The one way the candidates requests of explain and capacity fit are
+    sent and read, the requests within a tree of :func:`settle` too.
+    """
+    return Answer(trees, http.request('GET', CANDIDATES_URL, params=params))
+
+
 def _listed(http, everyone, value):
     """The provider of the list that a UUID or name names.
 
@@ -200,8 +215,7 @@ def candidate_roots(cmd, http, trees, params, local):
     local: {root: the local Verdict}. One candidates request, then
     :func:`settle`.
     """
-    answer = Answer(trees, http.request('GET', CANDIDATES_URL,
-                                        params=params))
+    answer = ask(http, trees, params)
     return settle(cmd, http, trees, [(params, answer, local)])[0]
 
 
@@ -230,14 +244,13 @@ def settle(cmd, http, trees, asked):
                 for roots_of in found]
     if again and cmd.compare_version(version.ge(IN_TREE)):
         answered = dict(cmd.each(
-            http, lambda item: http.request(
-                'GET', CANDIDATES_URL,
-                params=within_tree(asked[item[0]][0], item[1])),
+            http, lambda item: ask(
+                http, trees, within_tree(asked[item[0]][0], item[1])),
             again, 'tree', key=lambda item: item[1]))
         for index, root in again:
-            response = answered.get((index, root))
-            verdicts[index][root] = None if response is None \
-                else root in trees.roots_in(response)
+            answer = answered.get((index, root))
+            verdicts[index][root] = None if answer is None \
+                else root in answer.roots
     return verdicts
 
 

@@ -14,12 +14,18 @@
 
 cliff imports every command module of every plugin on every ``openstack``
 run, whatever the command, and ``openstack --help`` makes every command
-for its description. A command module therefore imports at its top only
-what its classes need to be defined and their parsers built; the engines
-that only some runs use are imported in the functions of those runs: the
-local evaluation (``verdicts``, ``evaluation``: explain and capacity fit),
-the flavor translation and the compute client (``flavors``, ``compute``:
-``--flavor``), the save files (``savefile``: allocation save and restore,
-reshape) and DOT (``dot``: ``--dot``).
+for its description (it builds no parser). A command module therefore
+imports at its top only what its classes need to be defined and what the
+parsers of most commands use. What only a few commands use is imported in
+their own functions: the ``--flavor`` options (``flavor_requests``: by
+the parsers and runs of ``allocation candidate list`` and ``explain`` and
+of ``capacity fit``); and the engines that only some runs use, in the
+functions of those runs: the local evaluation (``verdicts``,
+``evaluation``: explain and capacity fit), the flavor translation and the
+compute client (``flavors``, ``compute``: ``--flavor``), the save files
+(``savefile``: allocation save and restore, reshape) and DOT (``dot``:
+``--dot``). The OpenMetrics text format (``openmetrics``) is named only
+by ``setup.cfg``, as a formatter of the capacity commands: cliff loads it
+when it makes one of them.
 ``osc_placement/tests/functional/test_plugin_import.py`` holds them to it.
 """

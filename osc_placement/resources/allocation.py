@@ -852,14 +852,14 @@ class SaveAllocation(filters.ManyProviders, common.Command):
             read = self.each_provider(
                 http, lambda uuid: providers.provider_allocations(http, uuid),
                 self.select_providers(http, parsed_args))
-            self.require_complete('save file')
+            self.require_complete('save file', 'resource provider')
             for _provider, allocations in read:
                 found.extend(allocations)
         wanted = sorted(set(given + found))
         records = dict(self.each(
             http, lambda consumer: read_consumer(http, consumer), wanted,
             'consumer'))
-        self.require_complete('save file')
+        self.require_complete('save file', 'consumer')
         # save and restore only: the file format (see
         # osc_placement.resources).
         from osc_placement import savefile
@@ -973,7 +973,7 @@ class RestoreAllocation(batch.Batched, common.Lister):
         read = dict(self.each(
             http, lambda consumer: read_consumer(http, consumer),
             list(saved.consumers), 'consumer'))
-        self.require_complete('rows')
+        self.require_complete('rows', 'consumer')
         with_generations = version.compare(
             saved.microversion, version.ge(CONSUMER_GENERATION), exc=False)
         records, refused, before = {}, [], {}

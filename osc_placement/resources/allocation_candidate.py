@@ -30,7 +30,6 @@ from osc_lib import exceptions
 from osc_placement import amounts
 from osc_placement import batch
 from osc_placement import filters
-from osc_placement import flavor_requests
 from osc_placement import parsers
 from osc_placement import providers
 from osc_placement.resources import common
@@ -282,6 +281,9 @@ class ListAllocationCandidate(common.Lister):
             help='Named groups whose providers must all be in the subtree '
                  'of one of them. May be repeated. A group named here may '
                  'have no --resource (only traits, aggregates or tree).')
+        # The commands of candidates requests only (see
+        # osc_placement.resources): the --flavor options.
+        from osc_placement import flavor_requests
         flavor_requests.add_options(self, parser, with_all=False)
         self.add_output_options(parser)
         return parser
@@ -438,6 +440,7 @@ class ListAllocationCandidate(common.Lister):
         anything is sent; then the gates at the live version. With
         ``--flavor``, the flavor's request (``flavor_request()``).
         """
+        from osc_placement import flavor_requests
         flavor_requests.check(parsed_args, replaced=())
         if flavor_requests.given(parsed_args):
             http, flavored = self.flavor_request(parsed_args)
@@ -466,6 +469,7 @@ class ListAllocationCandidate(common.Lister):
         before any request); the --required, --forbidden, --member-of,
         --in-tree and --root-required given add to it.
         """
+        from osc_placement import flavor_requests
         groups = request_groups(parsed_args)
         unnamed = groups.get('', {})
         if len(parsed_args.flavor) > 1:
@@ -648,6 +652,7 @@ class ExplainAllocationCandidate(batch.Batched, ListAllocationCandidate):
 
     def take_action(self, parsed_args):
         # explain only: the local evaluation (see osc_placement.resources).
+        from osc_placement import flavor_requests
         from osc_placement import verdicts
         http, params = self.request(parsed_args)
         trees = verdicts.Trees(self, http, parsed_args.resource_provider)
@@ -661,7 +666,7 @@ class ExplainAllocationCandidate(batch.Batched, ListAllocationCandidate):
                 [(AS_GIVEN, None)] + self._constraints(parsed_args),
                 lambda drop: self._params_without(http, parsed_args, drop))
         trees.read()
-        self.require_complete('rows')
+        self.require_complete('rows', 'resource provider')
         _request, local = verdicts.local_verdicts(params, http.api_version,
                                                   trees)
         placement = verdicts.candidate_roots(self, http, trees, params,
@@ -764,8 +769,7 @@ class ExplainAllocationCandidate(batch.Batched, ListAllocationCandidate):
             except exceptions.CommandError as exc:
                 return refused(drop, exc)
             try:
-                return params, verdicts.Answer(trees, http.request(
-                    'GET', verdicts.CANDIDATES_URL, params=params))
+                return params, verdicts.ask(http, trees, params)
             except exceptions.BadRequest as exc:
                 return refused(drop, exc)
 
@@ -782,7 +786,8 @@ class ExplainAllocationCandidate(batch.Batched, ListAllocationCandidate):
             # Some answer may have been cut: the evaluation says which
             # trees to ask about again.
             trees.read()
-            self.require_complete('totals')
+            self.require_complete('totals', 'relaxed request',
+                                  'resource provider')
             asked = [(params, answer, verdicts.local_verdicts(
                 params, http.api_version, trees)[1])
                 for _item, (params, answer) in answered]

@@ -20,13 +20,27 @@ inventories and usages (two requests per provider, several in flight).
 ``capacity fit`` counts how many more allocations of a shape each tree
 can take: Placement says which trees take one now, the evaluation
 (``evaluation.fit``) how many.
+
+Both offer ``-f openmetrics``: each declares its metrics here (``Gauge``:
+a name, a help text, the column of the value and the columns of the
+labels) and, through the ``Metrics`` mixin, hands the formatter
+(``osc_placement.openmetrics``, the text format alone) the metric
+families of its rows; ``-c`` and ``--sort-column`` do not apply to it and
+are refused in one line, before any request. The names and labels are
+openstack-exporter's where they mean the same
+(``openstack_placement_resource_total``, ``..._reserved``,
+``..._allocation_ratio``, ``..._usage``; labels ``hostname``, the
+provider's name, and ``resourcetype``), so that its dashboards keep
+working; ours beside them: ``..._capacity``, ``..._free``, and for
+``capacity fit`` ``openstack_placement_fit`` per tree and
+``openstack_placement_cloud_fit`` for all of them.
 """
+
+import abc
 
 from osc_lib import exceptions
 
 from osc_placement import filters
-from osc_placement import flavor_requests
-from osc_placement import openmetrics
 from osc_placement import parsers
 from osc_placement import providers
 from osc_placement.resources import allocation_candidate
@@ -44,39 +58,102 @@ FORMATTERS = 'osc_placement.formatter.capacity'
 # After the class of a fit count that is an upper bound, not exact.
 UPPER_BOUND = ' (upper bound)'
 
+# The name of the OpenMetrics formatter in FORMATTERS (setup.cfg).
+OPENMETRICS = 'openmetrics'
+
+
+class Gauge(object):
+    """One metric a command declares for ``-f openmetrics``.
+
+    ``column``: the column of the value; ``labels``: (label, column)
+    pairs, the labels of each sample taken from its row.
+    """
+
+    def __init__(self, name, help, column, labels=()):
+        self.name = name
+        self.help = help
+        self.column = column
+        self.labels = tuple(labels)
+
+    def family(self, column_names, rows, constant=()):
+        """(name, help, [(labels, value)]): one sample per row.
+
+        constant: (label, value) pairs added to every sample.
+        """
+        index = {name: number for number, name in enumerate(column_names)}
+        return (self.name, self.help, [
+            ([(label, row[index[column]]) for label, column in self.labels]
+             + list(constant), row[index[self.column]]) for row in rows])
+
+
+class Metrics(object, metaclass=abc.ABCMeta):
+    """Mixin of the commands that offer ``-f openmetrics``.
+
+    The command declares its metrics in ``metric_families(parsed_args,
+    column_names, rows)``: [(name, help, samples)], most simply
+    ``Gauge.family()`` of its rows. With ``-f openmetrics`` these are
+    written, every column of every row (``-c`` and ``--sort-column``
+    are refused before any request); the other formats are cliff's.
+    """
+
+    def run(self, parsed_args):
+        if parsed_args.formatter == OPENMETRICS:
+            for given, flag in ((parsed_args.columns, '-c'),
+                                (getattr(parsed_args, 'sort_columns', None),
+                                 '--sort-column')):
+                if given:
+                    raise exceptions.CommandError(
+                        '%s cannot be used with -f openmetrics: it writes '
+                        'every metric of the command.' % flag)
+        return super().run(parsed_args)
+
+    @abc.abstractmethod
+    def metric_families(self, parsed_args, column_names, rows):
+        """[(name, help, samples)]: what ``-f openmetrics`` writes."""
+
+    def produce_output(self, parsed_args, column_names, data):
+        if parsed_args.formatter != OPENMETRICS:
+            return super().produce_output(parsed_args, column_names, data)
+        # The formatter cliff made from FORMATTERS: the text format.
+        self.formatter.emit_families(
+            self.metric_families(parsed_args, column_names, list(data)),
+            self.app.stdout)
+        return 0
+
+
 # -f openmetrics of capacity list: one gauge per column.
 _HOST = (('hostname', 'name'), ('resourcetype', 'resource_class'))
-_TOTAL = openmetrics.Gauge(
+_TOTAL = Gauge(
     'openstack_placement_resource_total',
     'Total of the inventory of a resource class', 'total', _HOST)
-_RESERVED = openmetrics.Gauge(
+_RESERVED = Gauge(
     'openstack_placement_resource_reserved',
     'Amount of the inventory kept back, never allocated', 'reserved', _HOST)
-_RATIO = openmetrics.Gauge(
+_RATIO = Gauge(
     'openstack_placement_resource_allocation_ratio',
     'Overcommit factor of the inventory', 'allocation_ratio', _HOST)
-_USED = openmetrics.Gauge(
+_USED = Gauge(
     'openstack_placement_resource_usage', 'Amount allocated to consumers',
     'used', _HOST)
-_CAPACITY = openmetrics.Gauge(
+_CAPACITY = Gauge(
     'openstack_placement_resource_capacity',
     'Amount consumers may allocate: (total - reserved) * allocation_ratio, '
     'rounded down', 'capacity', _HOST)
-_FREE = openmetrics.Gauge(
+_FREE = Gauge(
     'openstack_placement_resource_free',
     'Capacity not allocated (negative when over-committed)', 'free', _HOST)
 METRICS = (_TOTAL, _RESERVED, _RATIO, _USED, _CAPACITY, _FREE)
 # --summary: the same, per class, without the ratio; and the providers.
 _CLASS = (('resourcetype', 'resource_class'),)
-SUMMARY_METRICS = (openmetrics.Gauge(
+SUMMARY_METRICS = (Gauge(
     'openstack_placement_resource_providers',
     'Resource providers with an inventory of the class', 'providers',
     _CLASS),) + tuple(
-        openmetrics.Gauge(gauge.name, gauge.help, gauge.column, _CLASS)
+        Gauge(gauge.name, gauge.help, gauge.column, _CLASS)
         for gauge in METRICS if gauge is not _RATIO)
 
 
-class ListCapacity(openmetrics.Metrics, filters.ManyProviders,
+class ListCapacity(Metrics, filters.ManyProviders,
                    common.Lister):
     """List the capacity, usage and free amount of resource providers
 
@@ -131,7 +208,7 @@ class ListCapacity(openmetrics.Metrics, filters.ManyProviders,
         if not parsed_args.summary:
             return FIELDS, rows
         # A total over the providers read would look complete.
-        self.require_complete('totals')
+        self.require_complete('totals', 'resource provider')
         at = [(name, FIELDS.index(name)) for name in SUMMED]
         sums = {}
         for row in rows:
@@ -300,7 +377,7 @@ def _root_traits(values):
     return [trait for value in values for trait in value.split(',')]
 
 
-class FitCapacity(openmetrics.Metrics, filters.ManyProviders,
+class FitCapacity(Metrics, filters.ManyProviders,
                   common.Lister):
     """Count how many more allocations of a shape each provider tree takes
 
@@ -403,6 +480,8 @@ class FitCapacity(openmetrics.Metrics, filters.ManyProviders,
             help='Comma-separated traits the root provider of the tree '
                  'must have, ``!`` before one it must not have. May be '
                  'repeated.')
+        # fit only: the --flavor options (see osc_placement.resources).
+        from osc_placement import flavor_requests
         flavor_requests.add_options(self, parser)
         return parser
 
@@ -419,6 +498,7 @@ class FitCapacity(openmetrics.Metrics, filters.ManyProviders,
 
     def take_action(self, parsed_args):
         # fit only: the local evaluation (see osc_placement.resources).
+        from osc_placement import flavor_requests
         from osc_placement import verdicts
         flavor_requests.check(parsed_args)
         flavored = flavor_requests.given(parsed_args)
@@ -467,9 +547,7 @@ class FitCapacity(openmetrics.Metrics, filters.ManyProviders,
                 # Reported with the others; its line names the flavor once.
                 raise exceptions.CommandError(one.refused.reason)
             try:
-                return verdicts.Answer(trees, http.request(
-                    'GET', verdicts.CANDIDATES_URL,
-                    params=all_params[index]))
+                return verdicts.ask(http, trees, all_params[index])
             except (exceptions.ClientException,
                     exceptions.CommandError) as exc:
                 # Kept for the row; the batch reports it.
@@ -490,10 +568,10 @@ class FitCapacity(openmetrics.Metrics, filters.ManyProviders,
         # are cut down as they arrive: on a big cloud the records of every
         # provider and a whole answer are then not held at once.
         trees.read()
-        if trees.unread:
-            # Not the flavors that failed: each has its row.
-            self.require_complete('rows' if not parsed_args.summary
-                                  else 'totals')
+        # Every provider of the trees, not every flavor: a flavor that
+        # failed has its row.
+        self.require_complete('totals' if parsed_args.summary else 'rows',
+                              'resource provider')
         locals_ = {index: verdicts.local_verdicts(one, http.api_version,
                                                   trees)
                    for index, one in enumerate(all_params)
@@ -563,15 +641,15 @@ class FitCapacity(openmetrics.Metrics, filters.ManyProviders,
         return rows
 
     # -f openmetrics: per tree, and for all of them.
-    FIT = openmetrics.Gauge(
+    FIT = Gauge(
         'openstack_placement_fit',
         'How many more allocations of the shape the tree takes now',
         'fits', (('hostname', 'name'),))
-    CLOUD_FIT = openmetrics.Gauge(
+    CLOUD_FIT = Gauge(
         'openstack_placement_cloud_fit',
         'How many more allocations of the shape the trees take now, '
         'summed', 'fits')
-    CLOUD_TREES = openmetrics.Gauge(
+    CLOUD_TREES = Gauge(
         'openstack_placement_cloud_fit_trees',
         'How many trees take at least one more allocation of the shape',
         'trees')
@@ -580,16 +658,16 @@ class FitCapacity(openmetrics.Metrics, filters.ManyProviders,
     # and os-capacity's names, labelled as os-capacity labels them.
     FLAVOR_COLUMNS = ('flavor', 'shape') + FIELDS
     FLAVOR_SUMMARY_COLUMNS = ('flavor', 'shape') + SUMMARY_FIELDS
-    FLAVOR_FIT = openmetrics.Gauge(
+    FLAVOR_FIT = Gauge(
         FIT.name, FIT.help, 'fits', (('hostname', 'name'),) + FLAVOR_LABELS)
-    FLAVOR_CLOUD = tuple(openmetrics.Gauge(
+    FLAVOR_CLOUD = tuple(Gauge(
         gauge.name, gauge.help, gauge.column, FLAVOR_LABELS)
         for gauge in (CLOUD_FIT, CLOUD_TREES))
-    BY_FLAVOR_TOTAL = openmetrics.Gauge(
+    BY_FLAVOR_TOTAL = Gauge(
         'openstack_free_capacity_by_flavor_total',
         'How many more servers of the flavor the cloud takes now (as '
         'os-capacity names it)', 'fits', (('flavor_name', 'flavor'),))
-    BY_FLAVOR_HYPERVISOR = openmetrics.Gauge(
+    BY_FLAVOR_HYPERVISOR = Gauge(
         'openstack_free_capacity_hypervisor_by_flavor',
         'How many more servers of the flavor the tree takes now (as '
         'os-capacity names it)', 'fits', (('hypervisor', 'name'),
@@ -615,6 +693,7 @@ class FitCapacity(openmetrics.Metrics, filters.ManyProviders,
                 self.BY_FLAVOR_HYPERVISOR.family(self.FLAVOR_COLUMNS, trees)]
 
     def metric_families(self, parsed_args, column_names, rows):
+        from osc_placement import flavor_requests
         if flavor_requests.given(parsed_args):
             return self._flavor_families(parsed_args)
         label = [('shape', self.labels[0])]

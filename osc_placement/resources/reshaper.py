@@ -304,7 +304,7 @@ class ReshapeResourceProvider(batch.Batched, common.Lister):
         now = dict(self.each(
             http, lambda consumer: allocation.read_consumer(http, consumer),
             list(data['allocations']), 'consumer'))
-        self.require_complete('rows')
+        self.require_complete('rows', 'resource provider', 'consumer')
         return Plan(data, {rp: state[rp][1] for rp in rps},
                     {rp: state[rp][0] for rp in rps},
                     {rp: state[rp][2] for rp in rps}, now)

@@ -20,7 +20,9 @@ cliff imports every command module of every plugin on every run (its
 command manager loads the entry points through stevedore), and its
 ``--help`` makes each command to print its description: the engines that
 only some runs need (the local evaluation, the flavor translation, the
-compute client, the save files, DOT) are imported by those runs only.
+compute client, the save files, DOT) are imported by those runs only, and
+the parts that only a few commands have (the --flavor options, the
+OpenMetrics formatter) by those commands only.
 """
 
 import json
@@ -56,6 +58,13 @@ SNAPSHOT = set(sys.modules)
 ENGINES = ('osc_placement.compute', 'osc_placement.dot',
            'osc_placement.evaluation', 'osc_placement.flavors',
            'osc_placement.savefile', 'osc_placement.verdicts')
+# Modules of a part that only a few commands have: never loaded by
+# importing a command module, nor by the other commands' runs. The
+# --flavor options are declared by the parsers of the candidates requests;
+# the OpenMetrics formatter is one of the capacity commands' formatters,
+# which cliff loads when it makes one of them (and --help makes every
+# command, parsing none).
+PARTS = ('osc_placement.flavor_requests', 'osc_placement.openmetrics')
 
 # Runs of the openstack shell, one after another in this interpreter, every
 # request answered by requests-mock with one body that has every key the
@@ -96,13 +105,24 @@ READS = (['trait', 'list'],
          ['resource', 'provider', 'list'],
          ['resource', 'provider', 'inventory', 'list', _UUID],
          ['resource', 'provider', 'usage', 'show', _UUID])
+# Runs and the PARTS that each loads, one interpreter for each list (it
+# keeps what every run loaded): the runs that load none first.
+PART_RUNS = (
+    [(['command', 'list'], [])] + [(_AUTH + argv, []) for argv in READS]
+    + [(['resource', 'provider', 'allocation', 'save', '--help'], []),
+       (['resource', 'provider', 'tree', 'show', '--help'], []),
+       (['--help'], ['osc_placement.openmetrics'])],
+    [(['allocation', 'candidate', 'explain', '--help'],
+      ['osc_placement.flavor_requests']),
+     (['resource', 'provider', 'capacity', 'fit', '--help'], list(PARTS))],
+)
 
 
-def _engines(modules):
-    """The modules among ``modules`` that are (or are in) ENGINES."""
+def _engines(modules, names=ENGINES):
+    """The modules among ``modules`` that are (or are in) ``names``."""
     return sorted(m for m in modules
                   if any(m == name or m.startswith(name + '.')
-                         for name in ENGINES))
+                         for name in names))
 
 
 class TestImports(base.BaseTestCase):
@@ -147,6 +167,7 @@ print(json.dumps(sorted(set(sys.modules) - SNAPSHOT)))
             [], [m for m in new if m.partition('.')[0] != 'osc_placement'])
         self.assertIn('osc_placement.resources.resource_provider', new)
         self.assertEqual([], _engines(new))
+        self.assertEqual([], _engines(new, PARTS))
 
     def test_help_and_simple_reads_load_no_engine(self):
         """``openstack --help`` makes every command for its description.
@@ -162,6 +183,19 @@ print(json.dumps(sorted(set(sys.modules) - SNAPSHOT)))
         self.assertIn('osc_placement.http', loaded[-1])
         for argv, modules in zip(argvs, loaded):
             self.assertEqual([], _engines(modules), argv)
+
+    def test_parts_load_only_with_their_commands(self):
+        """The --flavor options, -f openmetrics: their commands' runs only.
+
+        ``--help`` makes the capacity commands, so it loads their
+        formatter, but parses no command, so not the --flavor options;
+        the parser of explain loads the options, not the formatter.
+        """
+        for runs in PART_RUNS:
+            argvs = [argv for argv, _parts in runs]
+            loaded = self.python('ARGVS = %r' % (argvs,) + _RUNS)
+            for (argv, parts), modules in zip(runs, loaded):
+                self.assertEqual(parts, _engines(modules, PARTS), argv)
 
     def test_other_commands_do_not_load_the_http_layer(self):
         loaded = self.python("""

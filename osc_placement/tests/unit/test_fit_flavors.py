@@ -23,6 +23,8 @@ request holds both trees (RP1 only when the request names AGG1).
 """
 
 import json
+import os
+import signal
 import subprocess
 import sys
 from urllib import parse as urlparse
@@ -401,6 +403,40 @@ class TestFitFlavorRefused(FlavorTestCase):
                           'Failed to read 2 of 3 flavors.'],
                          [line.split(':')[0] for line in err
                           if line.startswith('Failed')])
+
+    def test_a_provider_not_read_stops_the_rows(self):
+        # Not a flavor that failed: every row is made of every provider.
+        self.all_flavors(LARGE, NO_POLICY)
+        self.requests_mock.get(URL + '/resource_providers/%s/usages' % RP2,
+                               **base.error_reply(500, 'Boom.'))
+        out, err, code = self.fit('--all-flavors', '-f', 'value')
+        self.assertEqual(('', 1), (out, code))
+        self.assertEqual(
+            ['Failed to read flavor m1.nopolicy',
+             'Failed to read resource provider %s' % RP2,
+             'Failed to read 1 of 2 flavors, 1 of 2 resource providers; no '
+             'rows printed.'],
+            [line.split(':')[0] if ': ' in line else line
+             for line in err.splitlines() if line.startswith('Failed')])
+
+    def test_interrupted_among_the_flavors_prints_no_rows(self):
+        # The trees are read after the candidates requests: after the
+        # signal they are not, and no row is made of them.
+        self.all_flavors(LARGE, SMALL)
+
+        def candidates(request, context):
+            os.kill(os.getpid(), signal.SIGINT)
+            return {'allocation_requests': [], 'provider_summaries': {}}
+        self.requests_mock.get(URL + '/allocation_candidates',
+                               json=candidates)
+        out, err, code = self.fit('--os-placement-parallel', '1',
+                                  '--all-flavors', '-f', 'value')
+        self.assertEqual(('', 130), (out, code))
+        self.assertEqual(
+            ['Interrupted: 1 of 2 flavors read; the other 1 were not read; '
+             'no rows printed.'], err.splitlines())
+        self.assertEqual([], [r for r in self.placement_sent()
+                              if '/usages' in r.url])
 
     def test_one_flavor_below_its_microversion(self):
         # 1.30 takes the numbered groups of the others, not a named one.

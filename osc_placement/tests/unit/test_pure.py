@@ -26,7 +26,6 @@ import testscenarios
 from osc_placement import amounts
 from osc_placement import dot
 from osc_placement import filters
-from osc_placement import openmetrics
 from osc_placement.resources import capacity
 from osc_placement.resources import resource_provider
 from osc_placement.resources import tree
@@ -199,7 +198,7 @@ class TestMetricsDeclared(base.BaseTestCase):
     """A command offering -f openmetrics must declare its metrics."""
 
     def test_a_command_without_metric_families_cannot_be_made(self):
-        class Undeclared(openmetrics.Metrics):
+        class Undeclared(capacity.Metrics):
             pass
 
         self.assertRaises(TypeError, Undeclared)
