@@ -87,6 +87,24 @@ def within_tree(params, root):
                    for suffix in group_suffixes(params)]
 
 
+def _listed_providers(response):
+    """The items of a provider list, each cut down to what trees use.
+
+    The fields a provider record starts from (evaluation.provider_record())
+    and those a value of --resource-provider is compared with: on a big
+    cloud the rest of each item, its links above all, would be most of
+    the list's memory.
+    """
+    items = response.field('resource_providers', list)
+    if not all(isinstance(item, dict) and 'uuid' in item and 'name' in item
+               for item in items):
+        raise response.invalid('a provider without its uuid or name')
+    return [{'uuid': item['uuid'], 'name': item['name'],
+             'parent_provider_uuid': item.get('parent_provider_uuid'),
+             'root_provider_uuid': item.get('root_provider_uuid')}
+            for item in items]
+
+
 class Trees(object):
     """The trees a command considers, and the providers of each."""
 
@@ -101,8 +119,7 @@ class Trees(object):
         """
         self.cmd = cmd
         self.http = http
-        everyone = http.request('GET', providers.BASE_URL).field(
-            'resource_providers', list)
+        everyone = _listed_providers(http.request('GET', providers.BASE_URL))
         self.root_of = {p['uuid']: p.get('root_provider_uuid') or p['uuid']
                         for p in everyone}
         self.members = {}

@@ -529,3 +529,45 @@ class TestFitShapeKeepsRows(TwoTrees):
             [(row['name'], row['fits']) for row in json.loads(out)])
         self.assertEqual(2, len([row for row in json.loads(out)
                                  if 'CUSTOM_GOLD' in row['limited_by']]))
+
+
+class TestProviderListShape(TwoTrees):
+    """An item of the provider list without its uuid or name is refused.
+
+    One line naming the request; no provider is read. The links and
+    other fields of an item are not needed (and not kept).
+    """
+
+    scenarios = [
+        ('fit', {'argv': ['resource', 'provider', 'capacity', 'fit',
+                          '--resource', 'VCPU=1']}),
+        ('explain', {'argv': ['allocation', 'candidate', 'explain',
+                              '--resource', 'VCPU=1']}),
+    ]
+
+    def test_item_without_uuid(self):
+        self.requests_mock.get(
+            URL + '/resource_providers', complete_qs=True,
+            json={'resource_providers': [{'name': 'one', 'generation': 1}]})
+        out, err, code = self.openstack(*self.argv)
+        self.assertEqual(('', 1), (out, code))
+        self.assertEqual(
+            'Invalid response from the Placement API: GET %s/resource_'
+            'providers answered HTTP 200 with a provider without its uuid '
+            'or name\n' % URL, err)
+        self.assertEqual(['/resource_providers'],
+                         [path for _method, path in self.sent()])
+
+    def test_links_are_not_needed(self):
+        links = [{'rel': 'self', 'href': '/resource_providers/' + RP1}]
+        self.requests_mock.get(
+            URL + '/resource_providers', complete_qs=True,
+            json={'resource_providers': [
+                {'uuid': rp, 'name': name, 'generation': 1, 'links': links,
+                 'root_provider_uuid': rp, 'parent_provider_uuid': None}
+                for rp, name in ((RP1, 'one'), (RP2, 'two'))]})
+        self.requests_mock.get(URL + '/allocation_candidates', json={
+            'allocation_requests': [], 'provider_summaries': {}})
+        out, err, code = self.openstack(*self.argv, '-f', 'value', '-c',
+                                        'name')
+        self.assertEqual(('one\ntwo\n', '', 0), (out, err, code))
