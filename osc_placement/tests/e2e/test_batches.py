@@ -103,7 +103,12 @@ class TestBatches(base.ProductionTestCase):
             returncode, out, err, ended = self.interrupt_write(signum,
                                                                parallel)
             self.assertEqual(code, returncode, err)
-            self.assertLess(ended, 2.0)
+            # It ends once the request in flight is answered (that the
+            # rest was not sent is checked below). The bound catches a
+            # command that hangs after the signal; it is not a speed
+            # target and leaves room for a loaded machine (2.45 s once,
+            # beside a benchmark).
+            self.assertLess(ended, 10.0)
             # In the order of the provider list (the server's).
             updated = sorted(out.split())
             changed = [rp for rp, reserved in zip(self.rps, self.reserved())
