@@ -323,14 +323,14 @@ class Report(object):
                 return batch.interrupted
         return None
 
-    def complete(self, *things):
+    def complete(self, things):
         """Whether every item of the batches of ``things`` was done.
 
         ``things``: the ``thing`` of each batch concerned, as given to
-        :meth:`add`; none: every batch.
+        :meth:`add`.
         """
         return all(batch.complete() for batch, thing, _ts, _k in self.batches
-                   if not things or thing in things)
+                   if thing in things)
 
     def finish(self, result=0, suffix=''):
         """Log what the batches did; the command's exit code.
@@ -492,5 +492,5 @@ class Batched(object):
         way. After a signal, the batches not started count as not read.
         ``what``: what is then not printed (``'totals'``, ``'rows'``).
         """
-        if not self.batch_report.complete(thing, *others):
+        if not self.batch_report.complete((thing,) + others):
             raise Incomplete(what)
