@@ -34,7 +34,7 @@ from keystoneauth1 import exceptions as ks_exceptions
 from osc_lib import exceptions
 import requests
 
-from osc_placement.text import printable
+from osc_placement.model.text import printable
 
 _http_error_to_exc = {
     cls.http_status: cls

@@ -39,7 +39,7 @@ from osc_lib import exceptions
 import requests
 
 from osc_placement import errors
-from osc_placement.text import printable
+from osc_placement.model.text import printable
 from osc_placement import version
 
 LOG = logging.getLogger(__name__)

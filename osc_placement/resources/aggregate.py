@@ -12,8 +12,8 @@
 
 """Resource provider aggregate commands."""
 
-from osc_placement import paths
-from osc_placement.resources import common
+from osc_placement.api import paths
+from osc_placement.cli import common
 from osc_placement import version
 
 FIELDS = ('uuid',)

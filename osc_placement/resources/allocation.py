@@ -33,15 +33,15 @@ import uuid as uuid_lib
 from osc_lib import exceptions
 from osc_lib import utils
 
-from osc_placement import batch
-from osc_placement import consumers
+from osc_placement.api import paths
+from osc_placement.api import providers
+from osc_placement.cli import batch
+from osc_placement.cli import common
+from osc_placement.cli import filters
+from osc_placement.cli import parsers
 from osc_placement import errors
-from osc_placement import filters
-from osc_placement import parsers
-from osc_placement import paths
-from osc_placement import providers
-from osc_placement.resources import common
-from osc_placement.text import printable
+from osc_placement.model import consumers
+from osc_placement.model.text import printable
 from osc_placement import version
 
 # Microversions at which the allocation API changed.
@@ -862,7 +862,7 @@ class SaveAllocation(filters.ManyProviders, common.Command):
         self.require_complete('save file', 'consumer')
         # save and restore only: the file format (see
         # osc_placement.resources).
-        from osc_placement import savefile
+        from osc_placement.model import savefile
         microversion = version.get_version(self)
         text = savefile.dumps(records, microversion, savefile.now_text())
         if not parsed_args.file:
@@ -966,7 +966,7 @@ class RestoreAllocation(batch.Batched, common.Lister):
         return 'it holds other allocations than the file says'
 
     def take_action(self, parsed_args):
-        from osc_placement import savefile
+        from osc_placement.model import savefile
         http = self.prepare(parsed_args)
         saved = savefile.read_saved(parsed_args.path)
         self._saved_notes(saved)

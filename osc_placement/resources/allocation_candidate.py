@@ -27,12 +27,12 @@ import re
 from cliff import columns
 from osc_lib import exceptions
 
-from osc_placement import amounts
-from osc_placement import batch
-from osc_placement import filters
-from osc_placement import parsers
-from osc_placement import providers
-from osc_placement.resources import common
+from osc_placement.api import providers
+from osc_placement.cli import batch
+from osc_placement.cli import common
+from osc_placement.cli import filters
+from osc_placement.cli import parsers
+from osc_placement.model import amounts
 from osc_placement import version
 
 BASE_URL = '/allocation_candidates'
@@ -155,7 +155,7 @@ def read_flavors(cmd, parsed_args):
     """
     # Only here: a command run without these options must not load the
     # compute helpers (nor openstacksdk's compute proxy through them).
-    from osc_placement import compute
+    from osc_placement.api import compute
     if getattr(parsed_args, 'all_flavors', False):
         found = sorted(compute.all_flavors(cmd),
                        key=lambda flavor: (flavor['name'], flavor['id']))
@@ -283,7 +283,7 @@ class ListAllocationCandidate(common.Lister):
                  'have no --resource (only traits, aggregates or tree).')
         # The commands of candidates requests only (see
         # osc_placement.resources): the --flavor options.
-        from osc_placement import flavor_requests
+        from osc_placement.cli import flavor_requests
         flavor_requests.add_options(self, parser, with_all=False)
         self.add_output_options(parser)
         return parser
@@ -440,7 +440,7 @@ class ListAllocationCandidate(common.Lister):
         anything is sent; then the gates at the live version. With
         ``--flavor``, the flavor's request (``flavor_request()``).
         """
-        from osc_placement import flavor_requests
+        from osc_placement.cli import flavor_requests
         flavor_requests.check(parsed_args, replaced=())
         if flavor_requests.given(parsed_args):
             http, flavored = self.flavor_request(parsed_args)
@@ -469,7 +469,7 @@ class ListAllocationCandidate(common.Lister):
         before any request); the --required, --forbidden, --member-of,
         --in-tree and --root-required given add to it.
         """
-        from osc_placement import flavor_requests
+        from osc_placement.cli import flavor_requests
         groups = request_groups(parsed_args)
         unnamed = groups.get('', {})
         if len(parsed_args.flavor) > 1:
@@ -652,8 +652,8 @@ class ExplainAllocationCandidate(batch.Batched, ListAllocationCandidate):
 
     def take_action(self, parsed_args):
         # explain only: the local evaluation (see osc_placement.resources).
-        from osc_placement import flavor_requests
-        from osc_placement import verdicts
+        from osc_placement.api import verdicts
+        from osc_placement.cli import flavor_requests
         http, params = self.request(parsed_args)
         trees = verdicts.Trees(self, http, parsed_args.resource_provider)
         if parsed_args.summary and flavor_requests.given(parsed_args):
@@ -758,7 +758,7 @@ class ExplainAllocationCandidate(batch.Batched, ListAllocationCandidate):
         A count is None where it is not known: the request was refused or
         failed, or so did a request within a tree.
         """
-        from osc_placement import verdicts
+        from osc_placement.api import verdicts
         label_of = {drop: label for label, drop in constraints}
 
         def ask(drop):

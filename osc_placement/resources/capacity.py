@@ -24,7 +24,7 @@ can take: Placement says which trees take one now, the evaluation
 Both offer ``-f openmetrics``: each declares its metrics here (``Gauge``:
 a name, a help text, the column of the value and the columns of the
 labels) and, through the ``Metrics`` mixin, hands the formatter
-(``osc_placement.openmetrics``, the text format alone) the metric
+(``osc_placement.cli.openmetrics``, the text format alone) the metric
 families of its rows; ``-c`` and ``--sort-column`` do not apply to it and
 are refused in one line, before any request. The names and labels are
 openstack-exporter's where they mean the same
@@ -40,11 +40,11 @@ import abc
 
 from osc_lib import exceptions
 
-from osc_placement import filters
-from osc_placement import parsers
-from osc_placement import providers
+from osc_placement.api import providers
+from osc_placement.cli import common
+from osc_placement.cli import filters
+from osc_placement.cli import parsers
 from osc_placement.resources import allocation_candidate
-from osc_placement.resources import common
 
 # One row per provider and resource class.
 FIELDS = ('resource_provider', 'name', 'resource_class', 'total',
@@ -481,7 +481,7 @@ class FitCapacity(Metrics, filters.ManyProviders,
                  'must have, ``!`` before one it must not have. May be '
                  'repeated.')
         # fit only: the --flavor options (see osc_placement.resources).
-        from osc_placement import flavor_requests
+        from osc_placement.cli import flavor_requests
         flavor_requests.add_options(self, parser)
         return parser
 
@@ -498,8 +498,8 @@ class FitCapacity(Metrics, filters.ManyProviders,
 
     def take_action(self, parsed_args):
         # fit only: the local evaluation (see osc_placement.resources).
-        from osc_placement import flavor_requests
-        from osc_placement import verdicts
+        from osc_placement.api import verdicts
+        from osc_placement.cli import flavor_requests
         flavor_requests.check(parsed_args)
         flavored = flavor_requests.given(parsed_args)
         if not flavored:
@@ -609,8 +609,8 @@ class FitCapacity(Metrics, filters.ManyProviders,
     @staticmethod
     def _rows(trees, request, local, placement, flavored):
         """(uuid, name, fits, limited_by) per tree for one request."""
-        from osc_placement import evaluation
-        from osc_placement import verdicts
+        from osc_placement.api import verdicts
+        from osc_placement.model import evaluation
         incomplete = flavored is not None and \
             not flavored.translation.complete
         rows = []
@@ -693,7 +693,7 @@ class FitCapacity(Metrics, filters.ManyProviders,
                 self.BY_FLAVOR_HYPERVISOR.family(self.FLAVOR_COLUMNS, trees)]
 
     def metric_families(self, parsed_args, column_names, rows):
-        from osc_placement import flavor_requests
+        from osc_placement.cli import flavor_requests
         if flavor_requests.given(parsed_args):
             return self._flavor_families(parsed_args)
         label = [('shape', self.labels[0])]

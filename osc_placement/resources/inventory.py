@@ -25,13 +25,13 @@ import textwrap
 from osc_lib import exceptions
 from osc_lib import utils
 
-from osc_placement import amounts
-from osc_placement import batch
-from osc_placement import parsers
-from osc_placement import paths
-from osc_placement import providers
-from osc_placement.resources import common
-from osc_placement.text import printable
+from osc_placement.api import paths
+from osc_placement.api import providers
+from osc_placement.cli import batch
+from osc_placement.cli import common
+from osc_placement.cli import parsers
+from osc_placement.model import amounts
+from osc_placement.model.text import printable
 from osc_placement import version
 
 

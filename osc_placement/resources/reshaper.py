@@ -23,14 +23,14 @@ build the body with the same function (:func:`reshape_body`).
 
 import json
 
-from osc_placement import amounts
-from osc_placement import batch
-from osc_placement import consumers
-from osc_placement import paths
+from osc_placement.api import paths
+from osc_placement.cli import batch
+from osc_placement.cli import common
+from osc_placement.model import amounts
+from osc_placement.model import consumers
+from osc_placement.model.text import printable
 from osc_placement.resources import allocation
-from osc_placement.resources import common
 from osc_placement.resources import inventory
-from osc_placement.text import printable
 from osc_placement import version
 
 RESHAPER = '1.30'
@@ -312,7 +312,7 @@ class ReshapeResourceProvider(batch.Batched, common.Lister):
     def take_action(self, parsed_args):
         # The file format, loaded by this command's runs only (see
         # osc_placement.resources).
-        from osc_placement import savefile
+        from osc_placement.model import savefile
         http = self.prepare(parsed_args)
         data = savefile.read_reshape(parsed_args.path)
         plan = self._read(http, data)

@@ -18,9 +18,9 @@ class (create if missing, succeed if present) came with 1.7.
 
 from osc_lib import utils
 
-from osc_placement import batch
-from osc_placement import paths
-from osc_placement.resources import common
+from osc_placement.api import paths
+from osc_placement.cli import batch
+from osc_placement.cli import common
 
 COLLECTION = 'resource_classes'
 FIELDS = ('name',)

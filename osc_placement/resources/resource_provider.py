@@ -18,12 +18,12 @@ name in ``providers.py``; the tree views live in ``tree.py``.
 
 from osc_lib import utils
 
-from osc_placement import batch
-from osc_placement import filters
-from osc_placement import parsers
-from osc_placement import paths
-from osc_placement import providers
-from osc_placement.resources import common
+from osc_placement.api import paths
+from osc_placement.api import providers
+from osc_placement.cli import batch
+from osc_placement.cli import common
+from osc_placement.cli import filters
+from osc_placement.cli import parsers
 
 # Microversions at which the provider API changed.
 NESTED = filters.IN_TREE_FILTER   # provider trees: parents, roots

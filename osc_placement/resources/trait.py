@@ -26,10 +26,10 @@ provider changed in between.
 
 from osc_lib import exceptions
 
-from osc_placement import batch
-from osc_placement import parsers
-from osc_placement import paths
-from osc_placement.resources import common
+from osc_placement.api import paths
+from osc_placement.cli import batch
+from osc_placement.cli import common
+from osc_placement.cli import parsers
 
 MIN_VERSION = '1.6'
 FIELDS = ('name',)

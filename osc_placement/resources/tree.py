@@ -20,12 +20,12 @@ the names indented by depth), or as Graphviz DOT (``dot.py``) with
 
 from osc_lib import exceptions
 
-from osc_placement import amounts
-from osc_placement import filters
-from osc_placement import parsers
-from osc_placement import providers
-from osc_placement.resources import common
-from osc_placement.text import printable
+from osc_placement.api import providers
+from osc_placement.cli import common
+from osc_placement.cli import filters
+from osc_placement.cli import parsers
+from osc_placement.model import amounts
+from osc_placement.model.text import printable
 
 # Provider trees (parents, roots, in_tree) appeared in this microversion.
 NESTED = filters.IN_TREE_FILTER
@@ -154,7 +154,7 @@ class _TreeView(filters.ManyProviders, common.Lister):
                 shown)}
         if parsed_args.dot:
             # With --dot only (see osc_placement.resources).
-            from osc_placement import dot
+            from osc_placement.cli import dot
             consumers = {}
             if parsed_args.consumers:
                 consumers = dict(

@@ -12,8 +12,8 @@
 
 """Usage commands: what is allocated, per provider or per project."""
 
-from osc_placement import providers
-from osc_placement.resources import common
+from osc_placement.api import providers
+from osc_placement.cli import common
 
 # Microversions of the usage API.
 PROJECT_USAGES = '1.9'     # GET /usages: the usages of a project

@@ -44,8 +44,8 @@ from oslo_utils import uuidutils
 from oslotest import base
 import requests
 
-from osc_placement import amounts
-from osc_placement import evaluation
+from osc_placement.model import amounts
+from osc_placement.model import evaluation
 
 try:
     from placement.tests.functional.fixtures import placement as pfixture

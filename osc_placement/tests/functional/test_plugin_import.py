@@ -55,16 +55,16 @@ SNAPSHOT = set(sys.modules)
 # Modules that no run needs unless it uses them: loaded only by the
 # commands (or options) that use them, never by importing a command module
 # or building a parser.
-ENGINES = ('osc_placement.compute', 'osc_placement.dot',
-           'osc_placement.evaluation', 'osc_placement.flavors',
-           'osc_placement.savefile', 'osc_placement.verdicts')
+ENGINES = ('osc_placement.api.compute', 'osc_placement.cli.dot',
+           'osc_placement.model.evaluation', 'osc_placement.model.flavors',
+           'osc_placement.model.savefile', 'osc_placement.api.verdicts')
 # Modules of a part that only a few commands have: never loaded by
 # importing a command module, nor by the other commands' runs. The
 # --flavor options are declared by the parsers of the candidates requests;
 # the OpenMetrics formatter is one of the capacity commands' formatters,
 # which cliff loads when it makes one of them (and --help makes every
 # command, parsing none).
-PARTS = ('osc_placement.flavor_requests', 'osc_placement.openmetrics')
+PARTS = ('osc_placement.cli.flavor_requests', 'osc_placement.cli.openmetrics')
 
 # Runs of the openstack shell, one after another in this interpreter, every
 # request answered by requests-mock with one body that has every key the
@@ -111,9 +111,9 @@ PART_RUNS = (
     [(['command', 'list'], [])] + [(_AUTH + argv, []) for argv in READS]
     + [(['resource', 'provider', 'allocation', 'save', '--help'], []),
        (['resource', 'provider', 'tree', 'show', '--help'], []),
-       (['--help'], ['osc_placement.openmetrics'])],
+       (['--help'], ['osc_placement.cli.openmetrics'])],
     [(['allocation', 'candidate', 'explain', '--help'],
-      ['osc_placement.flavor_requests']),
+      ['osc_placement.cli.flavor_requests']),
      (['resource', 'provider', 'capacity', 'fit', '--help'], list(PARTS))],
 )
 

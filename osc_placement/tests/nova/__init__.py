@@ -10,7 +10,7 @@
 # License for the specific language governing permissions and limitations
 # under the License.
 
-"""Tests that hold osc_placement.flavors against Nova's own code.
+"""Tests that hold osc_placement.model.flavors against Nova's own code.
 
 They need nova (``tox -e nova-oracle``), which no other environment
 installs: the unit tests (``py3``) do not collect this package.

@@ -10,7 +10,7 @@
 # License for the specific language governing permissions and limitations
 # under the License.
 
-"""osc_placement.flavors against nova 34.0.0's own translation.
+"""osc_placement.model.flavors against nova 34.0.0's own translation.
 
 For each flavor, Nova's side is what its scheduler does before it asks
 Placement: the request filters that run without a server
@@ -47,7 +47,7 @@ from osc_lib import exceptions
 from oslotest import base
 import testscenarios
 
-from osc_placement import flavors
+from osc_placement.model import flavors
 
 load_tests = testscenarios.load_tests_apply_scenarios
 

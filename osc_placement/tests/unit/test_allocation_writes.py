@@ -19,7 +19,7 @@ import os
 import fixtures
 import testscenarios
 
-from osc_placement import consumers
+from osc_placement.model import consumers
 from osc_placement.tests.unit import base
 
 URL = base.ENDPOINT

@@ -31,7 +31,7 @@ from keystoneauth1 import session as ks_session
 import requests
 import testscenarios
 
-from osc_placement import batch
+from osc_placement.cli import batch
 from osc_placement import http
 from osc_placement.tests import cli
 from osc_placement.tests.unit import base

@@ -10,7 +10,7 @@
 # License for the specific language governing permissions and limitations
 # under the License.
 
-"""osc_placement.compute: flavors and zones read through openstacksdk.
+"""osc_placement.api.compute: flavors and zones read through openstacksdk.
 
 A real openstacksdk connection (as OpenStackClient holds one) over
 requests-mock: the requests it sends to Nova, what we read from the
@@ -30,7 +30,7 @@ from oslotest import base
 import requests
 from requests_mock.contrib import fixture as rm_fixture
 
-from osc_placement import compute
+from osc_placement.api import compute
 
 NOVA = 'http://nova.example/v2.1'
 KEYSTONE = 'http://keystone.example/v3'
@@ -243,10 +243,10 @@ class TestImportedByCommandsOnly(base.BaseTestCase):
             for node in ast.walk(tree):
                 if isinstance(node, ast.ImportFrom) and any(
                         '%s.%s' % (node.module, a.name)
-                        == 'osc_placement.compute' for a in node.names):
+                        == 'osc_placement.api.compute' for a in node.names):
                     found.append(name)
                 elif isinstance(node, ast.Import) and any(
-                        a.name == 'osc_placement.compute'
+                        a.name == 'osc_placement.api.compute'
                         for a in node.names):
                     found.append(name)
         self.assertEqual([], found)

@@ -20,8 +20,8 @@ wording, the microversion differences and the fit counts.
 from oslotest import base
 import testscenarios
 
-from osc_placement import amounts
-from osc_placement import evaluation
+from osc_placement.model import amounts
+from osc_placement.model import evaluation
 
 load_tests = testscenarios.load_tests_apply_scenarios
 

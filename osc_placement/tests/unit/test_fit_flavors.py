@@ -548,7 +548,7 @@ class TestComputeNotLoaded(base.TestCase):
             'from osc_placement.tests import cli\n'
             'cli.run(cli.auth_argv() + ["resource", "provider", "capacity",'
             ' "fit", "--help"])\n'
-            'print("osc_placement.compute" in sys.modules)\n')
+            'print("osc_placement.api.compute" in sys.modules)\n')
         done = subprocess.run([sys.executable, '-c', code],
                               capture_output=True, text=True, check=True)
         self.assertEqual('False', done.stdout.splitlines()[-1])

@@ -10,7 +10,7 @@
 # License for the specific language governing permissions and limitations
 # under the License.
 
-"""osc_placement.flavors: a flavor as the request Nova's scheduler sends.
+"""osc_placement.model.flavors: a flavor as the request Nova's scheduler sends.
 
 The figures here are Nova's (the nova-oracle environment holds the module
 against nova's own code on many more flavors); these tests run without
@@ -23,7 +23,7 @@ from osc_lib import exceptions
 from oslotest import base
 import testscenarios
 
-from osc_placement import flavors
+from osc_placement.model import flavors
 
 load_tests = testscenarios.load_tests_apply_scenarios
 

@@ -143,7 +143,7 @@ class TestSessionAfterABatch(EnvironmentTestCase):
         from keystoneauth1 import loading
         from keystoneauth1 import session as ks_session
 
-        from osc_placement import batch
+        from osc_placement.cli import batch
         from osc_placement import http
 
         auth = loading.get_plugin_loader('admin_token').load_from_options(

@@ -10,11 +10,14 @@
 # License for the specific language governing permissions and limitations
 # under the License.
 
-"""The layout of the house: commands on top of what they use.
+"""The layout of the house: layers that import only downwards.
 
-``osc_placement/resources/`` holds the command modules and their
-``common.py``; every other module of the package is a helper that the
-commands use, and no helper imports a command module.
+From the bottom: the model (pure rules and values), the API layer (what
+is sent and read), the command framework (cliff and argparse) and the
+commands. ``LAYERS`` says which modules are in which layer; a module may
+import its own layer and those below, never one above, and no command
+module imports another. ``doc/source/contributor/house.rst`` draws the
+same table.
 """
 
 import ast
@@ -25,53 +28,155 @@ from oslotest import base
 import osc_placement
 
 PACKAGE = os.path.dirname(os.path.abspath(osc_placement.__file__))
+
+# Bottom first: (layer, the module names or package prefixes it holds).
+LAYERS = (
+    ('model', ('osc_placement.version', 'osc_placement.microversions',
+               'osc_placement.model')),
+    ('api', ('osc_placement.errors', 'osc_placement.http',
+             'osc_placement.plugin', 'osc_placement.api')),
+    ('framework', ('osc_placement.cli',)),
+    ('commands', ('osc_placement.resources',)),
+)
 COMMANDS = 'osc_placement.resources'
 
+MAX_MODULE_LINES = 600
+MAX_CLASS_LINES = 250
+MAX_FUNCTION_LINES = 80
 
-def _helper_modules():
+
+def layer_of(module):
+    """The rank of a module's layer (0 the bottom), None outside them."""
+    for rank, (_, members) in enumerate(LAYERS):
+        for member in members:
+            if module == member or module.startswith(member + '.'):
+                return rank
+    return None
+
+
+def package_modules():
+    """(dotted name, path) of every module of the package, tests apart."""
     for dirpath, dirnames, filenames in os.walk(PACKAGE):
-        rel = os.path.relpath(dirpath, PACKAGE).split(os.sep)
-        if rel[0] in ('resources', 'tests'):
+        rel = os.path.relpath(dirpath, os.path.dirname(PACKAGE))
+        if 'tests' in rel.split(os.sep):
             dirnames[:] = []
             continue
-        for name in filenames:
+        dirnames.sort()
+        for name in sorted(filenames):
             if name.endswith('.py'):
-                yield os.path.join(dirpath, name)
+                dotted = rel.replace(os.sep, '.')
+                if name != '__init__.py':
+                    dotted += '.' + name[:-3]
+                yield dotted, os.path.join(dirpath, name)
 
 
-def _imported(path):
+def parse(path):
     with open(path) as f:
-        tree = ast.parse(f.read(), path)
+        return ast.parse(f.read(), path)
+
+
+def imported(tree):
+    """Every osc_placement module a module's code imports."""
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and node.module:
-            yield node.module
-            for alias in node.names:
-                yield '%s.%s' % (node.module, alias.name)
+            if node.module.startswith('osc_placement'):
+                for alias in node.names:
+                    full = '%s.%s' % (node.module, alias.name)
+                    # "from package import module" names the module;
+                    # "from module import name" the module itself.
+                    yield full if layer_of(full) is not None and (
+                        _is_module(full)) else node.module
         elif isinstance(node, ast.Import):
             for alias in node.names:
-                yield alias.name
+                if alias.name.startswith('osc_placement'):
+                    yield alias.name
 
 
-class TestLayout(base.BaseTestCase):
+def _is_module(dotted):
+    path = os.path.join(os.path.dirname(PACKAGE), *dotted.split('.'))
+    return os.path.exists(path + '.py') or os.path.isdir(path)
 
-    def test_helpers_import_no_command_module(self):
+
+class TestLayers(base.BaseTestCase):
+
+    def test_every_module_has_a_layer(self):
+        outside = [name for name, _ in package_modules()
+                   if layer_of(name) is None
+                   and name not in ('osc_placement', )]
+        self.assertEqual([], outside)
+
+    def test_no_module_imports_upwards(self):
         offenders = {}
-        for path in _helper_modules():
-            found = sorted(name for name in _imported(path)
-                           if name == COMMANDS
-                           or name.startswith(COMMANDS + '.'))
-            if found:
-                offenders[os.path.relpath(path, PACKAGE)] = found
+        for name, path in package_modules():
+            rank = layer_of(name)
+            if rank is None:
+                continue
+            above = sorted({m for m in imported(parse(path))
+                            if (layer_of(m) or 0) > rank})
+            if above:
+                offenders[name] = above
         self.assertEqual({}, offenders)
 
-    def test_resources_holds_only_commands_and_common(self):
-        commands = os.path.join(PACKAGE, 'resources')
-        for name in os.listdir(commands):
-            if not name.endswith('.py') or name in ('__init__.py',
-                                                    'common.py'):
+    def test_no_command_module_imports_another(self):
+        offenders = {}
+        for name, path in package_modules():
+            if not name.startswith(COMMANDS + '.'):
                 continue
-            with open(os.path.join(commands, name)) as f:
-                tree = ast.parse(f.read())
-            classes = [node for node in tree.body
+            others = sorted({m for m in imported(parse(path))
+                             if m.startswith(COMMANDS + '.') and m != name})
+            if others:
+                offenders[name] = others
+        self.assertEqual({}, offenders)
+
+    def test_command_modules_declare_commands(self):
+        for name, path in package_modules():
+            if not name.startswith(COMMANDS + '.'):
+                continue
+            classes = [node for node in parse(path).body
                        if isinstance(node, ast.ClassDef)]
             self.assertTrue(classes, '%s declares no command' % name)
+
+
+class TestSizes(base.BaseTestCase):
+    """Modules, classes and functions small enough to read at once."""
+
+    def _sources(self):
+        yield from package_modules()
+        tools = os.path.join(os.path.dirname(PACKAGE), 'tools')
+        if os.path.isdir(tools):
+            for dirpath, _, filenames in os.walk(tools):
+                for name in sorted(filenames):
+                    if name.endswith('.py'):
+                        path = os.path.join(dirpath, name)
+                        yield os.path.relpath(path, tools), path
+
+    def test_module_sizes(self):
+        big = {}
+        for name, path in self._sources():
+            with open(path) as f:
+                lines = len(f.readlines())
+            if lines > MAX_MODULE_LINES:
+                big[name] = lines
+        self.assertEqual({}, big)
+
+    def test_class_and_function_sizes(self):
+        big = {}
+        for name, path in self._sources():
+            for node in ast.walk(parse(path)):
+                if isinstance(node, ast.ClassDef):
+                    limit = MAX_CLASS_LINES
+                elif isinstance(node, (ast.FunctionDef,
+                                       ast.AsyncFunctionDef)):
+                    limit = MAX_FUNCTION_LINES
+                else:
+                    continue
+                lines = node.end_lineno - node.lineno + 1
+                if lines > limit:
+                    big['%s:%s' % (name, node.name)] = lines
+        self.assertEqual({}, big)
+
+    def test_every_module_says_its_job(self):
+        silent = [name for name, path in self._sources()
+                  if not name.endswith('__init__') and name != 'osc_placement'
+                  and not ast.get_docstring(parse(path))]
+        self.assertEqual([], silent)

@@ -39,15 +39,15 @@ import hypothesis
 from hypothesis import strategies as st
 from osc_lib import exceptions
 
+from osc_placement.cli import filters
+from osc_placement.cli import parsers
 from osc_placement import errors
-from osc_placement import filters
 from osc_placement import http
-from osc_placement import parsers
+from osc_placement.model import text
 from osc_placement import plugin
 from osc_placement.resources import allocation_candidate
 from osc_placement.resources import inventory
 from osc_placement.tests.unit import base
-from osc_placement import text
 from osc_placement import version
 
 SETTINGS = hypothesis.settings(max_examples=200, deadline=None)

@@ -23,9 +23,9 @@ from oslotest import base
 import pydot
 import testscenarios
 
-from osc_placement import amounts
-from osc_placement import dot
-from osc_placement import filters
+from osc_placement.cli import dot
+from osc_placement.cli import filters
+from osc_placement.model import amounts
 from osc_placement.resources import capacity
 from osc_placement.resources import resource_provider
 from osc_placement.resources import tree

@@ -28,9 +28,9 @@ import argparse
 
 from osc_lib import exceptions
 
-from osc_placement import batch
-from osc_placement import parsers
-from osc_placement import providers
+from osc_placement.api import providers
+from osc_placement.cli import batch
+from osc_placement.cli import parsers
 from osc_placement import version
 
 # Microversions at which the filters of the provider list appeared.

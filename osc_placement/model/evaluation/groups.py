@@ -25,7 +25,7 @@ required traits on those providers together
 
 import itertools
 
-from osc_placement.evaluation import tree as trees
+from osc_placement.model.evaluation import tree as trees
 
 
 class Option(object):

@@ -22,7 +22,7 @@ import argparse
 
 from osc_lib import exceptions
 
-from osc_placement.text import printable
+from osc_placement.model.text import printable
 
 # The largest integer Placement stores (its database columns are 32-bit):
 # the maximum of every amount and integer inventory field it accepts.

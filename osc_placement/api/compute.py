@@ -30,7 +30,7 @@ from openstack import exceptions as sdk_exceptions
 from osc_lib import exceptions
 
 from osc_placement import errors
-from osc_placement import text
+from osc_placement.model import text
 
 # Aggregates carry their UUID from this compute microversion.
 AGGREGATE_UUID = '2.41'
@@ -70,7 +70,7 @@ def _call(what, read):
 
 
 def _flavor(found):
-    """The flavor as osc_placement.flavors.translate() takes it."""
+    """The flavor as osc_placement.model.flavors.translate() takes it."""
     return {
         'id': found.id,
         'name': found.name,

@@ -18,7 +18,7 @@ resources on them; ``dot_string()`` quotes any text as a DOT string that
 shows as typed.
 """
 
-from osc_placement import amounts
+from osc_placement.model import amounts
 
 
 def dot_string(text):

@@ -14,11 +14,11 @@
 
 ``add_options()`` declares them; ``given()`` says whether a run uses them
 and ``check()`` refuses what cannot go with them; ``translated()`` returns
-each flavor's request as ``osc_placement.flavors.translate()`` builds it,
+each flavor's request as ``osc_placement.model.flavors.translate()`` builds it,
 checked against the session's Placement microversion. The flavors and the
 zone's aggregates are read from Nova by the command
 (``allocation_candidate.read_flavors()``): only command modules import
-``osc_placement.compute``, and only when these options are given. The
+``osc_placement.api.compute``, and only when these options are given. The
 commands import this module in the functions that use it (their parsers
 and runs), never at their top: see ``osc_placement.resources``.
 """
@@ -27,7 +27,7 @@ import logging
 
 from osc_lib import exceptions
 
-from osc_placement import text
+from osc_placement.model import text
 from osc_placement import version
 
 LOG = logging.getLogger(__name__)
@@ -121,7 +121,7 @@ def translated(cmd, http, parsed_args, found, aggregates, required=(),
     """
     # Only here: the translation's tables and patterns are loaded by the
     # runs that translate flavors (see osc_placement.resources).
-    from osc_placement import flavors
+    from osc_placement.model import flavors
     options = dict(boot_from_volume=parsed_args.boot_from_volume,
                    include_disabled=parsed_args.include_disabled,
                    aggregates=aggregates, required=required,

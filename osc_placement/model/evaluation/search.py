@@ -19,10 +19,10 @@ request-wide rules (``combine``). No reason: Placement returns an
 allocation request within the tree.
 """
 
-from osc_placement.evaluation import combine
-from osc_placement.evaluation import groups
-from osc_placement.evaluation import request as requests
-from osc_placement.evaluation import tree as trees
+from osc_placement.model.evaluation import combine
+from osc_placement.model.evaluation import groups
+from osc_placement.model.evaluation import request as requests
+from osc_placement.model.evaluation import tree as trees
 
 
 class Verdict(object):

@@ -46,8 +46,8 @@ import time
 from osc_lib import exceptions
 
 from osc_placement import errors
+from osc_placement.model.text import printable
 from osc_placement import plugin
-from osc_placement.text import printable
 
 # Exit codes after a signal: 128 + its number, as shells report them.
 EXIT_SIGNAL = {signal.SIGINT: 128 + signal.SIGINT,

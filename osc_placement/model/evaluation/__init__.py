@@ -37,22 +37,22 @@ module names the server code it follows. Sharing providers
 resources from another tree is not a candidate "within" a tree.
 """
 
-from osc_placement.evaluation.count import fit
-from osc_placement.evaluation.count import Fit
-from osc_placement.evaluation.request import ANY_TRAITS
-from osc_placement.evaluation.request import FORBIDDEN_AGGREGATES
-from osc_placement.evaluation.request import FORBIDDEN_TRAITS
-from osc_placement.evaluation.request import Group
-from osc_placement.evaluation.request import MULTI_MEMBER_OF
-from osc_placement.evaluation.request import NAMED_GROUPS
-from osc_placement.evaluation.request import NESTED
-from osc_placement.evaluation.request import Request
-from osc_placement.evaluation.request import RESOURCELESS
-from osc_placement.evaluation.request import UNNAMED
-from osc_placement.evaluation.search import evaluate
-from osc_placement.evaluation.search import Verdict
-from osc_placement.evaluation.tree import provider_record
-from osc_placement.evaluation.tree import READS
+from osc_placement.model.evaluation.count import fit
+from osc_placement.model.evaluation.count import Fit
+from osc_placement.model.evaluation.request import ANY_TRAITS
+from osc_placement.model.evaluation.request import FORBIDDEN_AGGREGATES
+from osc_placement.model.evaluation.request import FORBIDDEN_TRAITS
+from osc_placement.model.evaluation.request import Group
+from osc_placement.model.evaluation.request import MULTI_MEMBER_OF
+from osc_placement.model.evaluation.request import NAMED_GROUPS
+from osc_placement.model.evaluation.request import NESTED
+from osc_placement.model.evaluation.request import Request
+from osc_placement.model.evaluation.request import RESOURCELESS
+from osc_placement.model.evaluation.request import UNNAMED
+from osc_placement.model.evaluation.search import evaluate
+from osc_placement.model.evaluation.search import Verdict
+from osc_placement.model.evaluation.tree import provider_record
+from osc_placement.model.evaluation.tree import READS
 
 __all__ = ['ANY_TRAITS', 'FORBIDDEN_AGGREGATES', 'FORBIDDEN_TRAITS', 'Fit',
            'Group', 'MULTI_MEMBER_OF', 'NAMED_GROUPS', 'NESTED', 'READS',

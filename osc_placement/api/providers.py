@@ -25,9 +25,9 @@ import uuid as uuid_lib
 
 from osc_lib import exceptions
 
-from osc_placement import amounts
-from osc_placement import paths
-from osc_placement.text import printable
+from osc_placement.api import paths
+from osc_placement.model import amounts
+from osc_placement.model.text import printable
 
 BASE_URL = '/resource_providers'
 

@@ -25,9 +25,9 @@ some combination would do.
 
 import itertools
 
-from osc_placement.evaluation import groups
-from osc_placement.evaluation import request as requests
-from osc_placement.evaluation import tree as trees
+from osc_placement.model.evaluation import groups
+from osc_placement.model.evaluation import request as requests
+from osc_placement.model.evaluation import tree as trees
 
 
 class Combination(object):

@@ -39,8 +39,8 @@ reasons, and where it disagrees with Placement the reason is
 
 import logging
 
-from osc_placement import evaluation
-from osc_placement import providers
+from osc_placement.api import providers
+from osc_placement.model import evaluation
 from osc_placement import version
 
 LOG = logging.getLogger(__name__)

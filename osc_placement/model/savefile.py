@@ -41,9 +41,9 @@ import time
 
 from osc_lib import exceptions
 
-from osc_placement import parsers
-from osc_placement import providers
-from osc_placement.text import printable
+from osc_placement.api import providers
+from osc_placement.cli import parsers
+from osc_placement.model.text import printable
 
 FORMAT_VERSION = 1
 # The fields of an inventory record Placement accepts (its PUT schema).

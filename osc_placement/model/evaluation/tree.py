@@ -20,7 +20,7 @@ an inventory, and ``group_constraints()`` turns a request group into the
 conditions each provider meets or not.
 """
 
-from osc_placement import amounts
+from osc_placement.model import amounts
 
 # What is read of each provider besides its item of the provider list:
 # GET /resource_providers/{uuid}/<what>, whose field <what> has that type.

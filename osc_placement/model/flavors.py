@@ -60,8 +60,8 @@ import re
 
 from osc_lib import exceptions
 
-from osc_placement import filters
-from osc_placement import text
+from osc_placement.cli import filters
+from osc_placement.model import text
 
 UNNAMED = ''
 

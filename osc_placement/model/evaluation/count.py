@@ -30,9 +30,9 @@ it is an upper bound (``exact`` False).
 
 import collections
 
-from osc_placement.evaluation import request as requests
-from osc_placement.evaluation import search
-from osc_placement.evaluation import tree as trees
+from osc_placement.model.evaluation import request as requests
+from osc_placement.model.evaluation import search
+from osc_placement.model.evaluation import tree as trees
 
 Fit = collections.namedtuple('Fit', ['count', 'limited_by', 'exact'])
 
