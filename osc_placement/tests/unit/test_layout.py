@@ -22,6 +22,7 @@ same table.
 
 import ast
 import os
+import re
 
 from oslotest import base
 
@@ -39,6 +40,16 @@ LAYERS = (
     ('commands', ('osc_placement.resources',)),
 )
 COMMANDS = 'osc_placement.resources'
+
+# The one table of microversions, and the module that reads them.
+VERSION_MODULES = ('osc_placement.microversions', 'osc_placement.version')
+_MICROVERSION = re.compile(r'^1\.[0-9]+$')
+# Strings that look like a microversion and are not one: (module, value,
+# why).
+NOT_MICROVERSIONS = (
+    ('osc_placement.model.flavors', '1.2',
+     "the TPM version of Nova's hw:tpm_version extra spec"),
+)
 
 MAX_MODULE_LINES = 600
 MAX_CLASS_LINES = 250
@@ -135,6 +146,25 @@ class TestLayers(base.BaseTestCase):
             classes = [node for node in parse(path).body
                        if isinstance(node, ast.ClassDef)]
             self.assertTrue(classes, '%s declares no command' % name)
+
+
+class TestMicroversionTable(base.BaseTestCase):
+
+    def test_no_microversion_literal_outside_the_table(self):
+        allowed = {(module, value) for module, value, _ in NOT_MICROVERSIONS}
+        found = {}
+        for name, path in package_modules():
+            if name in VERSION_MODULES:
+                continue
+            literals = sorted({
+                node.value for node in ast.walk(parse(path))
+                if isinstance(node, ast.Constant)
+                and isinstance(node.value, str)
+                and _MICROVERSION.match(node.value)
+                and (name, node.value) not in allowed})
+            if literals:
+                found[name] = literals
+        self.assertEqual({}, found)
 
 
 class TestSizes(base.BaseTestCase):
