@@ -39,6 +39,7 @@ from osc_lib import exceptions
 import requests
 
 from osc_placement import errors
+from osc_placement import microversions
 from osc_placement.model.text import printable
 from osc_placement import version
 
@@ -238,8 +239,8 @@ class SessionClient(object):
     server once, here.
     """
 
-    def __init__(self, session, ks_filter, api_version='1.0', timeout=None,
-                 parallel=None):
+    def __init__(self, session, ks_filter, api_version=microversions.BASE,
+                 timeout=None, parallel=None):
         self.session = session
         self.ks_filter = ks_filter
         self.timeout = timeout

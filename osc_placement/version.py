@@ -22,15 +22,18 @@ import re
 
 from osc_lib import exceptions
 
+from osc_placement import microversions
+
 # The highest microversion this client knows. Every version from 1.0 up to
 # it is accepted explicitly.
-MAX_VERSION = '1.39'
-SUPPORTED_MICROVERSIONS = ['1.%d' % minor for minor in range(40)]
+MAX_VERSION = microversions.LATEST
+SUPPORTED_MICROVERSIONS = ['1.%d' % minor for minor in
+                           range(int(MAX_VERSION.split('.')[1]) + 1)]
 
 # Asking for the major version only ('1') makes the client negotiate with
 # the server, as the reference plugin does, but never above this ceiling:
 # scripts written against the reference rely on getting 1.29 by default.
-MAX_VERSION_NO_GAP = '1.29'
+MAX_VERSION_NO_GAP = microversions.REFERENCE_DEFAULT
 NEGOTIATE_VERSION = '1'
 # 'latest' negotiates like '1' but up to MAX_VERSION. OpenStackClient derives
 # the command group from the text before the first dot of the option value

@@ -14,15 +14,10 @@
 
 from osc_placement.api import paths
 from osc_placement.cli import common
+from osc_placement import microversions
 from osc_placement import version
 
 FIELDS = ('uuid',)
-
-# The microversion of the aggregate API.
-AGGREGATES_SINCE = '1.1'
-# From this microversion the aggregates are written with the provider
-# generation (and the server refuses a stale one).
-GENERATION_SINCE = '1.19'
 
 
 def _aggregates_path(rp_uuid):
@@ -36,7 +31,7 @@ def _rows(aggregates):
 class ListAggregate(common.ProviderCommand, common.Lister):
     """List the aggregates of a resource provider"""
 
-    min_version = AGGREGATES_SINCE
+    min_version = microversions.PROVIDER_AGGREGATES
 
     def take_action(self, parsed_args):
         http, rp_uuid = self.prepare_provider(parsed_args)
@@ -56,7 +51,7 @@ class SetAggregate(common.ProviderCommand, common.Lister):
     provider changed since that generation was read.
     """
 
-    min_version = AGGREGATES_SINCE
+    min_version = microversions.PROVIDER_AGGREGATES
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
@@ -68,7 +63,8 @@ class SetAggregate(common.ProviderCommand, common.Lister):
         self.add_option(
             parser, '--generation',
             metavar='<resource_provider_generation>', type=int,
-            since=GENERATION_SINCE, required_since=GENERATION_SINCE,
+            since=microversions.AGGREGATES_GENERATION,
+            required_since=microversions.AGGREGATES_GENERATION,
             missing_error='A generation must be specified.',
             help='The generation of the resource provider, as last read. '
                  'The change is refused if it does not match the server\'s.')
@@ -76,7 +72,10 @@ class SetAggregate(common.ProviderCommand, common.Lister):
 
     def take_action(self, parsed_args):
         http, rp_uuid = self.prepare_provider(parsed_args)
-        if self.compare_version(version.ge(GENERATION_SINCE)):
+        # From this microversion the aggregates are written with the
+        # provider generation (and the server refuses a stale one).
+        if self.compare_version(
+                version.ge(microversions.AGGREGATES_GENERATION)):
             body = {'aggregates': parsed_args.aggregate,
                     'resource_provider_generation': parsed_args.generation}
         else:

@@ -21,13 +21,11 @@ from osc_lib import utils
 from osc_placement.api import paths
 from osc_placement.cli import batch
 from osc_placement.cli import common
+from osc_placement import microversions
 
 COLLECTION = 'resource_classes'
 FIELDS = ('name',)
 
-# Microversions of the resource class API.
-CLASSES = '1.2'            # resource classes
-PUT_CLASS = '1.7'          # PUT creates a class or leaves it as it is
 
 # The positional of the commands about one class.
 NAME = ('name', '<name>', 'Name of the resource class')
@@ -41,7 +39,7 @@ def class_url(name):
 class ListResourceClass(common.Lister):
     """List all resource classes, standard and custom"""
 
-    min_version = CLASSES
+    min_version = microversions.RESOURCE_CLASSES
 
     def take_action(self, parsed_args):
         http = self.prepare(parsed_args)
@@ -59,7 +57,7 @@ class CreateResourceClass(common.NamedCommand, common.Command):
     error; see ``resource class set`` for the idempotent variant.
     """
 
-    min_version = CLASSES
+    min_version = microversions.RESOURCE_CLASSES
     positional = NAME
     writes_name = True
 
@@ -76,7 +74,7 @@ class SetResourceClass(common.NamedCommand, common.Command):
     is already there, so it can be run any number of times.
     """
 
-    min_version = PUT_CLASS
+    min_version = microversions.PUT_RESOURCE_CLASS
     positional = NAME
     writes_name = True
 
@@ -88,7 +86,7 @@ class SetResourceClass(common.NamedCommand, common.Command):
 class ShowResourceClass(common.NamedCommand, common.ShowOne):
     """Show one resource class"""
 
-    min_version = CLASSES
+    min_version = microversions.RESOURCE_CLASSES
     positional = NAME
 
     def take_action(self, parsed_args):
@@ -106,7 +104,7 @@ class DeleteResourceClass(common.NamedCommand, common.Command):
     failures are reported at the end.
     """
 
-    min_version = CLASSES
+    min_version = microversions.RESOURCE_CLASSES
     positional = NAME
     more_help = 'More resource classes can follow.'
 

@@ -24,18 +24,15 @@ from osc_placement.cli import batch
 from osc_placement.cli import common
 from osc_placement.cli import filters
 from osc_placement.cli import parsers
-
-# Microversions at which the provider API changed.
-NESTED = filters.IN_TREE_FILTER   # provider trees: parents, roots
-REPARENT = '1.37'                 # a parent can be changed or removed
+from osc_placement import microversions
 
 # The provider columns, each with the microversion that added it.
 PROVIDER_FIELDS = (
     ('uuid', None),
     ('name', None),
     ('generation', None),
-    ('root_provider_uuid', NESTED),
-    ('parent_provider_uuid', NESTED),
+    ('root_provider_uuid', microversions.NESTED_PROVIDERS),
+    ('parent_provider_uuid', microversions.NESTED_PROVIDERS),
 )
 
 
@@ -46,7 +43,7 @@ class CreateResourceProvider(common.ShowOne):
         parser = super().get_parser(prog_name)
         self.add_option(
             parser, '--parent-provider', metavar='<parent_provider>',
-            type=parsers.non_empty, since=NESTED,
+            type=parsers.non_empty, since=microversions.NESTED_PROVIDERS,
             help='UUID or name of the parent provider. Omit for no parent.')
         parser.add_argument(
             '--uuid', metavar='<uuid>', type=parsers.non_empty,
@@ -127,14 +124,14 @@ class SetResourceProvider(common.ProviderCommand, common.ShowOne):
         parents = parser.add_mutually_exclusive_group()
         self.add_option(
             parents, '--parent-provider', metavar='<parent_provider>',
-            type=parsers.non_empty, since=NESTED,
+            type=parsers.non_empty, since=microversions.NESTED_PROVIDERS,
             help='UUID or name of the parent provider. Before %s it can '
                  'only be set on a provider without a parent; from %s it '
                  'also moves the provider to another parent.'
-                 % (REPARENT, REPARENT))
+                 % (microversions.REPARENT, microversions.REPARENT))
         self.add_option(
-            parents, '--no-parent', action='store_true', since=REPARENT,
-            extended=True,
+            parents, '--no-parent', action='store_true',
+            since=microversions.REPARENT, extended=True,
             help='Make the provider a root provider (detach it from its '
                  'parent).')
         return parser

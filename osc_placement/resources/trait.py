@@ -30,8 +30,8 @@ from osc_placement.api import paths
 from osc_placement.cli import batch
 from osc_placement.cli import common
 from osc_placement.cli import parsers
+from osc_placement import microversions
 
-MIN_VERSION = '1.6'
 FIELDS = ('name',)
 
 # The positional of the commands about one trait.
@@ -68,7 +68,7 @@ def is_generation_conflict(exc):
 class ListTrait(common.Lister):
     """List traits, standard and custom"""
 
-    min_version = MIN_VERSION
+    min_version = microversions.TRAITS
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
@@ -104,7 +104,7 @@ class ShowTrait(common.NamedCommand, common.ShowOne):
     Prints the name when the trait exists; fails when it does not.
     """
 
-    min_version = MIN_VERSION
+    min_version = microversions.TRAITS
     positional = NAME
 
     def take_action(self, parsed_args):
@@ -122,7 +122,7 @@ class CreateTrait(common.NamedCommand, common.Command):
     succeeds.
     """
 
-    min_version = MIN_VERSION
+    min_version = microversions.TRAITS
     positional = NAME
     writes_name = True
 
@@ -139,7 +139,7 @@ class DeleteTrait(common.NamedCommand, common.Command):
     failures are reported at the end.
     """
 
-    min_version = MIN_VERSION
+    min_version = microversions.TRAITS
     positional = NAME
     more_help = 'More traits can follow.'
 
@@ -155,7 +155,7 @@ class ListResourceProviderTrait(common.ProviderCommand,
                                 common.Lister):
     """List the traits of a resource provider"""
 
-    min_version = MIN_VERSION
+    min_version = microversions.TRAITS
 
     def take_action(self, parsed_args):
         http, rp_uuid = self.prepare_provider(parsed_args)
@@ -175,7 +175,7 @@ class SetResourceProviderTrait(common.ProviderCommand,
     provider trait add`` or ``remove``.
     """
 
-    min_version = MIN_VERSION
+    min_version = microversions.TRAITS
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
@@ -203,7 +203,7 @@ class DeleteResourceProviderTrait(common.ProviderCommand,
     traits set by another client at the same time are removed too.
     """
 
-    min_version = MIN_VERSION
+    min_version = microversions.TRAITS
 
     def take_action(self, parsed_args):
         http, rp_uuid = self.prepare_provider(parsed_args)
@@ -218,7 +218,7 @@ class _ChangeResourceProviderTrait(common.ProviderCommand,
     (a list) after the change.
     """
 
-    min_version = MIN_VERSION
+    min_version = microversions.TRAITS
     # Commands of this plugin only: the usage shows every option.
     in_reference = False
     trait_help = None

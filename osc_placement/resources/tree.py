@@ -24,11 +24,11 @@ from osc_placement.api import providers
 from osc_placement.cli import common
 from osc_placement.cli import filters
 from osc_placement.cli import parsers
+from osc_placement import microversions
 from osc_placement.model import amounts
 from osc_placement.model.text import printable
 
 # Provider trees (parents, roots, in_tree) appeared in this microversion.
-NESTED = filters.IN_TREE_FILTER
 
 
 def tree_order(records):
@@ -86,7 +86,7 @@ class IndentedName(str):
 class _TreeView(filters.ManyProviders, common.Lister):
     """What ``tree show`` and ``tree list`` share: rows or DOT of trees."""
 
-    min_version = NESTED
+    min_version = microversions.NESTED_PROVIDERS
     in_reference = False
     TREE_FIELDS = ('name', 'uuid', 'generation', 'parent_provider_uuid')
     LONG_FIELDS = ('inventory used/capacity', 'traits')

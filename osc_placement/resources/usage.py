@@ -14,20 +14,16 @@
 
 from osc_placement.api import providers
 from osc_placement.cli import common
+from osc_placement import microversions
 
-# Microversions of the usage API.
-PROJECT_USAGES = '1.9'     # GET /usages: the usages of a project
-# From this microversion GET /usages groups the usages by consumer type,
-# each group with its number of consumers.
-BY_CONSUMER_TYPE_SINCE = '1.38'
 
 FIELDS = ('resource_class', 'usage')
 # The columns of GET /usages, each with the microversion that shows it.
 PROJECT_FIELDS = (
-    ('consumer_type', BY_CONSUMER_TYPE_SINCE),
+    ('consumer_type', microversions.CONSUMER_TYPES),
     ('resource_class', None),
     ('usage', None),
-    ('consumer_count', BY_CONSUMER_TYPE_SINCE),
+    ('consumer_count', microversions.CONSUMER_TYPES),
 )
 # The key of a consumer type group that is a count, not a resource class.
 CONSUMER_COUNT = 'consumer_count'
@@ -62,7 +58,7 @@ class ResourceShowUsage(common.NamedCommand, common.Lister):
     the amount used and how many consumers of that type hold allocations.
     """
 
-    min_version = PROJECT_USAGES
+    min_version = microversions.PROJECT_USAGES
     positional = ('project_id', '<project-uuid>', 'ID of the project')
     positional_in_path = False
 
@@ -73,7 +69,7 @@ class ResourceShowUsage(common.NamedCommand, common.Lister):
             help='ID of the user: only the allocations of this user')
         self.add_option(
             parser, '--consumer-type', metavar='<consumer-type>',
-            since=BY_CONSUMER_TYPE_SINCE, extended=True,
+            since=microversions.CONSUMER_TYPES, extended=True,
             help='Only the allocations of consumers of this type (for '
                  'example INSTANCE or MIGRATION; ``all`` for every type, '
                  '``unknown`` for consumers without a type).')

@@ -25,6 +25,7 @@ some combination would do.
 
 import itertools
 
+from osc_placement import microversions
 from osc_placement.model.evaluation import groups
 from osc_placement.model.evaluation import request as requests
 from osc_placement.model.evaluation import tree as trees
@@ -159,9 +160,10 @@ class Combination(object):
             for group in request.groups.values():
                 for rc, amount in group.resources.items():
                     totals[rc] = totals.get(rc, 0) + amount
-            return ['no single provider has %s (before microversion 1.29 '
+            return ['no single provider has %s (before microversion %s '
                     'one provider serves all the resources)'
-                    % groups.join('%s:%d' % item for item in totals.items())]
+                    % (groups.join('%s:%d' % item for item in totals.items()),
+                       microversions.NESTED_CANDIDATES)]
         if name == 'isolate':
             granular = request.granular
             labels = [g.label for g in granular]

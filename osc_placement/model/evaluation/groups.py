@@ -25,6 +25,7 @@ required traits on those providers together
 
 import itertools
 
+from osc_placement import microversions
 from osc_placement.model.evaluation import tree as trees
 
 
@@ -78,8 +79,8 @@ def _single_provider_options(tree, group):
         text = 'no single provider has %s' % join(
             c.words for c in _conflict(constraints, tree.providers))
         if not group.granular and len(tree.providers) > 1:
-            text += (' (before microversion 1.29 one provider serves '
-                     'all the resources)')
+            text += (' (before microversion %s one provider serves '
+                     'all the resources)' % microversions.NESTED_CANDIDATES)
         reasons.append(text)
     return [], reasons
 

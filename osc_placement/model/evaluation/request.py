@@ -23,16 +23,19 @@ here, once.
 import itertools
 import re
 
+from osc_placement import microversions
+from osc_placement import version as versions
+
 UNNAMED = ''
 
-# Microversions at which the rules change.
-NESTED = (1, 29)           # nested providers are combined
-FORBIDDEN_TRAITS = (1, 22)
-MULTI_MEMBER_OF = (1, 24)
-FORBIDDEN_AGGREGATES = (1, 32)
-NAMED_GROUPS = (1, 33)
-RESOURCELESS = (1, 36)
-ANY_TRAITS = (1, 39)
+# Microversions at which the rules change, as (major, minor).
+NESTED = versions.parse(microversions.NESTED_CANDIDATES)
+FORBIDDEN_TRAITS = versions.parse(microversions.FORBIDDEN_TRAITS)
+MULTI_MEMBER_OF = versions.parse(microversions.MULTI_MEMBER_OF)
+FORBIDDEN_AGGREGATES = versions.parse(microversions.FORBIDDEN_AGGREGATES)
+NAMED_GROUPS = versions.parse(microversions.NAMED_GROUPS)
+RESOURCELESS = versions.parse(microversions.SAME_SUBTREE)
+ANY_TRAITS = versions.parse(microversions.ANY_TRAITS)
 
 _KEY = {
     False: re.compile(r'^(resources|required|member_of|in_tree)'
@@ -45,8 +48,7 @@ _KEY = {
 def _version(microversion):
     if isinstance(microversion, tuple):
         return microversion
-    major, minor = str(microversion).split('.')
-    return int(major), int(minor)
+    return versions.parse(str(microversion))
 
 
 def _values(value):
