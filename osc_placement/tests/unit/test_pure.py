@@ -25,47 +25,11 @@ import testscenarios
 
 from osc_placement.cli import dot
 from osc_placement.cli import filters
-from osc_placement.model import amounts
 from osc_placement.resources import capacity
 from osc_placement.resources import resource_provider
 from osc_placement.resources import tree
 
 load_tests = testscenarios.load_tests_apply_scenarios
-
-
-def inventory(total, reserved=0, ratio=1.0):
-    return {'total': total, 'reserved': reserved, 'allocation_ratio': ratio}
-
-
-class TestCapacity(base.BaseTestCase):
-    """(total - reserved) * allocation_ratio, rounded down."""
-
-    scenarios = [
-        ('plain', {'inventory': inventory(8), 'capacity': 8}),
-        ('reserved-then-ratio', {'inventory': inventory(8, 2, 16.0),
-                                 'capacity': 96}),
-        ('rounded-down', {'inventory': inventory(3, 0, 1.5), 'capacity': 4}),
-        ('ratio-below-one', {'inventory': inventory(10, 1, 0.5),
-                             'capacity': 4}),
-        ('all-reserved', {'inventory': inventory(4, 4, 2.0), 'capacity': 0}),
-    ]
-
-    def test_capacity(self):
-        self.assertEqual(self.capacity, amounts.capacity(self.inventory))
-
-
-class TestUsedOfCapacity(base.BaseTestCase):
-
-    records = {'VCPU': {'used': 2, 'capacity': 16},
-               'MEMORY_MB': {'used': 0, 'capacity': 2048}}
-
-    def test_in_the_order_given(self):
-        self.assertEqual(['VCPU=2/16', 'MEMORY_MB=0/2048'],
-                         amounts.used_of_capacity(self.records))
-
-    def test_separator(self):
-        self.assertEqual(['VCPU: 2/16', 'MEMORY_MB: 0/2048'],
-                         amounts.used_of_capacity(self.records, sep=': '))
 
 
 def rp(uuid, name, parent=None):
