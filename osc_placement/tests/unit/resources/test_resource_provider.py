@@ -264,15 +264,3 @@ class TestDeleteHelp(base.TestCase):
                   if line.strip().startswith(self.metavar)]
         self.assertEqual(1, len(listed), out)
         self.assertIn('can follow.', ' '.join(out.split()))
-
-
-class TestTreeShowHelp(base.TestCase):
-
-    def test_help_names_only_formats_it_offers(self):
-        out, err, code = self.openstack(
-            'resource', 'provider', 'tree', 'show', '--help')
-        self.assertEqual(('', 0), (err, code))
-        text = ' '.join(out.split())
-        self.assertIn('The other formats (value, csv, json, yaml) give the '
-                      'bare name', text)
-        self.assertNotIn('shell', text)
