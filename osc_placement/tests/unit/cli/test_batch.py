@@ -23,16 +23,13 @@ import datetime
 import io
 import os
 import signal
-import ssl
 import threading
 
 import fixtures
-from keystoneauth1 import session as ks_session
 import requests
 import testscenarios
 
 from osc_placement.cli import batch
-from osc_placement import http
 from osc_placement.tests import cli
 from osc_placement.tests.unit import base
 
@@ -136,59 +133,6 @@ class TestParallelism(base.TestCase):
         self.assertEqual(40, work.seen)
         self.assertEqual([self.most] if self.most > 1 else [],
                          client.readied)
-
-
-class TestPoolSize(base.TestCase):
-    """The session keeps as many connections as requests in flight."""
-
-    def test_pools_grow_to_the_parallelism(self):
-        session = ks_session.Session()
-        client = http.SessionClient(session, {'service_type': 'placement'},
-                                    api_version='1.39')
-        client.allow_parallel(4)
-        sizes = {prefix: adapter.poolmanager.connection_pool_kw['maxsize']
-                 for prefix, adapter in session.adapters.items()}
-        self.assertEqual({requests.adapters.DEFAULT_POOLSIZE}, set(
-            sizes.values()))
-        client.allow_parallel(32)
-        self.assertEqual({32}, {
-            adapter.poolmanager.connection_pool_kw['maxsize']
-            for adapter in session.adapters.values()})
-
-    def test_bigger_pools_keep_the_settings_of_the_session(self):
-        session = ks_session.Session(tls_min_version='1.3',
-                                     tls_ciphers='ECDHE+AESGCM')
-        originals = dict(session.adapters)
-        before = {prefix: dict(adapter.poolmanager.connection_pool_kw)
-                  for prefix, adapter in originals.items()}
-        closed = []
-        for adapter in set(originals.values()):
-            def close(adapter=adapter, close=adapter.close):
-                closed.append(adapter)
-                close()
-            adapter.close = close
-        client = http.SessionClient(session, {'service_type': 'placement'},
-                                    api_version='1.39')
-        client.allow_parallel(32)
-        self.assertEqual(set(originals), set(session.adapters))
-        for prefix, adapter in session.adapters.items():
-            old = originals[prefix]
-            self.assertIsNot(old, adapter)
-            self.assertIs(type(old), type(adapter))
-            self.assertEqual(('1.3', 'ECDHE+AESGCM'),
-                             (adapter.tls_min_version, adapter.tls_ciphers))
-            self.assertEqual(old.max_retries, adapter.max_retries)
-            kw = adapter.poolmanager.connection_pool_kw
-            self.assertEqual(ssl.TLSVersion.TLSv1_3,
-                             kw['ssl_context'].minimum_version)
-            self.assertEqual(before[prefix]['socket_options'],
-                             kw['socket_options'])
-            self.assertEqual(before[prefix]['block'], kw['block'])
-            self.assertEqual(32, kw['maxsize'])
-        # The schemes share one adapter, as keystoneauth mounts them; the
-        # one it replaces is closed, once.
-        self.assertEqual(1, len(set(session.adapters.values())))
-        self.assertEqual(list(set(originals.values())), closed)
 
 
 class TestInterrupted(BatchTestCase):
