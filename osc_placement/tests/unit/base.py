@@ -24,6 +24,7 @@ from urllib import parse as urlparse
 
 from oslotest import base
 import requests
+import requests_mock
 from requests_mock.contrib import fixture as rm_fixture
 
 from osc_placement.tests import cli
@@ -54,6 +55,17 @@ NEGOTIATE = ''
 # query as (key, value) pairs in order, the JSON body (or None) and the
 # OpenStack-API-Version header.
 Sent = collections.namedtuple('Sent', 'method path query body version')
+
+
+# Words of Python, never of this CLI.
+LEAKS = ('invalid literal', 'could not convert', 'dictionary update '
+         'sequence', 'Traceback', "('", 'KeyError', 'NoneType',
+         'object has no attribute', 'unexpected keyword', 'ValueError',
+         'TypeError', 'not enough values to unpack', 'too many values')
+
+# What the fake server of BadInputTestCase answers when a request reaches
+# it.
+SERVER_DETAIL = 'The fake server refused this request.'
 
 
 def placement_error(status, detail, title='Error', code=None):
@@ -176,3 +188,39 @@ class TestCase(base.BaseTestCase):
         """No line feed, no carriage return: what a terminal breaks on."""
         self.assertNotIn('\n', text)
         self.assertNotIn('\r', text)
+
+
+def answer_anything(request, context):
+    """A Placement that knows every provider and refuses every write."""
+    path = urlparse.urlsplit(request.url).path[len(PREFIX):] or '/'
+    context.headers['Content-Type'] = 'application/json'
+    if request.method == 'GET':
+        if path == '/':
+            return json.dumps(VERSIONS)
+        if path.startswith('/resource_providers/') and path.count('/') == 2:
+            return json.dumps(provider(path.split('/')[2], 'rp', 1))
+        if path.startswith('/allocations/'):
+            return json.dumps({'allocations': {}})
+    context.status_code = 400
+    return json.dumps(placement_error(400, SERVER_DETAIL,
+                                      title='Bad Request'))
+
+
+class BadInputTestCase(TestCase):
+    """The shell against a fake Placement that answers anything.
+
+    :func:`answer_anything` answers every request; :meth:`run_argv` runs
+    the shell and checks that no word of Python (:data:`LEAKS`) reached
+    stderr.
+    """
+
+    def setUp(self):
+        super().setUp()
+        self.requests_mock.register_uri(requests_mock.ANY, requests_mock.ANY,
+                                        text=answer_anything)
+
+    def run_argv(self, argv, env=None):
+        out, err, code = self.openstack(*argv, env=env)
+        for word in LEAKS:
+            self.assertNotIn(word, err, 'Python text leaked')
+        return out, err, code

@@ -11,18 +11,28 @@
 # under the License.
 
 
-"""The HTTP layer (osc_placement/http.py) on its own.
+"""The HTTP layer (osc_placement/http.py).
 
-A keystoneauth session with the ``admin_token`` plugin, as OpenStackClient
-makes it for ``--os-endpoint``/``--os-token``, and requests-mock behind it.
+On its own: a keystoneauth session with the ``admin_token`` plugin, as
+OpenStackClient makes it for ``--os-endpoint``/``--os-token``, and
+requests-mock behind it. Through the shell: the negotiation in --debug,
+an endpoint that is not a URL, answers of the wrong shape, and the
+environment of the requests of a batch.
 """
 
+import base64
+import logging
+import os
+import ssl
+
+import fixtures
 from keystoneauth1 import loading
 from keystoneauth1 import session as ks_session
 from osc_lib import exceptions
 import requests
 import testscenarios
 
+from osc_placement.cli import batch
 from osc_placement import errors
 from osc_placement import http
 from osc_placement.tests import cli
@@ -365,83 +375,6 @@ class TestErrorStatus(HTTPTestCase):
         self.assertEqual(self.status, exc.response.status_code)
 
 
-class TestErrorMessage(base.TestCase):
-
-    scenarios = [(name, {'body': body, 'expected': expected})
-                 for name, body, expected in [
-        # Placement's JSON: the last line of the detail.
-        ('detail-last-line', {'errors': [{'detail': 'A\n\n B '}]}, 'B'),
-        ('detail-one-line', {'errors': [{'detail': 'One line'}]},
-         'One line'),
-        ('detail-trailing-lines', {'errors': [{'detail': 'A\n\n B\n\n'}]},
-         'B'),
-        ('title-only', {'errors': [{'title': 'Only a title'}]},
-         'Only a title'),
-        ('first-error', {'errors': [{'detail': 'first'},
-                                    {'detail': 'second'}]}, 'first'),
-        # A JSON-schema error of the body: the reason and the field, not
-        # the schema.
-        ('schema-error', {'errors': [{'detail': (
-            "Headline.\n\n JSON does not validate: 0 is less than the "
-            "minimum of 1  Failed validating 'minimum' in schema['properties']"
-            "['inventories']['patternProperties']['^[A-Z0-9_]+$']"
-            "['properties']['total']:     {'type': 'integer', 'minimum': 1}"
-            "  On instance['inventories']['VCPU']['total']:     0  ")}]},
-         'JSON does not validate: 0 is less than the minimum of 1 (field '
-         'inventories/VCPU/total)'),
-        ('schema-error-list-item', {'errors': [{'detail': (
-            "JSON does not validate: 'agg-one' is not a 'uuid'  Failed "
-            "validating 'format' in schema['items']:     {'type': 'string', "
-            "'format': 'uuid'}  On instance[0]:     'agg-one'  ")}]},
-         "JSON does not validate: 'agg-one' is not a 'uuid' (field 0)"),
-        ('schema-error-of-the-root', {'errors': [{'detail': (
-            "JSON does not validate: 'x' is not of type 'object'  Failed "
-            "validating 'type' in schema:     {'type': 'object'}  On "
-            "instance:     'x'")}]},
-         "JSON does not validate: 'x' is not of type 'object'"),
-        # A query string error keeps the server's text, as the reference.
-        ('query-schema-error', {'errors': [{'detail': (
-            "Invalid query string parameters: '0' does not match '^[1-9]'"
-            "  Failed validating 'pattern' in schema['properties']['limit']"
-            ":     {}  On instance['limit']:     '0'")}]},
-         "Invalid query string parameters: '0' does not match '^[1-9]'"
-         "  Failed validating 'pattern' in schema['properties']['limit']:"
-         "     {}  On instance['limit']:     '0'"),
-        # Anything else: the body as text.
-        ('detail-not-text', {'errors': [{'detail': ['x']}]},
-         '{"errors": [{"detail": ["x"]}]}'),
-        ('error-not-object', {'errors': ['x']}, '{"errors": ["x"]}'),
-        ('errors-not-list', {'errors': {}}, '{"errors": {}}'),
-        ('other-json', {'message': 'm'}, '{"message": "m"}'),
-        ('html', '<p>A &amp; <b>B</b></p>', 'A & B'),
-        ('script-and-style',
-         '<script>var x = "<p>";</script><style>p{}</style>text', 'text'),
-        ('spaces', '  several\n\n lines\t here ', 'several lines here'),
-        ('long', 'y' * 400, 'y' * 297 + '...'),
-        # No body: the reason phrase, or the standard one.
-        ('empty', '', 'Reason Given'),
-    ]]
-
-    def test_error_message(self):
-        response = base.response(418, self.body, reason='Reason Given')
-        self.assertEqual(self.expected, errors.error_message(response))
-
-
-class TestErrorMessageWithoutBody(base.TestCase):
-
-    scenarios = [
-        ('503', {'status': 503, 'reason': None,
-                 'expected': 'Service Unavailable'}),
-        ('404-empty-reason', {'status': 404, 'reason': '',
-                              'expected': 'Not Found'}),
-        ('599', {'status': 599, 'reason': None, 'expected': 'Error'}),
-    ]
-
-    def test_error_message_without_body_or_reason(self):
-        self.assertEqual(self.expected, errors.error_message(
-            base.response(self.status, reason=self.reason)))
-
-
 # Failures below HTTP.
 
 class TestTransportErrors(HTTPTestCase):
@@ -529,3 +462,327 @@ class TestEndpointThatIsNotAURL(base.TestCase):
              "one such as http://controller:8778/placement.\n"
              % self.endpoint, 1), (out, err, code))
         self.assertEqual([], self.sent())
+
+
+# An answer of the wrong shape is the server's fault; our own bugs are not.
+# The shape of a successful answer is checked where the command reads it:
+# one line names the request and the key that was missing. An exception
+# raised by the plugin itself (a bug) is never disguised as an invalid
+# response from the Placement API.
+
+INVALID = 'Invalid response from the Placement API'
+
+
+class TestInvalidBody(base.TestCase):
+    """Each answer lacks what the command reads: one line says so."""
+
+    api_version = '1.39'
+    method = 'GET'
+    status = 200
+    scenarios = [
+        ('list_without_its_key', {
+            'argv': ['resource', 'provider', 'list'],
+            'path': '/resource_providers', 'body': {'providers': []},
+            'what': "JSON without the 'resource_providers' key"}),
+        ('list_of_the_wrong_type', {
+            'argv': ['resource', 'provider', 'list'],
+            'path': '/resource_providers', 'body': {'resource_providers': 5},
+            'what': "JSON whose 'resource_providers' is not a list"}),
+        ('body_that_is_a_list', {
+            'argv': ['trait', 'list'], 'path': '/traits', 'body': [],
+            'what': "JSON without the 'traits' key"}),
+        ('usages_that_are_not_an_object', {
+            'argv': ['resource', 'provider', 'usage', 'show', base.RP1],
+            'path': '/resource_providers/%s/usages' % base.RP1,
+            'body': {'usages': [1]},
+            'what': "JSON whose 'usages' is not an object"}),
+        ('record_that_is_not_an_object', {
+            'argv': ['resource', 'class', 'show', 'CUSTOM_GOLD'],
+            'path': '/resource_classes/CUSTOM_GOLD', 'body': ['CUSTOM_GOLD'],
+            'what': 'JSON that is not an object'}),
+        ('candidates_without_provider_summaries', {
+            'argv': ['allocation', 'candidate', 'list', '--resource',
+                     'VCPU=1'],
+            'path': '/allocation_candidates',
+            'body': {'allocation_requests': []},
+            'what': "JSON without the 'provider_summaries' key"}),
+        ('created_without_a_location', {
+            'argv': ['resource', 'provider', 'create', 'rp1'],
+            'path': '/resource_providers', 'body': None, 'method': 'POST',
+            'status': 201, 'what': 'no Location header'}),
+    ]
+
+    def test_one_line_names_the_request_and_what_was_wrong(self):
+        url = base.ENDPOINT + self.path
+        kwargs = {'status_code': self.status}
+        if self.body is not None:
+            kwargs['json'] = self.body
+        self.requests_mock.register_uri(self.method, url, **kwargs)
+        out, err, code = self.openstack(*self.argv)
+        self.assertEqual(1, code)
+        self.assertEqual('', out)
+        query = self.requests_mock.last_request.url[len(url):]
+        self.assertEqual(
+            '%s: %s %s%s answered HTTP %d with %s\n'
+            % (INVALID, self.method, url, query, self.status, self.what),
+            err)
+
+
+class TestOwnBugs(base.TestCase):
+    """An exception of the plugin's own code is reported as what it is."""
+
+    api_version = '1.39'
+
+    def setUp(self):
+        super().setUp()
+        self.requests_mock.get(base.ENDPOINT + '/traits',
+                               json={'traits': ['CUSTOM_GOLD']})
+        self.requests_mock.get(base.ENDPOINT + '/resource_providers', json={
+            'resource_providers': [base.provider('u', 'n')]})
+
+    def _break(self, target):
+        def broken(*args, **kwargs):
+            raise TypeError('bug in the formatting of the rows')
+        self.useFixture(fixtures.MonkeyPatch(target, broken))
+
+    def assert_reported_as_a_bug(self, out, err, code):
+        self.assertEqual(1, code)
+        self.assertIn('bug in the formatting of the rows', err)
+        self.assertNotIn(INVALID, err)
+
+    def test_bug_in_take_action(self):
+        self._break('osc_placement.resources.trait.trait_rows')
+        self.assert_reported_as_a_bug(*self.openstack('trait', 'list'))
+        self.assertEqual([('GET', '/traits')], self.sent())
+
+    def test_bug_while_cliff_formats_the_rows(self):
+        # The rows of provider list are a generator: this runs in cliff's
+        # formatting, after take_action has returned.
+        self._break('osc_lib.utils.get_dict_properties')
+        self.assert_reported_as_a_bug(
+            *self.openstack('resource', 'provider', 'list'))
+
+    def test_the_same_command_works_unbroken(self):
+        """The control: without the break, the same run succeeds."""
+        out, err, code = self.openstack('trait', 'list', '-f', 'value')
+        self.assertEqual(('CUSTOM_GOLD\n', '', 0), (out, err, code))
+
+
+# The connection pools of the session.
+
+class TestPoolSize(base.TestCase):
+    """The session keeps as many connections as requests in flight."""
+
+    def test_pools_grow_to_the_parallelism(self):
+        session = ks_session.Session()
+        client = http.SessionClient(session, {'service_type': 'placement'},
+                                    api_version='1.39')
+        client.allow_parallel(4)
+        sizes = {prefix: adapter.poolmanager.connection_pool_kw['maxsize']
+                 for prefix, adapter in session.adapters.items()}
+        self.assertEqual({requests.adapters.DEFAULT_POOLSIZE}, set(
+            sizes.values()))
+        client.allow_parallel(32)
+        self.assertEqual({32}, {
+            adapter.poolmanager.connection_pool_kw['maxsize']
+            for adapter in session.adapters.values()})
+
+    def test_bigger_pools_keep_the_settings_of_the_session(self):
+        session = ks_session.Session(tls_min_version='1.3',
+                                     tls_ciphers='ECDHE+AESGCM')
+        originals = dict(session.adapters)
+        before = {prefix: dict(adapter.poolmanager.connection_pool_kw)
+                  for prefix, adapter in originals.items()}
+        closed = []
+        for adapter in set(originals.values()):
+            def close(adapter=adapter, close=adapter.close):
+                closed.append(adapter)
+                close()
+            adapter.close = close
+        client = http.SessionClient(session, {'service_type': 'placement'},
+                                    api_version='1.39')
+        client.allow_parallel(32)
+        self.assertEqual(set(originals), set(session.adapters))
+        for prefix, adapter in session.adapters.items():
+            old = originals[prefix]
+            self.assertIsNot(old, adapter)
+            self.assertIs(type(old), type(adapter))
+            self.assertEqual(('1.3', 'ECDHE+AESGCM'),
+                             (adapter.tls_min_version, adapter.tls_ciphers))
+            self.assertEqual(old.max_retries, adapter.max_retries)
+            kw = adapter.poolmanager.connection_pool_kw
+            self.assertEqual(ssl.TLSVersion.TLSv1_3,
+                             kw['ssl_context'].minimum_version)
+            self.assertEqual(before[prefix]['socket_options'],
+                             kw['socket_options'])
+            self.assertEqual(before[prefix]['block'], kw['block'])
+            self.assertEqual(32, kw['maxsize'])
+        # The schemes share one adapter, as keystoneauth mounts them; the
+        # one it replaces is closed, once.
+        self.assertEqual(1, len(set(session.adapters.values())))
+        self.assertEqual(list(set(originals.values())), closed)
+
+
+# The environment and the debug lines with the per-request work cut. The
+# client reads the environment once per batch (proxies, CA bundle,
+# ``.netrc``) and asks keystoneauth for its debug lines only when a handler
+# writes them (issue 33). These tests pin what a user sees: the proxy, the
+# ``no_proxy`` exception, the CA bundle and the ``.netrc`` credentials of
+# the environment are used by the requests of a batch and by a single
+# request alike; the requests of a batch are those of single requests; the
+# session trusts the environment again after a batch; ``--debug`` still
+# prints keystoneauth's request lines.
+
+PROXY = 'http://proxy.test:3128'
+PROVIDERS = [base.provider('aaaaaaaa-aaaa-4aaa-8aaa-%012d' % i, 'rp-%d' % i)
+             for i in range(12)]
+# One batch (the inventories of each provider, eight at a time) and a
+# single request (the list).
+BATCH = ['--os-placement-parallel', '8', 'resource', 'provider',
+         'capacity', 'list', '-f', 'value']
+SINGLE = ['resource', 'provider', 'list', '-f', 'value', '-c', 'name']
+
+
+class EnvironmentTestCase(base.TestCase):
+
+    api_version = '1.39'
+
+    def setUp(self):
+        super().setUp()
+        for name in ('http_proxy', 'https_proxy', 'no_proxy', 'HTTP_PROXY',
+                     'HTTPS_PROXY', 'NO_PROXY', 'all_proxy', 'ALL_PROXY',
+                     'REQUESTS_CA_BUNDLE', 'CURL_CA_BUNDLE', 'NETRC'):
+            self.useFixture(fixtures.EnvironmentVariable(name))
+        self.requests_mock.get(
+            ENDPOINT + '/resource_providers', complete_qs=True,
+            json={'resource_providers': PROVIDERS})
+        for rp in PROVIDERS:
+            for what in ('inventories', 'usages'):
+                self.requests_mock.get(
+                    ENDPOINT + '/resource_providers/%s/%s' % (rp['uuid'],
+                                                              what),
+                    json={'inventories': {}, 'usages': {},
+                          'resource_provider_generation': 1})
+
+    def run_both(self, env):
+        """The batch, then the single request; their requests, each."""
+        out, err, code = self.openstack(*BATCH, env=env)
+        self.assertEqual(0, code, err)
+        batch = list(self.requests_mock.request_history)
+        self.requests_mock.reset_mock()
+        out, err, code = self.openstack(*SINGLE, env=env)
+        self.assertEqual(0, code, err)
+        single = list(self.requests_mock.request_history)
+        # The batch's reads of each provider, and its own list.
+        reads = [r for r in batch if r.path.endswith(
+            ('/inventories', '/usages'))]
+        self.assertEqual(2 * len(PROVIDERS), len(reads))
+        return reads, single
+
+
+class TestProxies(EnvironmentTestCase):
+
+    def test_the_proxy_of_the_environment_is_used(self):
+        reads, single = self.run_both({'http_proxy': PROXY,
+                                       'https_proxy': PROXY})
+        for request in reads + single:
+            self.assertEqual(PROXY, request.proxies.get('http'),
+                             request.url)
+
+    def test_no_proxy_is_honoured(self):
+        reads, single = self.run_both({'http_proxy': PROXY,
+                                       'no_proxy': 'placement.test'})
+        for request in reads + single:
+            self.assertNotIn('http', request.proxies, request.url)
+
+    def test_the_ca_bundle_of_the_environment_is_used(self):
+        bundle = os.path.join(self.useFixture(fixtures.TempDir()).path,
+                              'ca.pem')
+        reads, single = self.run_both({'REQUESTS_CA_BUNDLE': bundle})
+        for request in reads + single:
+            self.assertEqual(bundle, request.verify, request.url)
+
+
+class TestNetrc(EnvironmentTestCase):
+
+    def netrc(self, host):
+        path = os.path.join(self.useFixture(fixtures.TempDir()).path,
+                            'netrc')
+        with open(path, 'w') as f:
+            f.write('machine %s login someone password secret\n' % host)
+        os.chmod(path, 0o600)
+        return path
+
+    def test_a_netrc_entry_for_the_endpoint_is_sent(self):
+        reads, single = self.run_both({'NETRC': self.netrc('placement.test')})
+        expected = 'Basic ' + base64.b64encode(
+            b'someone:secret').decode('ascii')
+        for request in reads + single:
+            self.assertEqual(expected, request.headers.get('Authorization'),
+                             request.url)
+
+    def test_an_entry_for_another_host_is_not(self):
+        reads, single = self.run_both({'NETRC': self.netrc('other.test')})
+        for request in reads + single:
+            self.assertNotIn('Authorization', request.headers, request.url)
+
+
+class TestSameRequests(EnvironmentTestCase):
+
+    def test_a_batch_sends_the_headers_of_a_single_request(self):
+        reads, single = self.run_both({'http_proxy': PROXY})
+        headers = dict(single[-1].headers)
+        for request in reads:
+            self.assertEqual(headers, dict(request.headers), request.url)
+            self.assertEqual(single[-1].timeout, request.timeout)
+            self.assertEqual(single[-1].cert, request.cert)
+
+
+class TestSessionAfterABatch(EnvironmentTestCase):
+
+    def test_the_session_trusts_the_environment_again(self):
+        auth = loading.get_plugin_loader('admin_token').load_from_options(
+            endpoint=ENDPOINT, token='the-token')
+        session = ks_session.Session(auth=auth)
+        client = http.SessionClient(
+            session, {'service_type': 'placement', 'region_name': None,
+                      'interface': 'public'}, api_version='1.39', parallel=4)
+        seen = []
+
+        def work(rp):
+            seen.append(session.session.trust_env)
+            return client.request('GET', '/resource_providers/%s/usages'
+                                  % rp['uuid'])
+        done = batch.run(client, work, PROVIDERS)
+        self.assertEqual(len(PROVIDERS), len(done.done()))
+        # Not trusted while the batch reads with what it read once...
+        self.assertEqual([False] * len(PROVIDERS), seen)
+        # ...and trusted again for whatever comes next.
+        self.assertTrue(session.session.trust_env)
+
+
+class TestDebugLines(EnvironmentTestCase):
+
+    def test_debug_prints_the_request_lines(self):
+        out, err, code = self.openstack('--debug', *BATCH)
+        self.assertEqual(0, code, err)
+        for rp in PROVIDERS:
+            self.assertIn('REQ: curl -g -i -X GET %s/resource_providers/%s/'
+                          'inventories' % (ENDPOINT, rp['uuid']), err)
+        self.assertIn('RESP BODY: ', err)
+
+    def test_no_debug_lines_are_built_without_a_handler_for_them(self):
+        quiet = logging.getLogger('osc_placement.tests.quiet')
+        self.addCleanup(setattr, quiet, 'propagate', quiet.propagate)
+        quiet.propagate = False
+        quiet.setLevel(logging.DEBUG)
+        handler = logging.StreamHandler()
+        handler.setLevel(logging.WARNING)
+        quiet.addHandler(handler)
+        self.addCleanup(quiet.removeHandler, handler)
+        # Enabled for DEBUG, but its only handler drops DEBUG records.
+        self.assertFalse(http.writes_debug('osc_placement.tests.quiet'))
+        handler.setLevel(logging.DEBUG)
+        self.assertTrue(http.writes_debug('osc_placement.tests.quiet'))
+        quiet.setLevel(logging.INFO)
+        self.assertFalse(http.writes_debug('osc_placement.tests.quiet'))

@@ -13,6 +13,10 @@
 
 """The OpenStackClient plugin hooks (osc_placement/plugin.py).
 
+The client it makes, and its global options: the API version, the
+timeout and the parallelism, whose bad values fail placement commands
+only.
+
 What importing the plugin loads is checked in a fresh interpreter, in
 ``osc_placement/tests/functional/test_plugin_import.py``.
 """
@@ -272,3 +276,59 @@ class TestBadEnvTimeout(PluginTestCase):
                                  env={'OS_PLACEMENT_TIMEOUT': self.value})
         self.assertEqual((0, ''), (code, err))
         self.assertIn('openstackclient', out)
+
+
+class TestBadEnvVersion(base.TestCase):
+    """A stray OS_PLACEMENT_API_VERSION is reported by placement commands.
+
+    Other services' commands run without a warning.
+    """
+
+    scenarios = [(repr(value), {'value': value})
+                 for value in ('1.40', 'abc', '9.9')]
+
+    def test_bad_env_version_does_not_break_other_commands(self):
+        out, err, code = cli.run(['module', 'list', '-f', 'json'],
+                                 env={'OS_PLACEMENT_API_VERSION': self.value})
+        self.assertEqual(0, code)
+        self.assertIn('openstackclient', out)
+        self.assertEqual('', err)
+
+
+class TestParallelOption(base.TestCase):
+    """Bad values are refused in one line; other services never mind."""
+
+    api_version = '1.39'
+    # An empty OS_PLACEMENT_PARALLEL is the same as none: not in the table.
+    scenarios = [(repr(value), {'value': value})
+                 for value in ('0', '65', 'abc', '-1', '1.5', ' ', '١')]
+
+    def test_bad_option_fails_placement_commands_in_one_line(self):
+        out, err, code = self.openstack('--os-placement-parallel',
+                                        self.value, 'trait', 'list')
+        self.assertEqual(('', 1), (out, code))
+        self.assertEqual(
+            ['--os-placement-parallel (or OS_PLACEMENT_PARALLEL): %r is not '
+             'a whole number from 1 to 64.' % self.value], err.splitlines())
+        self.assertEqual([], self.sent())
+
+    def test_bad_option_leaves_other_services_alone(self):
+        out, err, code = self.openstack(
+            '--os-placement-parallel', self.value, 'module', 'list',
+            '-f', 'value')
+        self.assertEqual(('', 0), (err, code))
+
+    def test_bad_environment_fails_placement_commands_in_one_line(self):
+        out, err, code = self.openstack(
+            'trait', 'list', env={'OS_PLACEMENT_PARALLEL': self.value})
+        self.assertEqual(('', 1), (out, code))
+        self.assertEqual(
+            ['--os-placement-parallel (or OS_PLACEMENT_PARALLEL): %r is not '
+             'a whole number from 1 to 64.' % self.value], err.splitlines())
+        self.assertEqual([], self.sent())
+
+    def test_bad_environment_leaves_other_services_alone(self):
+        out, err, code = self.openstack(
+            'module', 'list', '-f', 'value',
+            env={'OS_PLACEMENT_PARALLEL': self.value})
+        self.assertEqual(('', 0), (err, code))

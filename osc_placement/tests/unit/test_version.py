@@ -22,7 +22,6 @@ import fixtures
 from osc_lib import exceptions
 import testscenarios
 
-from osc_placement.tests import cli
 from osc_placement.tests.unit import base
 from osc_placement import version
 
@@ -443,22 +442,6 @@ class TestCloudsYamlRefused(CloudsYamlTestCase):
         self.assertEqual(('', 1, []), (out, code, sent))
         self.assertEqual(["Placement API version '1.40' is not supported; %s"
                           % ACCEPTED], lines)
-
-
-class TestBadEnvVersion(base.TestCase):
-    """A stray OS_PLACEMENT_API_VERSION is reported by placement commands.
-
-    Other services' commands run without a warning.
-    """
-
-    scenarios = _values(['1.40', 'abc', '9.9'])
-
-    def test_bad_env_version_does_not_break_other_commands(self):
-        out, err, code = cli.run(['module', 'list', '-f', 'json'],
-                                 env={'OS_PLACEMENT_API_VERSION': self.value})
-        self.assertEqual(0, code)
-        self.assertIn('openstackclient', out)
-        self.assertEqual('', err)
 
 
 class TestGateMessage(ShellTestCase):

@@ -10,12 +10,14 @@
 # License for the specific language governing permissions and limitations
 # under the License.
 
-"""Control characters: never sent in a name, never printed raw.
+"""The command framework (``cli/common.py``) as a user meets it.
 
-A name with a control character is refused before any request; names
-the server holds with them are printed escaped (the JSON and YAML
+Names: a name with a control character is refused before any request;
+names the server holds with them are printed escaped (the JSON and YAML
 formats keep the exact value); arguments that are not UTF-8 are refused
-in one line.
+in one line. Usage and help: a command the reference lacks shows every
+option in its usage, the help is plain text, and a command about one
+named thing lists its positional once.
 """
 
 import csv
@@ -222,3 +224,80 @@ class TestUndecodableArguments(base.TestCase):
                         err.splitlines()[-1])
         self.assertNotIn('codec', err)
         self.assertNotIn('\udcff', err)
+
+
+class TestUsageOfOwnCommands(base.TestCase):
+    """A command the reference lacks shows every option in its usage."""
+
+    def usage(self, *argv):
+        out, err, code = self.openstack(*(argv + ('--no-such-option',)))
+        self.assertEqual(2, code)
+        return ' '.join(err.split())
+
+    def test_allocation_list_shows_every_option(self):
+        usage = self.usage('resource', 'provider', 'allocation', 'list')
+        for option in ('[--project-id <project_id>]', '[--user-id <user_id>]',
+                       '[--consumer-type <consumer_type>]',
+                       '[--resource-class <resource_class>]',
+                       '[--exclude-consumers-from <file>]'):
+            self.assertIn(option, usage)
+        self.assertIn('[--member-of <member_of>] [--project-id', usage)
+
+    def test_tree_show_shows_dot(self):
+        usage = self.usage('resource', 'provider', 'tree', 'show', RP1)
+        self.assertIn('[--long] [--dot] [--consumers] <uuid>', usage)
+
+    def test_reference_command_keeps_its_usage(self):
+        usage = self.usage('resource', 'provider', 'set', RP1)
+        self.assertNotIn('--no-parent', usage)
+
+
+class TestHelpIsPlainText(base.TestCase):
+    """--help prints no reStructuredText markup."""
+
+    scenarios = [
+        ('allocation_list', {'argv': ['resource', 'provider', 'allocation',
+                                      'list', '--help'],
+                             'expected': 'other consumers, e.g.:\n'}),
+        ('tree_show', {'argv': ['resource', 'provider', 'tree', 'show',
+                                '--help'],
+                       'expected': '--sort-column name sorts'}),
+        ('trait_list', {'argv': ['trait', 'list', '--help'],
+                        'expected': 'startswith:<prefix>'}),
+        ('provider_list', {'argv': ['resource', 'provider', 'list',
+                                    '--help'],
+                           'expected': '--os-placement-api-version'}),
+    ]
+
+    def test_no_markup(self):
+        out, err, code = self.openstack(*self.argv)
+        self.assertEqual(('', 0), (err, code))
+        self.assertNotIn('``', out)
+        self.assertNotIn('::', out)
+        self.assertIn(self.expected, out)
+
+
+class TestDeleteHelp(base.TestCase):
+    """The deletes of several objects list their positional once.
+
+    The usage synopsis stays the reference's: one positional.
+    """
+
+    scenarios = [
+        (' '.join(command), {'command': command, 'metavar': metavar})
+        for command, metavar in (
+            (('resource', 'provider', 'delete'), '<uuid>'),
+            (('resource', 'provider', 'allocation', 'delete'), '<uuid>'),
+            (('resource', 'class', 'delete'), '<name>'),
+            (('trait', 'delete'), '<name>'))]
+
+    def test_positional_listed_once(self):
+        out, err, code = self.openstack(*(self.command + ('--help',)))
+        self.assertEqual(('', 0), (err, code))
+        lines = out.splitlines()
+        self.assertEqual('usage: openstack %s [-h] %s'
+                         % (' '.join(self.command), self.metavar), lines[0])
+        listed = [line for line in lines
+                  if line.strip().startswith(self.metavar)]
+        self.assertEqual(1, len(listed), out)
+        self.assertIn('can follow.', ' '.join(out.split()))

@@ -14,11 +14,7 @@
 
 import json
 
-import testscenarios
-
 from osc_placement.tests.unit import base
-
-load_tests = testscenarios.load_tests_apply_scenarios
 
 URL = base.ENDPOINT
 RP1 = base.RP1
@@ -238,41 +234,3 @@ class TestResourceProvider(base.TestCase):
         row = json.loads(out)[0]
         self.assertEqual('VCPU=3/24', row['inventory used/capacity'])
         self.assertEqual('HW_CPU_X86_AVX,CUSTOM_GOLD', row['traits'])
-
-
-class TestDeleteHelp(base.TestCase):
-    """The deletes of several objects list their positional once.
-
-    The usage synopsis stays the reference's: one positional.
-    """
-
-    scenarios = [
-        (' '.join(command), {'command': command, 'metavar': metavar})
-        for command, metavar in (
-            (('resource', 'provider', 'delete'), '<uuid>'),
-            (('resource', 'provider', 'allocation', 'delete'), '<uuid>'),
-            (('resource', 'class', 'delete'), '<name>'),
-            (('trait', 'delete'), '<name>'))]
-
-    def test_positional_listed_once(self):
-        out, err, code = self.openstack(*(self.command + ('--help',)))
-        self.assertEqual(('', 0), (err, code))
-        lines = out.splitlines()
-        self.assertEqual('usage: openstack %s [-h] %s'
-                         % (' '.join(self.command), self.metavar), lines[0])
-        listed = [line for line in lines
-                  if line.strip().startswith(self.metavar)]
-        self.assertEqual(1, len(listed), out)
-        self.assertIn('can follow.', ' '.join(out.split()))
-
-
-class TestTreeShowHelp(base.TestCase):
-
-    def test_help_names_only_formats_it_offers(self):
-        out, err, code = self.openstack(
-            'resource', 'provider', 'tree', 'show', '--help')
-        self.assertEqual(('', 0), (err, code))
-        text = ' '.join(out.split())
-        self.assertIn('The other formats (value, csv, json, yaml) give the '
-                      'bare name', text)
-        self.assertNotIn('shell', text)

@@ -10,12 +10,14 @@
 # License for the specific language governing permissions and limitations
 # under the License.
 
-"""The batch engine as a user meets it: parallelism, signals, dead ends.
+"""The batch engine (``cli/batch.py``) as a user meets it.
 
-The commands run in this process against requests-mock. The mock's
-callbacks count the requests in flight (so that a test sees whether the
-batch ran in parallel), send this process a signal in the middle of a
-batch, or fail every request below HTTP as a dead endpoint does.
+Parallelism, signals, dead ends, the reports of partial failures and the
+multi-deletes. The commands run in this process against requests-mock.
+The mock's callbacks count the requests in flight (so that a test sees
+whether the batch ran in parallel), send this process a signal in the
+middle of a batch, or fail every request below HTTP as a dead endpoint
+does.
 """
 
 import contextlib
@@ -23,16 +25,13 @@ import datetime
 import io
 import os
 import signal
-import ssl
 import threading
 
 import fixtures
-from keystoneauth1 import session as ks_session
 import requests
 import testscenarios
 
 from osc_placement.cli import batch
-from osc_placement import http
 from osc_placement.tests import cli
 from osc_placement.tests.unit import base
 
@@ -136,59 +135,6 @@ class TestParallelism(base.TestCase):
         self.assertEqual(40, work.seen)
         self.assertEqual([self.most] if self.most > 1 else [],
                          client.readied)
-
-
-class TestPoolSize(base.TestCase):
-    """The session keeps as many connections as requests in flight."""
-
-    def test_pools_grow_to_the_parallelism(self):
-        session = ks_session.Session()
-        client = http.SessionClient(session, {'service_type': 'placement'},
-                                    api_version='1.39')
-        client.allow_parallel(4)
-        sizes = {prefix: adapter.poolmanager.connection_pool_kw['maxsize']
-                 for prefix, adapter in session.adapters.items()}
-        self.assertEqual({requests.adapters.DEFAULT_POOLSIZE}, set(
-            sizes.values()))
-        client.allow_parallel(32)
-        self.assertEqual({32}, {
-            adapter.poolmanager.connection_pool_kw['maxsize']
-            for adapter in session.adapters.values()})
-
-    def test_bigger_pools_keep_the_settings_of_the_session(self):
-        session = ks_session.Session(tls_min_version='1.3',
-                                     tls_ciphers='ECDHE+AESGCM')
-        originals = dict(session.adapters)
-        before = {prefix: dict(adapter.poolmanager.connection_pool_kw)
-                  for prefix, adapter in originals.items()}
-        closed = []
-        for adapter in set(originals.values()):
-            def close(adapter=adapter, close=adapter.close):
-                closed.append(adapter)
-                close()
-            adapter.close = close
-        client = http.SessionClient(session, {'service_type': 'placement'},
-                                    api_version='1.39')
-        client.allow_parallel(32)
-        self.assertEqual(set(originals), set(session.adapters))
-        for prefix, adapter in session.adapters.items():
-            old = originals[prefix]
-            self.assertIsNot(old, adapter)
-            self.assertIs(type(old), type(adapter))
-            self.assertEqual(('1.3', 'ECDHE+AESGCM'),
-                             (adapter.tls_min_version, adapter.tls_ciphers))
-            self.assertEqual(old.max_retries, adapter.max_retries)
-            kw = adapter.poolmanager.connection_pool_kw
-            self.assertEqual(ssl.TLSVersion.TLSv1_3,
-                             kw['ssl_context'].minimum_version)
-            self.assertEqual(before[prefix]['socket_options'],
-                             kw['socket_options'])
-            self.assertEqual(before[prefix]['block'], kw['block'])
-            self.assertEqual(32, kw['maxsize'])
-        # The schemes share one adapter, as keystoneauth mounts them; the
-        # one it replaces is closed, once.
-        self.assertEqual(1, len(set(session.adapters.values())))
-        self.assertEqual(list(set(originals.values())), closed)
 
 
 class TestInterrupted(BatchTestCase):
@@ -530,3 +476,81 @@ class TestProgress(base.TestCase):
             self.assertTrue(text.endswith('\r\x1b[K'))
         else:
             self.assertEqual('', text)
+
+
+# The items of the multi-deletes.
+CLASS_NAMES = ['CUSTOM_A', 'CUSTOM_B', 'CUSTOM_C', 'CUSTOM_D', 'CUSTOM_E']
+TRAIT_NAMES = ['CUSTOM_T%d' % i for i in range(5)]
+PROVIDER_UUIDS = ['aaaaaaaa-aaaa-4aaa-8aaa-00000000001%d' % i
+                  for i in range(5)]
+CONSUMER_UUIDS = ['cccccccc-cccc-4ccc-8ccc-00000000001%d' % i
+                  for i in range(5)]
+
+
+class TestMultiDelete(base.TestCase):
+    """The multi-deletes, every second item failing or all succeeding.
+
+    Each runs with ``--os-placement-parallel`` left out, 1, 2 and 8:
+    stdout, stderr, the exit code and the set of requests must be those
+    of the run with 1, partial failures included. With 1 (and by default,
+    for the commands of the original plugin) the requests keep their
+    order.
+    """
+
+    api_version = '1.39'
+    scenarios = testscenarios.multiply_scenarios(
+        [('provider', {'argv': ['resource', 'provider', 'delete'],
+                       'items': PROVIDER_UUIDS, 'path': '/resource_providers/',
+                       'thing': 'resource provider',
+                       'things': 'resource providers'}),
+         ('class', {'argv': ['resource', 'class', 'delete'],
+                    'items': CLASS_NAMES, 'path': '/resource_classes/',
+                    'thing': 'resource class', 'things': 'resource classes'}),
+         ('trait', {'argv': ['trait', 'delete'], 'items': TRAIT_NAMES,
+                    'path': '/traits/', 'thing': 'trait',
+                    'things': 'traits'}),
+         ('allocation', {'argv': ['resource', 'provider', 'allocation',
+                                  'delete'],
+                         'items': CONSUMER_UUIDS, 'path': '/allocations/',
+                         'thing': 'allocations of consumer',
+                         'things': 'allocations'})],
+        [('all_succeed', {'failing': ()}),
+         ('some_fail', {'failing': (1, 3)})])
+
+    def setUp(self):
+        super().setUp()
+        for number, item in enumerate(self.items):
+            if number in self.failing:
+                reply = base.error_reply(404, 'No such thing %s.' % item)
+            else:
+                reply = {'status_code': 204}
+            self.requests_mock.delete(base.ENDPOINT + self.path + item,
+                                      **reply)
+
+    def delete(self, parallel=None):
+        options = []
+        if parallel is not None:
+            options = ['--os-placement-parallel', str(parallel)]
+        before = len(self.sent())
+        out, err, code = self.openstack(*(options + self.argv + self.items))
+        return (out, err, code), self.sent()[before:]
+
+    def test_same_output_and_requests_at_any_parallelism(self):
+        (serial, serial_sent) = self.delete(1)
+        for parallel in (None, 2, 8):
+            printed, sent = self.delete(parallel)
+            self.assertEqual(serial, printed, parallel)
+            self.assertEqual(sorted(serial_sent), sorted(sent), parallel)
+
+    def test_serial_keeps_the_order_and_reports_in_item_order(self):
+        (out, err, code), sent = self.delete()
+        self.assertEqual([('DELETE', self.path + item)
+                          for item in self.items], sent)
+        expected = ['Failed to delete %s %s: No such thing %s. (HTTP 404)'
+                    % (self.thing, self.items[n], self.items[n])
+                    for n in self.failing]
+        if self.failing:
+            expected.append('Failed to delete %d of %d %s.' % (
+                len(self.failing), len(self.items), self.things))
+        self.assertEqual(('', 1 if self.failing else 0), (out, code))
+        self.assertEqual(expected, err.splitlines())

@@ -10,17 +10,20 @@
 # License for the specific language governing permissions and limitations
 # under the License.
 
-"""The output of the tree views: indentation, depth, and --dot.
+"""The tree commands (``resources/tree.py``): order, output, --dot, help.
 
-Only the table indents the names; --dot is the output itself and refuses
-the options of the other formats.
+The rows come depth first, siblings by name; only the table indents the
+names; --dot is the output itself and refuses the options of the other
+formats.
 """
 
 import csv
 import io
 
+from oslotest import base as oslotest_base
 import testscenarios
 
+from osc_placement.resources import tree
 from osc_placement.tests.unit import base
 
 load_tests = testscenarios.load_tests_apply_scenarios
@@ -112,3 +115,41 @@ class TestDotAlone(base.TestCase):
             'resource', 'provider', 'tree', 'show', RP1, '--dot')
         self.assertEqual(('', 0), (err, code))
         self.assertTrue(out.startswith('digraph "resource providers" {'))
+
+
+class TestTreeShowHelp(base.TestCase):
+
+    def test_help_names_only_formats_it_offers(self):
+        out, err, code = self.openstack(
+            'resource', 'provider', 'tree', 'show', '--help')
+        self.assertEqual(('', 0), (err, code))
+        text = ' '.join(out.split())
+        self.assertIn('The other formats (value, csv, json, yaml) give the '
+                      'bare name', text)
+        self.assertNotIn('shell', text)
+
+
+class TestTreeOrder(oslotest_base.BaseTestCase):
+
+    def test_depth_first_siblings_by_name(self):
+        records = [base.provider('c2', 'numa1', parent='r'),
+                   base.provider('r', 'root'),
+                   base.provider('g', 'pf', parent='c1'),
+                   base.provider('c1', 'numa0', parent='r')]
+        self.assertEqual(
+            [(0, 'root'), (1, 'numa0'), (2, 'pf'), (1, 'numa1')],
+            [(depth, p['name']) for depth, p in tree.tree_order(records)])
+
+    def test_orphan_is_shown_as_a_root(self):
+        records = [base.provider('b', 'b-root'),
+                   base.provider('x', 'orphan', parent='gone')]
+        self.assertEqual(
+            [(0, 'b-root'), (0, 'orphan')],
+            [(depth, p['name']) for depth, p in tree.tree_order(records)])
+
+
+class TestIndentedName(oslotest_base.BaseTestCase):
+
+    def test_shows_indented_and_sorts_on_the_name(self):
+        names = [tree.IndentedName('b', 0), tree.IndentedName('a', 2)]
+        self.assertEqual(['    a', 'b'], [str(n) for n in sorted(names)])

@@ -10,58 +10,29 @@
 # License for the specific language governing permissions and limitations
 # under the License.
 
-"""The local evaluation of an allocation-candidates request: its words.
+"""The evaluation as a whole (``evaluation/search.py``): its words.
 
-The agreement with a real Placement is the functional property test's
-(``functional/test_evaluation_property.py``); here, each reason's exact
-wording, the microversion differences and the fit counts.
+``evaluate()`` and its ``Verdict``: each reason's exact wording, and the
+rules that change with the microversion. The agreement with a real
+Placement is the functional property test's
+(``functional/test_evaluation_property.py``).
 """
 
 from oslotest import base
 import testscenarios
 
-from osc_placement.model import amounts
 from osc_placement.model import evaluation
+from osc_placement.tests.unit.model.evaluation.trees import AGG1
+from osc_placement.tests.unit.model.evaluation.trees import AGG2
+from osc_placement.tests.unit.model.evaluation.trees import host
+from osc_placement.tests.unit.model.evaluation.trees import inv
+from osc_placement.tests.unit.model.evaluation.trees import NUMA1
+from osc_placement.tests.unit.model.evaluation.trees import numa_tree
+from osc_placement.tests.unit.model.evaluation.trees import OTHER
+from osc_placement.tests.unit.model.evaluation.trees import VCPU16
+from osc_placement.tests.unit.model.evaluation.trees import VCPU32
 
 load_tests = testscenarios.load_tests_apply_scenarios
-
-AGG1 = '11111111-1111-4111-8111-111111111111'
-AGG2 = '22222222-2222-4222-8222-222222222222'
-ROOT = 'aaaaaaaa-0000-4000-8000-000000000000'
-NUMA0 = 'aaaaaaaa-0000-4000-8000-000000000001'
-NUMA1 = 'aaaaaaaa-0000-4000-8000-000000000002'
-OTHER = 'bbbbbbbb-0000-4000-8000-000000000000'
-
-
-def inv(total, reserved=0, ratio=1.0, min_unit=1, max_unit=None, step=1):
-    return {'total': total, 'reserved': reserved, 'allocation_ratio': ratio,
-            'min_unit': min_unit,
-            'max_unit': total if max_unit is None else max_unit,
-            'step_size': step}
-
-
-def rp(uuid, name, parent=None, inventories=None, usages=None, traits=(),
-       aggregates=()):
-    return {'uuid': uuid, 'name': name, 'parent_provider_uuid': parent,
-            'root_provider_uuid': ROOT if parent else uuid,
-            'inventories': inventories or {}, 'usages': usages or {},
-            'traits': list(traits), 'aggregates': list(aggregates)}
-
-
-def host(**kwargs):
-    """A tree of one provider."""
-    return [rp(ROOT, 'cn1', **kwargs)]
-
-
-def numa_tree(root=None, numa0=None, numa1=None):
-    """A compute node with two NUMA nodes below it."""
-    return [rp(ROOT, 'cn1', **(root or {})),
-            rp(NUMA0, 'numa0', parent=ROOT, **(numa0 or {})),
-            rp(NUMA1, 'numa1', parent=ROOT, **(numa1 or {}))]
-
-
-VCPU16 = {'inventories': {'VCPU': inv(16)}, 'usages': {'VCPU': 14}}
-VCPU32 = inv(32, max_unit=64)
 
 
 class TestReasons(base.BaseTestCase):
@@ -358,220 +329,3 @@ class TestMicroversions(base.BaseTestCase):
         request = evaluation.Request.from_query(self.query, self.version)
         self.assertEqual(self.reasons,
                          evaluation.evaluate(request, SPLIT).reasons)
-
-
-class TestBadQueries(base.BaseTestCase):
-    """What Placement answers 400 for, from_query refuses."""
-
-    scenarios = [
-        ('no_resources', dict(query={'required': 'CUSTOM_A'},
-                              version='1.17')),
-        ('any_of_before_1_39', dict(
-            query={'resources': 'VCPU:1', 'required': 'in:CUSTOM_A,CUSTOM_B'},
-            version='1.38')),
-        ('forbidden_before_1_22', dict(
-            query={'resources': 'VCPU:1', 'required': '!CUSTOM_A'},
-            version='1.21')),
-        ('forbidden_aggregate_before_1_32', dict(
-            query={'resources': 'VCPU:1', 'member_of': '!' + AGG1},
-            version='1.31')),
-        ('repeated_member_of_before_1_24', dict(
-            query={'resources': 'VCPU:1', 'member_of': [AGG1, AGG2]},
-            version='1.23')),
-        ('resourceless_outside_same_subtree', dict(
-            query={'resources': 'VCPU:1', 'required1': 'CUSTOM_A',
-                   'group_policy': 'none'},
-            version='1.36')),
-        ('same_subtree_unknown_group', dict(
-            query={'resources_A': 'VCPU:1', 'same_subtree': '_A,_B',
-                   'group_policy': 'none'},
-            version='1.36')),
-        ('amount_zero', dict(query={'resources': 'VCPU:0'}, version='1.10')),
-    ]
-
-    def test_refused(self):
-        self.assertRaises(ValueError, evaluation.Request.from_query,
-                          self.query, self.version)
-
-
-class TestCapacity(base.BaseTestCase):
-
-    scenarios = [
-        ('plain', dict(inventory=inv(16), capacity=16)),
-        ('reserved', dict(inventory=inv(16, reserved=4), capacity=12)),
-        ('ratio_floored', dict(inventory=inv(10, reserved=1, ratio=1.5),
-                               capacity=13)),
-        ('under_one', dict(inventory=inv(3, ratio=0.7), capacity=2)),
-        # The float product, as the server's SQL compares it.
-        ('float_product', dict(inventory=inv(100, ratio=0.29),
-                               capacity=28)),
-    ]
-
-    def test_capacity(self):
-        self.assertEqual(self.capacity,
-                         amounts.capacity(self.inventory))
-
-
-def fit(count, limited_by, exact=True):
-    return evaluation.Fit(count, limited_by, exact)
-
-
-# The trees of the core review: a host whose child has the memory...
-MEMORY_CHILD = [
-    rp(ROOT, 'cn1', inventories={'VCPU': inv(8), 'MEMORY_MB': inv(1024)}),
-    rp(NUMA0, 'cn1_mem', parent=ROOT,
-       inventories={'MEMORY_MB': inv(8192)})]
-# ...and a small child with the trait beside a big one without.
-SMALL_GOLD = numa_tree(numa0={'inventories': {'VCPU': inv(2)},
-                              'traits': ['CUSTOM_GOLD']},
-                       numa1={'inventories': {'VCPU': inv(8)}})
-# Memory on the root and the gold NUMA node, VCPU on both NUMA nodes.
-GOLD_SPLIT = numa_tree(root={'inventories': {'MEMORY_MB': inv(1024)}},
-                       numa0={'inventories': {'VCPU': inv(4),
-                                              'MEMORY_MB': inv(1024)},
-                              'traits': ['CUSTOM_GOLD']},
-                       numa1={'inventories': {'VCPU': inv(4)}})
-
-
-class TestFit(base.BaseTestCase):
-
-    scenarios = [
-        ('one_class', dict(
-            tree=host(inventories={'VCPU': inv(16)}, usages={'VCPU': 4}),
-            query={'resources': 'VCPU:4'}, version='1.10',
-            fit=fit(3, 'VCPU'))),
-        ('smallest_class', dict(
-            tree=host(inventories={'VCPU': inv(16), 'MEMORY_MB': inv(2048)}),
-            query={'resources': 'VCPU:4,MEMORY_MB:1024'}, version='1.10',
-            fit=fit(2, 'MEMORY_MB'))),
-        ('ratio', dict(
-            tree=host(inventories={'VCPU': inv(10, reserved=1, ratio=1.5)}),
-            query={'resources': 'VCPU:2'}, version='1.10',
-            fit=fit(6, 'VCPU'))),
-        ('step_size', dict(
-            tree=host(inventories={'DISK_GB': inv(100, step=20)}),
-            query={'resources': 'DISK_GB:30'}, version='1.10',
-            fit=fit(0, 'DISK_GB: 30 requested, not a multiple of step_size '
-                       '20'))),
-        ('full', dict(
-            tree=host(**VCPU16), query={'resources': 'VCPU:4'},
-            version='1.10',
-            fit=fit(0, 'VCPU: 4 requested, 2 free (capacity 16, used 14)'))),
-        ('over_committed', dict(
-            tree=host(inventories={'VCPU': inv(4), 'MEMORY_MB': inv(64)},
-                      usages={'VCPU': 6}),
-            query={'resources': 'MEMORY_MB:1'}, version='1.10',
-            fit=fit(64, 'MEMORY_MB'))),
-        ('numa_nodes_summed', dict(
-            tree=numa_tree(numa0={'inventories': {'VCPU': inv(4)}},
-                           numa1={'inventories': {'VCPU': inv(5)}}),
-            query={'resources': 'VCPU:2'}, version='1.29',
-            fit=fit(4, 'VCPU'))),
-        # From 1.29 the classes come from any provider: independent.
-        ('classes_apart', dict(
-            tree=numa_tree(root={'inventories': {'MEMORY_MB': inv(4096)}},
-                           numa0={'inventories': {'VCPU': inv(4)}},
-                           numa1={'inventories': {'VCPU': inv(6)}}),
-            query={'resources': 'VCPU:2,MEMORY_MB:1024'}, version='1.29',
-            fit=fit(4, 'MEMORY_MB'))),
-        ('group_traits', dict(
-            tree=numa_tree(numa0={'inventories': {'VCPU': inv(4)},
-                                  'traits': ['CUSTOM_FAST']},
-                           numa1={'inventories': {'VCPU': inv(8)}}),
-            query={'resources1': 'VCPU:2', 'required1': 'CUSTOM_FAST',
-                   'group_policy': 'none'},
-            version='1.29', fit=fit(2, 'VCPU'))),
-        ('group_aggregates', dict(
-            tree=numa_tree(numa0={'inventories': {'VCPU': inv(4)}},
-                           numa1={'inventories': {'VCPU': inv(8)},
-                                  'aggregates': [AGG1]}),
-            query={'resources1': 'VCPU:2', 'member_of1': '!' + AGG1,
-                   'group_policy': 'none'},
-            version='1.32', fit=fit(2, 'VCPU'))),
-        # Before 1.29 one provider serves the whole allocation: the
-        # child's memory is no use to the host's VCPU.
-        ('one_provider_before_1_29', dict(
-            tree=MEMORY_CHILD,
-            query={'resources': 'VCPU:2,MEMORY_MB:1024'}, version='1.28',
-            fit=fit(1, 'MEMORY_MB'))),
-        # A numbered group too: per provider, the smallest over the
-        # classes.
-        ('one_provider_group', dict(
-            tree=MEMORY_CHILD,
-            query={'resources1': 'VCPU:2,MEMORY_MB:1024'}, version='1.29',
-            fit=fit(1, 'MEMORY_MB'))),
-        ('one_provider_each_summed', dict(
-            tree=numa_tree(numa0={'inventories': {'VCPU': inv(4),
-                                                  'MEMORY_MB': inv(4096)}},
-                           numa1={'inventories': {'VCPU': inv(8),
-                                                  'MEMORY_MB': inv(1024)}}),
-            query={'resources1': 'VCPU:2,MEMORY_MB:1024'}, version='1.29',
-            fit=fit(3, 'VCPU'))),
-        # One class: the provider that serves it holds the trait itself.
-        ('trait_on_the_small_child', dict(
-            tree=SMALL_GOLD,
-            query={'resources': 'VCPU:2', 'required': 'CUSTOM_GOLD'},
-            version='1.29', fit=fit(1, 'VCPU'))),
-        # A trait that one class's providers all have holds whatever the
-        # other classes choose: still exact.
-        ('trait_on_every_provider_of_a_class', dict(
-            tree=numa_tree(root={'inventories': {'MEMORY_MB': inv(4096)},
-                                 'traits': ['CUSTOM_GOLD']},
-                           numa0={'inventories': {'VCPU': inv(4)}},
-                           numa1={'inventories': {'VCPU': inv(6)}}),
-            query={'resources': 'VCPU:2,MEMORY_MB:1024',
-                   'required': 'CUSTOM_GOLD'},
-            version='1.29', fit=fit(4, 'MEMORY_MB'))),
-        # A trait held by some providers of two classes: a bound, at most
-        # the slots on providers with the trait.
-        ('trait_held_together', dict(
-            tree=GOLD_SPLIT,
-            query={'resources': 'VCPU:1,MEMORY_MB:512',
-                   'required': 'CUSTOM_GOLD'},
-            version='1.29', fit=fit(4, 'MEMORY_MB', exact=False))),
-        ('trait_held_together_tightened', dict(
-            tree=numa_tree(root={'inventories': {'MEMORY_MB': inv(4096)}},
-                           numa0={'inventories': {'VCPU': inv(2)},
-                                  'traits': ['CUSTOM_GOLD']},
-                           numa1={'inventories': {'VCPU': inv(8)}}),
-            query={'resources': 'VCPU:2,MEMORY_MB:512',
-                   'required': 'CUSTOM_GOLD'},
-            version='1.29', fit=fit(1, 'VCPU', exact=False))),
-    ]
-
-    def test_fit(self):
-        request = evaluation.Request.from_query(self.query, self.version)
-        self.assertEqual(self.fit, evaluation.fit(request, self.tree))
-
-
-class TestFitShape(base.BaseTestCase):
-
-    def test_several_groups_refused(self):
-        request = evaluation.Request.from_query(
-            {'resources': 'VCPU:1', 'resources1': 'VCPU:1',
-             'group_policy': 'none'}, '1.25')
-        self.assertRaises(ValueError, evaluation.fit, request,
-                          host(**VCPU16))
-
-
-class TestProviderRecord(base.BaseTestCase):
-
-    def test_from_reads(self):
-        """The record of what the commands read (verdicts.Trees)."""
-        record = evaluation.provider_record(
-            {'uuid': NUMA0, 'name': 'numa0', 'parent_provider_uuid': ROOT,
-             'root_provider_uuid': ROOT, 'generation': 3},
-            {'inventories': {'VCPU': inv(4)}, 'usages': {'VCPU': 1},
-             'traits': ['CUSTOM_A'], 'aggregates': [AGG1]})
-        self.assertEqual(
-            rp(NUMA0, 'numa0', parent=ROOT,
-               inventories={'VCPU': inv(4)}, usages={'VCPU': 1},
-               traits=['CUSTOM_A'], aggregates=[AGG1]), record)
-
-    def test_root_before_1_14(self):
-        """No root_provider_uuid in the provider list: its own root."""
-        record = evaluation.provider_record(
-            {'uuid': ROOT, 'name': 'cn1', 'generation': 1},
-            {'inventories': {}, 'usages': {}, 'traits': [],
-             'aggregates': []})
-        self.assertEqual(rp(ROOT, 'cn1'), record)

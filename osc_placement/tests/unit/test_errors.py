@@ -1,0 +1,101 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
+
+"""What Placement's failures say (``osc_placement/errors.py``).
+
+The one line of an error response, whatever its body: Placement's JSON,
+HTML, text, or nothing.
+"""
+
+import testscenarios
+
+from osc_placement import errors
+from osc_placement.tests.unit import base
+
+load_tests = testscenarios.load_tests_apply_scenarios
+
+
+class TestErrorMessage(base.TestCase):
+
+    scenarios = [(name, {'body': body, 'expected': expected})
+                 for name, body, expected in [
+        # Placement's JSON: the last line of the detail.
+        ('detail-last-line', {'errors': [{'detail': 'A\n\n B '}]}, 'B'),
+        ('detail-one-line', {'errors': [{'detail': 'One line'}]},
+         'One line'),
+        ('detail-trailing-lines', {'errors': [{'detail': 'A\n\n B\n\n'}]},
+         'B'),
+        ('title-only', {'errors': [{'title': 'Only a title'}]},
+         'Only a title'),
+        ('first-error', {'errors': [{'detail': 'first'},
+                                    {'detail': 'second'}]}, 'first'),
+        # A JSON-schema error of the body: the reason and the field, not
+        # the schema.
+        ('schema-error', {'errors': [{'detail': (
+            "Headline.\n\n JSON does not validate: 0 is less than the "
+            "minimum of 1  Failed validating 'minimum' in schema['properties']"
+            "['inventories']['patternProperties']['^[A-Z0-9_]+$']"
+            "['properties']['total']:     {'type': 'integer', 'minimum': 1}"
+            "  On instance['inventories']['VCPU']['total']:     0  ")}]},
+         'JSON does not validate: 0 is less than the minimum of 1 (field '
+         'inventories/VCPU/total)'),
+        ('schema-error-list-item', {'errors': [{'detail': (
+            "JSON does not validate: 'agg-one' is not a 'uuid'  Failed "
+            "validating 'format' in schema['items']:     {'type': 'string', "
+            "'format': 'uuid'}  On instance[0]:     'agg-one'  ")}]},
+         "JSON does not validate: 'agg-one' is not a 'uuid' (field 0)"),
+        ('schema-error-of-the-root', {'errors': [{'detail': (
+            "JSON does not validate: 'x' is not of type 'object'  Failed "
+            "validating 'type' in schema:     {'type': 'object'}  On "
+            "instance:     'x'")}]},
+         "JSON does not validate: 'x' is not of type 'object'"),
+        # A query string error keeps the server's text, as the reference.
+        ('query-schema-error', {'errors': [{'detail': (
+            "Invalid query string parameters: '0' does not match '^[1-9]'"
+            "  Failed validating 'pattern' in schema['properties']['limit']"
+            ":     {}  On instance['limit']:     '0'")}]},
+         "Invalid query string parameters: '0' does not match '^[1-9]'"
+         "  Failed validating 'pattern' in schema['properties']['limit']:"
+         "     {}  On instance['limit']:     '0'"),
+        # Anything else: the body as text.
+        ('detail-not-text', {'errors': [{'detail': ['x']}]},
+         '{"errors": [{"detail": ["x"]}]}'),
+        ('error-not-object', {'errors': ['x']}, '{"errors": ["x"]}'),
+        ('errors-not-list', {'errors': {}}, '{"errors": {}}'),
+        ('other-json', {'message': 'm'}, '{"message": "m"}'),
+        ('html', '<p>A &amp; <b>B</b></p>', 'A & B'),
+        ('script-and-style',
+         '<script>var x = "<p>";</script><style>p{}</style>text', 'text'),
+        ('spaces', '  several\n\n lines\t here ', 'several lines here'),
+        ('long', 'y' * 400, 'y' * 297 + '...'),
+        # No body: the reason phrase, or the standard one.
+        ('empty', '', 'Reason Given'),
+    ]]
+
+    def test_error_message(self):
+        response = base.response(418, self.body, reason='Reason Given')
+        self.assertEqual(self.expected, errors.error_message(response))
+
+
+class TestErrorMessageWithoutBody(base.TestCase):
+
+    scenarios = [
+        ('503', {'status': 503, 'reason': None,
+                 'expected': 'Service Unavailable'}),
+        ('404-empty-reason', {'status': 404, 'reason': '',
+                              'expected': 'Not Found'}),
+        ('599', {'status': 599, 'reason': None, 'expected': 'Error'}),
+    ]
+
+    def test_error_message_without_body_or_reason(self):
+        self.assertEqual(self.expected, errors.error_message(
+            base.response(self.status, reason=self.reason)))
