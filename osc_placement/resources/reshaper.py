@@ -23,17 +23,17 @@ build the body with the same function (:func:`reshape_body`).
 
 import json
 
+from osc_placement.api import allocations as consumer_api
 from osc_placement.api import paths
 from osc_placement.cli import batch
 from osc_placement.cli import common
+from osc_placement import microversions
 from osc_placement.model import amounts
 from osc_placement.model import consumers
+from osc_placement.model import inventories
 from osc_placement.model.text import printable
-from osc_placement.resources import allocation
-from osc_placement.resources import inventory
 from osc_placement import version
 
-RESHAPER = '1.30'
 RESHAPER_URL = paths.url('reshaper')
 
 FIELDS = ('resource_provider', 'resource_class', 'consumer_uuid', 'before',
@@ -43,7 +43,7 @@ FIELDS = ('resource_provider', 'resource_class', 'consumer_uuid', 'before',
 def full_record(record):
     """An inventory record with Placement's defaults for what it omits."""
     return {field.name: record.get(field.name, field.default)
-            for field in inventory.FIELDS_SPEC}
+            for field in inventories.FIELDS_SPEC}
 
 
 def _capacity(record):
@@ -133,7 +133,7 @@ class Plan(object):
                     % (rp, entry['resource_provider_generation'],
                        self.generations[rp]))
             for rc, record in entry['inventories'].items():
-                rules = inventory.refusals(record, True)
+                rules = inventories.refusals(record, True)
                 if rules:
                     found.append('resource provider %s: inventory of %s: %s'
                                  % (rp, printable(rc), '; '.join(rules)))
@@ -213,20 +213,17 @@ def reshape_body(cmd, data, now):
     /allocations`` writes them at the live version (a consumer without a
     type in the file keeps the one it has now).
     """
-    records = {}
-    for consumer, entry in data['allocations'].items():
-        rec = dict(entry)
-        if not consumers.typed(rec) and consumers.typed(now[consumer]):
-            rec[consumers.TYPE] = now[consumer][consumers.TYPE]
-        records[consumer] = rec
-    if not cmd.compare_version(version.ge(allocation.CONSUMER_TYPE)) and \
-            any(consumers.TYPE in entry
-                for entry in data['allocations'].values()):
+    records = {consumer: consumers.with_type_of(entry, now[consumer])
+               for consumer, entry in data['allocations'].items()}
+    if not cmd.compare_version(version.ge(microversions.CONSUMER_TYPES)) \
+            and any(consumers.TYPE in entry
+                    for entry in data['allocations'].values()):
         cmd.log.warning(
             'Consumer types are not written below '
             '--os-placement-api-version %s: the types in the file are left '
-            'out.', allocation.CONSUMER_TYPE)
-    entries, at = allocation.prepare_write(cmd, records)
+            'out.', microversions.CONSUMER_TYPES)
+    entries, at = consumer_api.prepare_write(
+        records, version.get_version(cmd), cmd.log)
     return {'inventories': data['inventories'], 'allocations': entries}, at
 
 
@@ -262,7 +259,7 @@ class ReshapeResourceProvider(batch.Batched, common.Lister):
     exit 1; nothing is written.
     """
 
-    min_version = RESHAPER
+    min_version = microversions.RESHAPER
     in_reference = False
 
     def get_parser(self, prog_name):
@@ -302,7 +299,7 @@ class ReshapeResourceProvider(batch.Batched, common.Lister):
         state = dict(self.each(http, read_provider, rps,
                                'resource provider'))
         now = dict(self.each(
-            http, lambda consumer: allocation.read_consumer(http, consumer),
+            http, lambda consumer: consumer_api.read_consumer(http, consumer),
             list(data['allocations']), 'consumer'))
         self.require_complete('rows', 'resource provider', 'consumer')
         return Plan(data, {rp: state[rp][1] for rp in rps},
@@ -331,8 +328,8 @@ class ReshapeResourceProvider(batch.Batched, common.Lister):
                 self.log.warning('Dry run: no rule of Placement refuses '
                                  'this reshape; nothing was sent.')
             return FIELDS, plan.rows()
-        allocation.post(
-            self, http, RESHAPER_URL, body, at, body['allocations'],
+        consumer_api.post(
+            http, RESHAPER_URL, body, at, body['allocations'],
             {rp: entry['resource_provider_generation']
              for rp, entry in data['inventories'].items()})
         return FIELDS, plan.rows()
