@@ -96,6 +96,18 @@ def parse(version):
     return int(match.group(1)), int(match.group(2))
 
 
+def before(version):
+    """The microversion just before ``version``: '1.38' -> '1.37'.
+
+    The last one without the change that ``version`` brought. There is
+    none before a '<major>.0' (ValueError).
+    """
+    major, minor = parse(version)
+    if not minor:
+        raise ValueError('no microversion before %s' % version)
+    return '%d.%d' % (major, minor - 1)
+
+
 def _op(func, bound, msg):
     bound_tuple = parse(bound)
 

@@ -21,23 +21,15 @@
 """
 
 from urllib import parse as urlparse
-import uuid as uuid_lib
 
 from osc_lib import exceptions
 
 from osc_placement.api import paths
 from osc_placement.model import amounts
+from osc_placement.model import scalars
 from osc_placement.model.text import printable
 
 BASE_URL = '/resource_providers'
-
-
-def is_uuid_like(value):
-    try:
-        uuid_lib.UUID(value)
-    except (TypeError, ValueError, AttributeError):
-        return False
-    return True
 
 
 def _not_found(value):
@@ -48,7 +40,7 @@ def _not_found(value):
 
 def lookup(http, name_or_uuid):
     """The record of a provider given by UUID or name; one request."""
-    key = 'uuid' if is_uuid_like(name_or_uuid) else 'name'
+    key = 'uuid' if scalars.is_uuid_like(name_or_uuid) else 'name'
     found = http.request('GET', BASE_URL, params={
         key: name_or_uuid}).field('resource_providers', list)
     if not found:
@@ -62,7 +54,7 @@ def find_provider(http, name_or_uuid):
     A UUID-shaped value costs no request; a name is looked up with
     ``GET /resource_providers?name=<value>``.
     """
-    if is_uuid_like(name_or_uuid):
+    if scalars.is_uuid_like(name_or_uuid):
         return name_or_uuid
     # Provider names are unique in Placement.
     return lookup(http, name_or_uuid)['uuid']
@@ -78,7 +70,7 @@ def created_provider_path(response):
     location = response.header('Location')
     _root, sep, rp_uuid = urlparse.unquote(
         urlparse.urlsplit(location).path).rpartition(BASE_URL + '/')
-    if not sep or not is_uuid_like(rp_uuid):
+    if not sep or not scalars.is_uuid_like(rp_uuid):
         raise response.invalid('a Location header that does not name a '
                                'resource provider: %r' % location)
     return paths.url('resource_providers', rp_uuid)

@@ -41,6 +41,7 @@ import logging
 
 from osc_placement.api import providers
 from osc_placement.model import evaluation
+from osc_placement.model import scalars
 from osc_placement import version
 
 LOG = logging.getLogger(__name__)
@@ -214,7 +215,7 @@ def _listed(http, everyone, value):
     no such provider, else the provider it found (by a UUID spelled in
     capitals, where the database compares without case).
     """
-    key = 'uuid' if providers.is_uuid_like(value) else 'name'
+    key = 'uuid' if scalars.is_uuid_like(value) else 'name'
     for provider in everyone:
         if provider[key] == value:
             return provider

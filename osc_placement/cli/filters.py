@@ -31,6 +31,7 @@ from osc_lib import exceptions
 from osc_placement.api import providers
 from osc_placement.cli import batch
 from osc_placement.cli import parsers
+from osc_placement.model import scalars
 from osc_placement import version
 
 # Microversions at which the filters of the provider list appeared.
@@ -123,7 +124,7 @@ def check_aggregate_uuids(values):
     """Refuse, before any request, a ``--member-of`` that is not UUIDs."""
     for value in values:
         for aggregate in value.lstrip('!').split(','):
-            if not providers.is_uuid_like(aggregate):
+            if not scalars.is_uuid_like(aggregate):
                 raise exceptions.CommandError(
                     '--member-of: %r is not an aggregate UUID.'
                     % aggregate)

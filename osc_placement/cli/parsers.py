@@ -22,11 +22,8 @@ import argparse
 
 from osc_lib import exceptions
 
+from osc_placement.model import scalars
 from osc_placement.model.text import printable
-
-# The largest integer Placement stores (its database columns are 32-bit):
-# the maximum of every amount and integer inventory field it accepts.
-MAX_INT = 2147483647
 
 
 def non_empty(value):
@@ -80,16 +77,16 @@ def is_integer(text):
 
 
 def in_range(number, what, lowest=1):
-    """``number``, or a CommandError when negative or above MAX_INT.
+    """``number``, or a CommandError when negative or above the maximum.
 
     The error names ``what``, the value and the range ``lowest`` to
-    ``MAX_INT``. Zero passes even where ``lowest`` is 1: the server judges
-    it, with its own words (contract rule D18).
+    ``scalars.MAX_INT``. Zero passes even where ``lowest`` is 1: the server
+    judges it, with its own words (contract rule D18).
     """
-    if number < 0 or number > MAX_INT:
+    if number < 0 or number > scalars.MAX_INT:
         raise exceptions.CommandError(
             '%s: %d is out of range (%d to %d).'
-            % (printable(what), number, lowest, MAX_INT))
+            % (printable(what), number, lowest, scalars.MAX_INT))
     return number
 
 

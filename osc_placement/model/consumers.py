@@ -22,20 +22,47 @@ is here, all of it pure (no request):
   ``consumer_generation`` (from 1.28) and ``consumer_type`` (from 1.38).
   :func:`record` makes one from the answer to ``GET /allocations/<c>``;
 * :func:`held`, :func:`added` and :func:`taken` compute amounts;
-  :func:`diff` says, per provider, what a write changes;
+  :func:`diff` says, per provider, what a write changes, and
+  :func:`change_rows` shows it;
 * :func:`body` writes the entries of one request at a microversion, and
   says when a consumer type cannot be written (``unknown``, or none):
-  the request is then sent at 1.37, where the types stay as they are.
+  the request is then sent at ``WITHOUT_TYPES`` (1.37), where the types
+  stay as they are;
+* :func:`moved` and :func:`restoring` decide what ``allocation move``
+  and ``allocation restore`` write; :func:`shown` and :func:`without`
+  are the rows and the edit of the commands about one consumer.
 """
 
-# Placement's type of a consumer written before 1.38; it cannot be written
-# back (the type pattern is upper case).
+from osc_placement import microversions
+from osc_placement import version
+
+# Placement's type of a consumer written before consumer types; it cannot
+# be written back (the type pattern is upper case).
 UNKNOWN_TYPE = 'unknown'
+# The last microversion without consumer types: a write at it leaves the
+# type of every consumer as it is (a new consumer gets none).
+WITHOUT_TYPES = version.before(microversions.CONSUMER_TYPES)
 
 # The fields of a record besides its allocations, in the order of the body.
 OWNER = ('project_id', 'user_id')
 GENERATION = 'consumer_generation'
 TYPE = 'consumer_type'
+
+# The consumer's owner columns, each with the microversion that shows it.
+OWNER_FIELDS = (
+    ('project_id', microversions.DICT_ALLOCATIONS),
+    ('user_id', microversions.DICT_ALLOCATIONS),
+    ('consumer_type', microversions.CONSUMER_TYPES),
+)
+# The columns of a consumer's allocations, one row per provider.
+CONSUMER_FIELDS = (
+    ('resource_provider', None),
+    ('generation', None),
+    ('resources', None),
+) + OWNER_FIELDS
+# The columns of what a write of several consumers changes.
+CHANGE_FIELDS = ('consumer_uuid', 'resource_provider', 'change', 'before',
+                 'after')
 
 
 def record(payload):
@@ -132,8 +159,8 @@ def body(records, with_generation, with_type):
     ``with_generation``: the write is at 1.28 or later; ``with_type``: at
     1.38 or later. A 1.38 write needs a type for every consumer: when one
     has none that can be written, no type is sent (``types_sent`` False)
-    and the caller sends the request at 1.37, which leaves every type as it
-    is.
+    and the caller sends the request at ``WITHOUT_TYPES``, which leaves
+    every type as it is.
     """
     types_sent = with_type and all(typed(rec) for rec in records.values())
     entries = {}
@@ -154,3 +181,151 @@ def untyped(records):
     """The consumers whose type cannot be written, in record order."""
     return [consumer for consumer, rec in records.items()
             if not typed(rec)]
+
+
+def with_type_of(rec, now):
+    """``rec``, taking the type of ``now`` when it has none to write.
+
+    A record of a file without a type (or with ``unknown``) keeps the one
+    the consumer has now, if that one can be written.
+    """
+    rec = dict(rec)
+    if not typed(rec) and typed(now):
+        rec[TYPE] = now[TYPE]
+    return rec
+
+
+def shown(payload, fields):
+    """The rows of ``allocation show`` from a ``GET /allocations/<c>`` body.
+
+    One row per provider, the ``fields`` of each (its generation and
+    resources, the consumer's owner): '' for a field the body lacks.
+    """
+    shared = {name: payload.get(name) for name, _since in OWNER_FIELDS}
+    rows = []
+    for rp, held_there in payload['allocations'].items():
+        row = dict(shared, resource_provider=rp)
+        row.update(held_there)
+        rows.append(tuple(row[name] if name in row else ''
+                          for name in fields))
+    return rows
+
+
+def without(allocations, rps, classes):
+    """What remains of ``allocations`` once ``allocation unset`` applies.
+
+    ``allocations``: {provider: {'resources': ..., ...}}; ``rps``: the
+    providers concerned (all when empty); ``classes``: the classes removed
+    from them (whole providers when empty).
+    """
+    if not classes:
+        if not rps:
+            return {}
+        return {rp: kept for rp, kept in allocations.items()
+                if rp not in rps}
+    remaining = {}
+    for rp, kept in allocations.items():
+        if not rps or rp in rps:
+            resources = {rc: amount
+                         for rc, amount in kept['resources'].items()
+                         if rc not in classes}
+            if not resources:
+                continue
+            kept = dict(kept, resources=resources)
+        remaining[rp] = kept
+    return remaining
+
+
+def owner_text(rec):
+    """'<project>/<user>[/<type>]' of a record."""
+    return '/'.join(str(rec[name]) for name in OWNER + (TYPE,)
+                    if rec.get(name) is not None)
+
+
+def change_rows(before, after):
+    """The rows of CHANGE_FIELDS: per consumer and provider, what changes.
+
+    ``before``, ``after``: {consumer: record or None}, in the order to
+    show. A consumer whose owner (project, user, type) changes but not its
+    amounts gets one row ``owner``, with the owner before and after.
+    """
+    rows = []
+    for consumer, new in after.items():
+        old = before.get(consumer)
+        found = diff(held(old), held(new))
+        rows.extend((consumer, rp, change, old_res, new_res)
+                    for rp, change, old_res, new_res in found)
+        if not found and exists(old) and owner_text(old) != owner_text(new):
+            rows.append((consumer, '', 'owner', owner_text(old),
+                         owner_text(new)))
+    return rows
+
+
+def moved(source, target, rps, given):
+    """The records ``allocation move`` writes: (source's, target's).
+
+    ``source``, ``target``: the records read; ``rps``: the providers whose
+    allocations move (every one of the source's when empty); ``given``:
+    the owner the user gave ({'project_id', 'user_id', 'consumer_type'},
+    None where not given). The target keeps its owner, or takes the
+    source's when it holds nothing; each keeps its generation.
+    """
+    source_held = held(source)
+    moving, kept = taken(source_held, set(rps) if rps else set(source_held))
+    owner = target if exists(target) else source
+    new_target = {
+        'allocations': as_allocations(added(held(target), moving)),
+        'project_id': given['project_id'] or owner.get('project_id'),
+        'user_id': given['user_id'] or owner.get('user_id'),
+        GENERATION: target.get(GENERATION),
+    }
+    if given[TYPE] or TYPE in owner:
+        new_target[TYPE] = given[TYPE] or owner.get(TYPE)
+    return dict(source, allocations=as_allocations(kept)), new_target
+
+
+def changed_since(saved, now, by_generation):
+    """Why a consumer counts as changed since the save, or None.
+
+    ``by_generation``: the file and the live version carry generations
+    (1.28): a generation other than the saved one is a change; otherwise,
+    other allocations (or owner) than the saved ones are. A consumer that
+    holds nothing now has not changed.
+    """
+    if not exists(now):
+        return None
+    if by_generation:
+        was = saved.get(GENERATION)
+        if now.get(GENERATION) == was:
+            return None
+        return 'generation %s in the file, %s now' % (
+            'none' if was is None else was, now[GENERATION])
+    if same(saved, now):
+        return None
+    return 'it holds other allocations than the file says'
+
+
+def restoring(saved, now, by_generation, types_written):
+    """What ``allocation restore`` writes: (records, refused, before).
+
+    ``saved``: {consumer: entry of the file}; ``now``: {consumer: record
+    read now}. ``records``: {consumer: record to write, with the
+    generation read now} of the consumers that differ from the file (a
+    type differs only when ``types_written``, the live version writes
+    types); ``before``: their records now; ``refused``: [(consumer, why,
+    record now)] of those changed since the save (:func:`changed_since`).
+    """
+    records, refused, before = {}, [], {}
+    for consumer, entry in saved.items():
+        current = now[consumer]
+        rec = with_type_of(entry, current)
+        if same(entry, current) and (
+                rec.get(TYPE) == current.get(TYPE) or not types_written):
+            continue
+        why = changed_since(entry, current, by_generation)
+        if why:
+            refused.append((consumer, why, current))
+        rec[GENERATION] = current.get(GENERATION)
+        records[consumer] = rec
+        before[consumer] = current
+    return records, refused, before

@@ -41,8 +41,7 @@ import time
 
 from osc_lib import exceptions
 
-from osc_placement.api import providers
-from osc_placement.cli import parsers
+from osc_placement.model import scalars
 from osc_placement.model.text import printable
 
 FORMAT_VERSION = 1
@@ -83,7 +82,7 @@ def _object(name, value, where, what='an object'):
     return value
 
 
-def _integer(value, lowest, highest=parsers.MAX_INT):
+def _integer(value, lowest, highest=scalars.MAX_INT):
     return isinstance(value, int) and not isinstance(value, bool) \
         and lowest <= value <= highest
 
@@ -117,7 +116,7 @@ def check_consumer(name, entry, where, generation_required=False):
                           'an object of resource provider UUIDs')
     for rp, alloc in allocations.items():
         at = where + ['allocations', rp]
-        if not providers.is_uuid_like(rp):
+        if not scalars.is_uuid_like(rp):
             raise _error(name, at, 'a resource provider UUID as the key')
         _object(name, alloc, at, 'an object with "resources"')
         if set(alloc) != {'resources'}:
@@ -130,7 +129,7 @@ def check_consumer(name, entry, where, generation_required=False):
         for rc, amount in resources.items():
             if not rc or not _integer(amount, 1):
                 raise _error(name, at + ['resources', rc],
-                             'an amount from 1 to %d' % parsers.MAX_INT)
+                             'an amount from 1 to %d' % scalars.MAX_INT)
     for key in ('project_id', 'user_id'):
         if key not in entry or not _text(entry[key]):
             raise _error(name, where + [key],
@@ -152,7 +151,7 @@ def check_consumer(name, entry, where, generation_required=False):
 def _consumers(name, value, where, generation_required=False):
     _object(name, value, where, 'an object of consumer UUIDs')
     for consumer, entry in value.items():
-        if not providers.is_uuid_like(consumer):
+        if not scalars.is_uuid_like(consumer):
             raise _error(name, where + [consumer],
                          'a consumer UUID as the key')
         check_consumer(name, entry, where + [consumer], generation_required)
@@ -215,7 +214,7 @@ def read_reshape(name):
         raise _error(name, ['inventories'], 'at least one resource provider')
     for rp, entry in inventories.items():
         at = ['inventories', rp]
-        if not providers.is_uuid_like(rp):
+        if not scalars.is_uuid_like(rp):
             raise _error(name, at, 'a resource provider UUID as the key')
         _object(name, entry, at, 'an object with '
                 'resource_provider_generation and inventories')

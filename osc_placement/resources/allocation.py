@@ -19,56 +19,26 @@
 The wire details of a consumer's allocations live in three functions:
 ``parse_allocations`` (the ``--allocation`` values), ``allocations_body``
 (the PUT body per microversion) and ``consumer_rows`` (the output, whose
-columns per microversion are declared in ``CONSUMER_FIELDS``).
+columns per microversion are declared in ``consumers.CONSUMER_FIELDS``).
 
-``move``, ``save`` and ``restore`` write or read several consumers at
-once: the writes are one ``POST /allocations`` each (``write_consumers``,
-which also says what changed when Placement refuses one with 409); the
-records, sums and differences they compute are in ``consumers.py``, the
-save file in ``savefile.py``.
+``move``, ``save`` and ``restore``, which write or read several consumers
+at once, are in ``allocation_ops.py``.
 """
-
-import uuid as uuid_lib
 
 from osc_lib import exceptions
 from osc_lib import utils
 
-from osc_placement.api import paths
+from osc_placement.api import allocations as consumer_api
 from osc_placement.api import providers
 from osc_placement.cli import batch
 from osc_placement.cli import common
 from osc_placement.cli import filters
 from osc_placement.cli import parsers
-from osc_placement import errors
+from osc_placement import microversions
 from osc_placement.model import consumers
+from osc_placement.model import scalars
 from osc_placement.model.text import printable
 from osc_placement import version
-
-# Microversions at which the allocation API changed.
-PROJECT_USER_REQUIRED = '1.8'   # PUT needs project_id and user_id
-DICT_BODY = '1.12'              # PUT body keyed by provider; GET shows
-#                                 project_id and user_id
-MULTIPLE_CONSUMERS = '1.13'     # POST /allocations: several consumers in
-#                                 one transaction
-CONSUMER_GENERATION = '1.28'    # read-modify-write on consumer_generation
-CONSUMER_TYPE = '1.38'          # consumer_type required and shown
-# The type Placement shows for a consumer written before 1.38. It cannot be
-# written back: a write at 1.37 (without a type) leaves it as it is.
-UNKNOWN_TYPE = consumers.UNKNOWN_TYPE
-BEFORE_CONSUMER_TYPE = '1.37'
-
-# The consumer's owner columns, each with the microversion that shows it.
-OWNER_FIELDS = (
-    ('project_id', DICT_BODY),
-    ('user_id', DICT_BODY),
-    ('consumer_type', CONSUMER_TYPE),
-)
-# The columns of a consumer's allocations, one row per provider.
-CONSUMER_FIELDS = (
-    ('resource_provider', None),
-    ('generation', None),
-    ('resources', None),
-) + OWNER_FIELDS
 
 # The positional of the commands about one consumer.
 CONSUMER = ('uuid', '<uuid>', 'UUID of the consumer')
@@ -76,10 +46,6 @@ CONSUMER = ('uuid', '<uuid>', 'UUID of the consumer')
 ALLOCATION_METAVAR = ('<rp=resource-provider-id,'
                       'resource-class-name=amount-of-resource-used>')
 ALLOCATION_FORMAT = 'Incorrect allocation string format'
-
-
-def consumer_url(consumer):
-    return paths.url('allocations', consumer)
 
 
 def _parse_one(text):
@@ -160,24 +126,18 @@ def resolve_providers(http, allocations):
 
 def allocations_body(cmd, allocations):
     """The ``allocations`` of a PUT: a list before 1.12, then a dict."""
-    if cmd.compare_version(version.ge(DICT_BODY)):
+    if cmd.compare_version(version.ge(microversions.DICT_ALLOCATIONS)):
         return {rp: {'resources': resources}
                 for rp, resources in allocations.items()}
     return [{'resource_provider': {'uuid': rp}, 'resources': resources}
             for rp, resources in allocations.items()]
 
 
-def consumer_rows(cmd, response):
-    """(columns, rows): one row per provider of a GET /allocations/<c>."""
-    fields = common.columns(cmd, CONSUMER_FIELDS)
-    payload = response.json_object()
-    shared = {name: payload.get(name) for name, _since in OWNER_FIELDS}
-    rows = []
-    for rp, held in response.field('allocations', dict).items():
-        row = dict(shared, resource_provider=rp)
-        row.update(held)
-        rows.append(utils.get_dict_properties(row, fields))
-    return fields, rows
+def consumer_rows(cmd, http, consumer):
+    """(columns, rows) of ``allocation show``: one row per provider."""
+    fields = common.columns(cmd, consumers.CONSUMER_FIELDS)
+    return fields, consumers.shown(
+        consumer_api.read_allocations(http, consumer), fields)
 
 
 class SetAllocation(common.NamedCommand, common.Lister):
@@ -211,48 +171,52 @@ class SetAllocation(common.NamedCommand, common.Lister):
                  'more providers; values for the same provider are merged.')
         self.add_option(
             parser, '--project-id', metavar='project_id',
-            required_since=PROJECT_USER_REQUIRED,
+            required_since=microversions.PROJECT_USER_REQUIRED,
             help='ID of the project that owns the consumer.')
         self.add_option(
             parser, '--user-id', metavar='user_id',
-            required_since=PROJECT_USER_REQUIRED,
+            required_since=microversions.PROJECT_USER_REQUIRED,
             help='ID of the user that owns the consumer.')
         self.add_option(
             parser, '--consumer-type', metavar='consumer_type',
-            required_since=CONSUMER_TYPE,
+            required_since=microversions.CONSUMER_TYPES,
             help='Type of the consumer, e.g. INSTANCE or MIGRATION (upper '
                  'case letters, digits and _); ignored before '
-                 '``--os-placement-api-version %s``.' % CONSUMER_TYPE)
+                 '``--os-placement-api-version %s``.'
+                 % microversions.CONSUMER_TYPES)
         return parser
 
     def take_action(self, parsed_args):
         allocations = parse_allocations(parsed_args.allocation)
         http = self.prepare(parsed_args)
         allocations = resolve_providers(http, allocations)
-        url = consumer_url(parsed_args.uuid)
+        url = consumer_api.consumer_url(parsed_args.uuid)
 
         body = {}
-        if self.compare_version(version.ge(CONSUMER_GENERATION)):
+        if self.compare_version(
+                version.ge(microversions.CONSUMER_GENERATION)):
             # None for a consumer that does not exist yet.
             body['consumer_generation'] = http.request('GET', url).field(
                 'consumer_generation', default=None)
         body['allocations'] = allocations_body(self, allocations)
-        if self.compare_version(version.ge(PROJECT_USER_REQUIRED)):
+        if self.compare_version(
+                version.ge(microversions.PROJECT_USER_REQUIRED)):
             body['project_id'] = parsed_args.project_id
             body['user_id'] = parsed_args.user_id
         elif parsed_args.project_id or parsed_args.user_id:
             self.log.warning(
                 '--project-id and --user-id options do not affect '
                 'allocation for --os-placement-api-version less than %s'
-                % PROJECT_USER_REQUIRED)
-        if self.compare_version(version.ge(CONSUMER_TYPE)):
+                % microversions.PROJECT_USER_REQUIRED)
+        if self.compare_version(version.ge(microversions.CONSUMER_TYPES)):
             body['consumer_type'] = parsed_args.consumer_type
         elif parsed_args.consumer_type:
             self.log.warning(
                 '--consumer-type option does not affect allocation for '
-                '--os-placement-api-version less than %s' % CONSUMER_TYPE)
+                '--os-placement-api-version less than %s'
+                % microversions.CONSUMER_TYPES)
         http.request('PUT', url, json=body)
-        return consumer_rows(self, http.request('GET', url))
+        return consumer_rows(self, http, parsed_args.uuid)
 
 
 class UnsetAllocation(common.NamedCommand, common.Lister):
@@ -273,12 +237,12 @@ class UnsetAllocation(common.NamedCommand, common.Lister):
     ``unknown``, is written back at 1.37 so that it stays unknown.
     """
 
-    min_version = DICT_BODY
+    min_version = microversions.DICT_ALLOCATIONS
     positional = (
         'uuid', '<consumer_uuid>',
         'UUID of the consumer. Prefer ``--os-placement-api-version %s`` or '
         'later, which protects the allocations the command keeps against '
-        'concurrent changes.' % CONSUMER_GENERATION)
+        'concurrent changes.' % microversions.CONSUMER_GENERATION)
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
@@ -298,53 +262,34 @@ class UnsetAllocation(common.NamedCommand, common.Lister):
                  'it, whole providers are removed.')
         return parser
 
-    @staticmethod
-    def _edit(allocations, rps, classes):
-        """What remains of ``allocations`` once the unset is applied."""
-        if not classes:
-            if not rps:
-                return {}
-            return {rp: held for rp, held in allocations.items()
-                    if rp not in rps}
-        remaining = {}
-        for rp, held in allocations.items():
-            if not rps or rp in rps:
-                resources = {rc: amount
-                             for rc, amount in held['resources'].items()
-                             if rc not in classes}
-                if not resources:
-                    continue
-                held = dict(held, resources=resources)
-            remaining[rp] = held
-        return remaining
-
     def take_action(self, parsed_args):
         http = self.prepare(parsed_args)
         rps = set(providers.find_provider(http, p)
                   for p in parsed_args.provider)
-        url = consumer_url(parsed_args.uuid)
+        url = consumer_api.consumer_url(parsed_args.uuid)
         response = http.request('GET', url)
         payload = response.json_object()
         with_generation = self.compare_version(
-            version.ge(CONSUMER_GENERATION))
+            version.ge(microversions.CONSUMER_GENERATION))
         if with_generation and not response.field('allocations', dict):
             # Nothing to remove; the write would only fail on the missing
             # project and user.
             raise exceptions.CommandError(
                 "No allocations for consumer '%s'" % parsed_args.uuid)
-        payload['allocations'] = self._edit(
+        payload['allocations'] = consumers.without(
             payload['allocations'], rps,
             set(parsed_args.resource_class))
         if payload['allocations'] or with_generation:
             write_version = None
-            if payload.get('consumer_type') == UNKNOWN_TYPE:
-                del payload['consumer_type']
-                write_version = BEFORE_CONSUMER_TYPE
+            if payload.get(consumers.TYPE) == consumers.UNKNOWN_TYPE:
+                # Written without a type, it stays unknown.
+                del payload[consumers.TYPE]
+                write_version = consumers.WITHOUT_TYPES
             http.request('PUT', url, json=payload, version=write_version)
         else:
             # Before 1.28 a PUT cannot empty the allocations.
             http.request('DELETE', url)
-        return consumer_rows(self, http.request('GET', url))
+        return consumer_rows(self, http, parsed_args.uuid)
 
 
 class ShowAllocation(common.NamedCommand, common.Lister):
@@ -359,8 +304,7 @@ class ShowAllocation(common.NamedCommand, common.Lister):
 
     def take_action(self, parsed_args):
         http = self.prepare(parsed_args)
-        return consumer_rows(self, http.request(
-            'GET', consumer_url(parsed_args.uuid)))
+        return consumer_rows(self, http, parsed_args.uuid)
 
 
 class DeleteAllocation(common.NamedCommand, common.Command):
@@ -377,7 +321,8 @@ class DeleteAllocation(common.NamedCommand, common.Command):
         http = self.prepare(parsed_args)
         return batch.delete_each(
             self, http, self.named(parsed_args),
-            lambda consumer: http.request('DELETE', consumer_url(consumer)),
+            lambda consumer: http.request(
+                'DELETE', consumer_api.consumer_url(consumer)),
             'allocations of consumer', 'allocations')
 
 
@@ -397,17 +342,18 @@ def read_consumer_list(name, stdin):
     except (OSError, UnicodeError) as exc:
         raise exceptions.CommandError('%s: cannot read it: %s' % (
             what, printable(exc)))
-    consumers = set()
+    listed = set()
     for number, line in enumerate(text.splitlines(), 1):
         line = line.strip()
         if not line or line.startswith('#'):
             continue
-        if not providers.is_uuid_like(line):
+        uuid = scalars.canonical_uuid(line)
+        if uuid is None:
             raise exceptions.CommandError(
                 '%s: line %d: %r is not a consumer UUID.' % (
                     what, number, line))
-        consumers.add(str(uuid_lib.UUID(line)))
-    return consumers
+        listed.add(uuid)
+    return listed
 
 
 class ListProviderAllocation(filters.ManyProviders, common.Lister):
@@ -446,22 +392,25 @@ class ListProviderAllocation(filters.ManyProviders, common.Lister):
             help='UUID or name of the resource provider (default: every '
                  'provider)')
         self.add_option(
-            parser, '--long', action='store_true', since=DICT_BODY,
+            parser, '--long', action='store_true',
+            since=microversions.DICT_ALLOCATIONS,
             help='Also show the project and user of each consumer (and its '
                  'type from ``--os-placement-api-version %s``).'
-                 % CONSUMER_TYPE)
+                 % microversions.CONSUMER_TYPES)
         self.add_selection(parser, 'in_tree', 'member_of')
         self.add_option(
-            parser, '--project-id', metavar='<project_id>', since=DICT_BODY,
+            parser, '--project-id', metavar='<project_id>',
+            since=microversions.DICT_ALLOCATIONS,
             extended=True,
             help='Only the consumers of this project.')
         self.add_option(
-            parser, '--user-id', metavar='<user_id>', since=DICT_BODY,
+            parser, '--user-id', metavar='<user_id>',
+            since=microversions.DICT_ALLOCATIONS,
             extended=True,
             help='Only the consumers of this user.')
         self.add_option(
             parser, '--consumer-type', metavar='<consumer_type>',
-            since=CONSUMER_TYPE, extended=True,
+            since=microversions.CONSUMER_TYPES, extended=True,
             help='Only the consumers of this type, e.g. INSTANCE or '
                  'MIGRATION; ``unknown`` matches the consumers written '
                  'without a type (before that version).')
@@ -491,8 +440,8 @@ class ListProviderAllocation(filters.ManyProviders, common.Lister):
     def _matches(payload, wanted):
         for name, value in wanted.items():
             got = payload.get(name)
-            if name == 'consumer_type' and got is None:
-                got = 'unknown'
+            if name == consumers.TYPE and got is None:
+                got = consumers.UNKNOWN_TYPE
             if got != value:
                 return False
         return True
@@ -533,14 +482,15 @@ class ListProviderAllocation(filters.ManyProviders, common.Lister):
         fields = ('consumer_uuid', 'resources')
         if across:
             fields = ('resource_provider',) + fields
-        owner = common.columns(self, OWNER_FIELDS) if parsed_args.long else ()
+        owner = common.columns(self, consumers.OWNER_FIELDS) \
+            if parsed_args.long else ()
         wanted = self._owner_filters(parsed_args)
         if owner or wanted:
             distinct = list(dict.fromkeys(row['consumer_uuid']
                                           for row in held))
             payloads = dict(self.each(
                 http, lambda consumer: http.request(
-                    'GET', consumer_url(consumer)).json_object(),
+                    'GET', consumer_api.consumer_url(consumer)).json_object(),
                 distinct, 'consumer'))
             held = [dict(row, **{name: payloads[row['consumer_uuid']].get(
                         name) for name in owner})
@@ -549,479 +499,3 @@ class ListProviderAllocation(filters.ManyProviders, common.Lister):
                                       wanted)]
         return fields + owner, [utils.get_dict_properties(row, fields + owner)
                                 for row in held]
-
-
-# -- Several consumers in one request: move, save, restore ------------------
-
-MULTIPLE_URL = paths.url('allocations')
-# The columns of what a write of several consumers changes.
-CHANGE_FIELDS = ('consumer_uuid', 'resource_provider', 'change', 'before',
-                 'after')
-
-
-def consumer_uuid(value, what):
-    """A consumer UUID as Placement writes it, or one line naming it."""
-    if not providers.is_uuid_like(value):
-        raise exceptions.CommandError(
-            '%s %r is not a consumer UUID.' % (what, printable(value)))
-    return str(uuid_lib.UUID(value))
-
-
-def counted(number, thing):
-    """'1 consumer', '2 consumers'."""
-    return '%d %s%s' % (number, thing, '' if number == 1 else 's')
-
-
-def read_consumer(http, consumer):
-    """The record (``consumers.record``) of a consumer: one GET."""
-    return consumers.record(http.request(
-        'GET', consumer_url(consumer)).json_object())
-
-
-def change_rows(before, after):
-    """The rows of CHANGE_FIELDS: per consumer and provider, what changes.
-
-    ``before``, ``after``: {consumer: record or None}, in the order to
-    show. A consumer whose owner (project, user, type) changes but not its
-    amounts gets one row ``owner``, with the owner before and after.
-    """
-    rows = []
-    for consumer, new in after.items():
-        old = before.get(consumer)
-        found = consumers.diff(consumers.held(old), consumers.held(new))
-        rows.extend((consumer, rp, change, old_res, new_res)
-                    for rp, change, old_res, new_res in found)
-        if not found and consumers.exists(old) and _owner(old) != _owner(
-                new):
-            rows.append((consumer, '', 'owner', _owner(old), _owner(new)))
-    return rows
-
-
-def _owner(rec):
-    """'<project>/<user>[/<type>]' of a record."""
-    return '/'.join(str(rec[name]) for name in consumers.OWNER + (
-        consumers.TYPE,) if rec.get(name) is not None)
-
-
-def write_version(cmd, records, types_sent):
-    """The microversion of a write whose types could not all be sent.
-
-    None (the live one) unless the live version needs a type for every
-    consumer (1.38) and one has none that can be written; then the
-    write goes at 1.37, which leaves every consumer's type as it is, and
-    the command says so.
-    """
-    if types_sent or not cmd.compare_version(version.ge(CONSUMER_TYPE)):
-        return None
-    cmd.log.warning(
-        'Consumer %s has no type that can be written (none, or %s): the '
-        'request is sent at --os-placement-api-version %s, which keeps the '
-        'type of every consumer in it as it is (a new consumer gets none).',
-        ', '.join(consumers.untyped(records)), UNKNOWN_TYPE,
-        BEFORE_CONSUMER_TYPE)
-    return BEFORE_CONSUMER_TYPE
-
-
-def _now(http, sent, provider_generations):
-    """What differs now from the generations a write sent: a list.
-
-    ``sent``: {consumer: generation sent}; ``provider_generations``:
-    {provider: generation sent} (reshape). Read again, one GET each.
-    """
-    changed = []
-    for consumer, generation in sent.items():
-        now = read_consumer(http, consumer).get(consumers.GENERATION)
-        if now != generation:
-            changed.append('consumer %s (generation %s when read, %s now)'
-                           % (consumer, _shown(generation), _shown(now)))
-    for rp, generation in provider_generations.items():
-        now = http.request('GET', paths.url(
-            'resource_providers', rp)).field('generation')
-        if now != generation:
-            changed.append('resource provider %s (generation %s when read, '
-                           '%s now)' % (rp, generation, now))
-    return changed
-
-
-def _shown(generation):
-    return 'none: no such consumer' if generation is None else generation
-
-
-def conflict_error(http, exc, sent, provider_generations=None):
-    """The one line of a write of several things that Placement refused.
-
-    Placement's words, then that nothing was written, then for a
-    generation conflict what changed since the command read it (read
-    again now) and how to go on.
-    """
-    text = '%s (HTTP %s). Nothing was written' % (
-        str(exc.message).rstrip('.'), exc.code)
-    if getattr(exc, 'error_code', None) != errors.CONCURRENT_UPDATE:
-        return exceptions.CommandError(text + '.')
-    changed = _now(http, sent, provider_generations or {})
-    if not changed:
-        return exceptions.CommandError(
-            text + '; the generations read are current again: run the '
-            'command again.')
-    first = changed[0].split(' (')[0]
-    kind, name = first.rsplit(' ', 1)
-    return exceptions.CommandError('%s. Changed since it was read: %s. %s.' % (
-        text, '; '.join(changed), errors.changed_advice(
-            'consumer' if kind == 'consumer' else 'provider', name)))
-
-
-def prepare_write(cmd, records):
-    """(the entries of a write of several consumers, its microversion).
-
-    ``records``: {consumer: record with the generation to send}. The
-    entries are ``consumers.body()`` at the live version; the microversion
-    is None (the live one) or 1.37 (see :func:`write_version`).
-    """
-    entries, types_sent = consumers.body(
-        records, cmd.compare_version(version.ge(CONSUMER_GENERATION)),
-        cmd.compare_version(version.ge(CONSUMER_TYPE)))
-    return entries, write_version(cmd, records, types_sent)
-
-
-def post(cmd, http, url, payload, at, entries, provider_generations=None):
-    """The one POST of a write, all or nothing; a 409 explained.
-
-    ``entries``: the consumers' part of ``payload`` (their generations
-    say, after a 409, which consumer changed); ``provider_generations``
-    the providers' (reshape).
-    """
-    try:
-        http.request('POST', url, json=payload, version=at)
-    except exceptions.Conflict as exc:
-        sent = {consumer: entry.get(consumers.GENERATION)
-                for consumer, entry in entries.items()} \
-            if cmd.compare_version(version.ge(CONSUMER_GENERATION)) else {}
-        raise conflict_error(http, exc, sent, provider_generations) \
-            from None
-
-
-def write_consumers(cmd, http, records):
-    """One ``POST /allocations`` of several consumers; the entries sent."""
-    entries, at = prepare_write(cmd, records)
-    post(cmd, http, MULTIPLE_URL, entries, at, entries)
-    return entries
-
-
-class MoveAllocation(common.Lister):
-    """Move allocations from one consumer to another, in one request
-
-    The source consumer's allocations (all of them, or only those on the
-    ``--resource-provider`` ones) are added to the target consumer's,
-    summed per provider and resource class, and removed from the source,
-    in one ``POST /allocations``: both change, or neither does. This is
-    the clean-up after a failed migration, whose allocations (held by the
-    migration's UUID) go back to the instance::
-
-        openstack resource provider allocation move <migration> <server>
-
-    The target keeps its project and user, or takes the source's when it
-    holds nothing yet (``--project-id`` and ``--user-id`` set them); each
-    consumer keeps its type (from ``--os-placement-api-version 1.38``).
-    From 1.28 the write carries the generations of the two consumers read
-    just before: if another writer changed either in between, Placement
-    refuses it (HTTP 409), nothing is written, and the command names the
-    consumer that changed. Below 1.28 nothing protects the move against a
-    concurrent change.
-
-    Prints the target's allocations as ``allocation show`` does.
-    """
-
-    min_version = MULTIPLE_CONSUMERS
-    in_reference = False
-
-    def get_parser(self, prog_name):
-        parser = super().get_parser(prog_name)
-        self.in_path(parser.add_argument(
-            'source', metavar='<source>', type=parsers.non_empty,
-            help='UUID of the consumer whose allocations move'))
-        self.in_path(parser.add_argument(
-            'target', metavar='<target>', type=parsers.non_empty,
-            help='UUID of the consumer that gets them (it need not hold '
-                 'anything yet)'))
-        filters.add_resource_provider(
-            parser, 'Move only the allocations on this provider (UUID or '
-                    'name). May be repeated. Without it, all of them move.')
-        parser.add_argument(
-            '--project-id', metavar='<project_id>',
-            help='Project of the target (default: its own, or the '
-                 'source\'s if it holds nothing).')
-        parser.add_argument(
-            '--user-id', metavar='<user_id>',
-            help='User of the target (default: its own, or the source\'s '
-                 'if it holds nothing).')
-        self.add_option(
-            parser, '--consumer-type', metavar='<consumer_type>',
-            since=CONSUMER_TYPE,
-            help='Type of the target, e.g. INSTANCE (default: its own, or '
-                 'the source\'s if it holds nothing).')
-        return parser
-
-    def take_action(self, parsed_args):
-        source = consumer_uuid(parsed_args.source, 'Source consumer')
-        target = consumer_uuid(parsed_args.target, 'Target consumer')
-        if source == target:
-            raise exceptions.CommandError(
-                'The source and the target are the same consumer %s.'
-                % source)
-        http = self.prepare(parsed_args)
-        rps = list(dict.fromkeys(providers.find_provider(http, value)
-                                 for value in parsed_args.resource_provider))
-        before = {source: read_consumer(http, source),
-                  target: read_consumer(http, target)}
-        held = consumers.held(before[source])
-        if not held:
-            raise exceptions.CommandError(
-                'Consumer %s holds no allocations: nothing to move.'
-                % source)
-        missing = [rp for rp in rps if rp not in held]
-        if missing:
-            raise exceptions.CommandError(
-                'Consumer %s holds nothing on resource provider %s: '
-                'nothing to move from it.' % (source, ', '.join(missing)))
-        moved, kept = consumers.taken(held, set(rps) if rps else set(held))
-        old_target = before[target]
-        owner = old_target if consumers.exists(old_target) else dict(
-            before[source], consumer_generation=None)
-        new_target = {
-            'allocations': consumers.as_allocations(consumers.added(
-                consumers.held(old_target), moved)),
-            'project_id': parsed_args.project_id or owner.get('project_id'),
-            'user_id': parsed_args.user_id or owner.get('user_id'),
-            consumers.GENERATION: old_target.get(consumers.GENERATION),
-        }
-        if parsed_args.consumer_type or consumers.TYPE in owner:
-            new_target[consumers.TYPE] = parsed_args.consumer_type or \
-                owner.get(consumers.TYPE)
-        records = {source: dict(before[source],
-                                allocations=consumers.as_allocations(kept)),
-                   target: new_target}
-        write_consumers(self, http, records)
-        return consumer_rows(self, http.request('GET', consumer_url(target)))
-
-
-class SaveAllocation(filters.ManyProviders, common.Command):
-    """Save the allocations of consumers to a file, to restore them later
-
-    Every consumer with allocations on the ``--resource-provider`` ones,
-    and the ``--consumer`` ones, is read (without either option: every
-    consumer of every provider), with all its allocations, its project
-    and user, its generation (from ``--os-placement-api-version 1.28``)
-    and its type (from 1.38). The file, JSON, also records the
-    microversion they were read at and when. ``resource provider
-    allocation restore`` puts them back.
-
-    Save before any manual edit of allocations::
-
-        openstack resource provider allocation save \\
-            --resource-provider compute-1 --file before-edit.json
-
-    The providers and consumers are read several at a time (see
-    ``--os-placement-parallel``). If one cannot be read, no file is
-    written.
-    """
-
-    min_version = DICT_BODY
-    in_reference = False
-
-    def get_parser(self, prog_name):
-        parser = super().get_parser(prog_name)
-        filters.add_resource_provider(
-            parser, 'Save every consumer that holds allocations on this '
-                    'provider (UUID or name). May be repeated.')
-        parser.add_argument(
-            '--consumer', metavar='<consumer_uuid>', action='append',
-            default=[], type=parsers.non_empty,
-            help='Save this consumer. May be repeated.')
-        parser.add_argument(
-            '--file', metavar='<path>',
-            help='Write the file here (replaced whole, or not at all); '
-                 'default: standard output.')
-        return parser
-
-    def take_action(self, parsed_args):
-        given = [consumer_uuid(value, '--consumer')
-                 for value in parsed_args.consumer]
-        http = self.prepare(parsed_args)
-        found = []
-        if parsed_args.resource_provider or not given:
-            read = self.each_provider(
-                http, lambda uuid: providers.provider_allocations(http, uuid),
-                self.select_providers(http, parsed_args))
-            self.require_complete('save file', 'resource provider')
-            for _provider, allocations in read:
-                found.extend(allocations)
-        wanted = sorted(set(given + found))
-        records = dict(self.each(
-            http, lambda consumer: read_consumer(http, consumer), wanted,
-            'consumer'))
-        self.require_complete('save file', 'consumer')
-        # save and restore only: the file format (see
-        # osc_placement.resources).
-        from osc_placement.model import savefile
-        microversion = version.get_version(self)
-        text = savefile.dumps(records, microversion, savefile.now_text())
-        if not parsed_args.file:
-            self.app.stdout.write(text)
-            return 0
-        savefile.write(parsed_args.file, text)
-        rps = set(rp for rec in records.values()
-                  for rp in rec['allocations'])
-        self.app.stdout.write(
-            'Saved the allocations of %s on %s to %s (read at '
-            '--os-placement-api-version %s).\n' % (
-                counted(len(records), 'consumer'),
-                counted(len(rps), 'resource provider'),
-                printable(parsed_args.file), microversion))
-        return 0
-
-
-class RestoreAllocation(batch.Batched, common.Lister):
-    """Put saved allocations back, in one request
-
-    Every consumer of the file whose allocations (or project and user)
-    differ from the saved ones gets the saved ones again, in one ``POST
-    /allocations``: all of them, or none. A consumer that holds nothing
-    now is written as it was saved. A consumer that changed since the save
-    (its generation is not the saved one; for a file saved before
-    ``--os-placement-api-version 1.28``, which has no generations: it holds
-    something other than the file says) is refused, and nothing is
-    written; ``--force`` writes the saved allocations over its current
-    ones. Every write carries the generations read just before it, so a
-    change by another writer in between is refused too (from 1.28).
-
-    Prints, per consumer and provider, what changes: ``added``,
-    ``removed`` or ``changed``, with the resources before and after.
-    ``--dry-run`` prints the same and writes nothing.
-
-    A file saved at another microversion than the restore's is restored
-    as the lower of the two allows, and the command says so: below 1.38
-    no consumer type is written; at 1.38 and later, when a consumer has
-    no type that can be written (none in the file and none now, or
-    ``unknown``), the request is sent at 1.37, which keeps the type of
-    every consumer as it is.
-    """
-
-    min_version = MULTIPLE_CONSUMERS
-    in_reference = False
-
-    def get_parser(self, prog_name):
-        parser = super().get_parser(prog_name)
-        parser.add_argument(
-            'path', metavar='<path>',
-            help='A file written by ``resource provider allocation save``')
-        parser.add_argument(
-            '--dry-run', action='store_true',
-            help='Print what would change; write nothing (exit 0).')
-        parser.add_argument(
-            '--force', action='store_true',
-            help='Also restore the consumers that changed since the save, '
-                 'over their current allocations (written with their '
-                 'current generation).')
-        return parser
-
-    def _saved_notes(self, saved):
-        """Say what a file of another microversion cannot give back."""
-        live = version.get_version(self)
-        file_at = saved.microversion
-        if not version.compare(file_at, version.ge(CONSUMER_GENERATION),
-                               exc=False):
-            self.log.warning(
-                'The file was saved at --os-placement-api-version %s, '
-                'without consumer generations: a consumer counts as changed '
-                'since the save when it holds other allocations than the '
-                'file says.', file_at)
-        elif not self.compare_version(version.ge(CONSUMER_GENERATION)):
-            self.log.warning(
-                'At --os-placement-api-version %s no consumer generation '
-                'is read or written (they need %s): a consumer counts as '
-                'changed when it holds other allocations than the file '
-                'says, and a change by another writer during the restore '
-                'is not detected.', live, CONSUMER_GENERATION)
-        if version.compare(file_at, version.ge(CONSUMER_TYPE), exc=False) \
-                and not self.compare_version(version.ge(CONSUMER_TYPE)):
-            self.log.warning(
-                'Consumer types are not written below '
-                '--os-placement-api-version %s: the types in the file are '
-                'not restored.', CONSUMER_TYPE)
-
-    def _changed(self, saved_at_generations, saved, now):
-        """Why a consumer counts as changed since the save, or None."""
-        if not consumers.exists(now):
-            return None
-        by_generation = saved_at_generations and self.compare_version(
-            version.ge(CONSUMER_GENERATION))
-        if by_generation:
-            was = saved.get(consumers.GENERATION)
-            if now.get(consumers.GENERATION) == was:
-                return None
-            return 'generation %s in the file, %s now' % (
-                'none' if was is None else was, now[consumers.GENERATION])
-        if consumers.same(saved, now):
-            return None
-        return 'it holds other allocations than the file says'
-
-    def take_action(self, parsed_args):
-        from osc_placement.model import savefile
-        http = self.prepare(parsed_args)
-        saved = savefile.read_saved(parsed_args.path)
-        self._saved_notes(saved)
-        read = dict(self.each(
-            http, lambda consumer: read_consumer(http, consumer),
-            list(saved.consumers), 'consumer'))
-        self.require_complete('rows', 'consumer')
-        with_generations = version.compare(
-            saved.microversion, version.ge(CONSUMER_GENERATION), exc=False)
-        records, refused, before = {}, [], {}
-        for consumer, entry in saved.consumers.items():
-            now = read[consumer]
-            rec = dict(entry)
-            if not consumers.typed(rec) and consumers.typed(now):
-                rec[consumers.TYPE] = now[consumers.TYPE]
-            if consumers.same(entry, now) and (
-                    rec.get(consumers.TYPE) == now.get(consumers.TYPE)
-                    or not self.compare_version(version.ge(CONSUMER_TYPE))):
-                continue
-            why = self._changed(with_generations, entry, now)
-            if why:
-                refused.append((consumer, why, now))
-            rec[consumers.GENERATION] = now.get(consumers.GENERATION)
-            records[consumer] = rec
-            before[consumer] = now
-        rows = change_rows(before, records)
-        if not records:
-            self.log.warning('Nothing to restore: every consumer of the '
-                             'file (%d) holds what it says.',
-                             len(saved.consumers))
-            return CHANGE_FIELDS, []
-        for consumer, why, now in refused:
-            if parsed_args.force:
-                self.log.warning(
-                    'Consumer %s changed since the save (%s): its current '
-                    'allocations are replaced by the saved ones (--force).',
-                    consumer, why)
-                continue
-            (self.log.warning if parsed_args.dry_run else self.log.error)(
-                'Consumer %s changed since the save (%s): not restored; '
-                '--force writes the saved allocations over its current '
-                'ones%s.', consumer, why,
-                '' if now.get(consumers.GENERATION) is None else
-                ' (with its generation %s)' % now[consumers.GENERATION])
-        if refused and not parsed_args.force and not parsed_args.dry_run:
-            raise exceptions.CommandError(
-                'Refused %d of %s to restore, changed since the save; '
-                'nothing was written.' % (len(refused), counted(
-                    len(records), 'consumer')))
-        if parsed_args.dry_run:
-            self.log.warning(
-                'Dry run: %s would be written in one request%s; nothing '
-                'was sent.', counted(len(records), 'consumer'),
-                ' (%d refused without --force)' % len(refused)
-                if refused and not parsed_args.force else '')
-            return CHANGE_FIELDS, rows
-        write_consumers(self, http, records)
-        return CHANGE_FIELDS, rows

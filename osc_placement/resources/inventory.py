@@ -17,6 +17,11 @@ how it may be consumed. Writes carry the provider generation that was read
 just before: if another client changed the provider in between, Placement
 answers 409 and the command fails with the server's message (it never
 retries on its own).
+
+The fields of a record and Placement's rules about them (ranges,
+defaults, refusals, the warnings of a write) are the model's
+(``osc_placement.model.inventories``); here are the options that give
+them and the requests.
 """
 
 import math
@@ -30,7 +35,9 @@ from osc_placement.api import providers
 from osc_placement.cli import batch
 from osc_placement.cli import common
 from osc_placement.cli import parsers
+from osc_placement import microversions
 from osc_placement.model import amounts
+from osc_placement.model import inventories as records
 from osc_placement.model.text import printable
 from osc_placement import version
 
@@ -47,89 +54,28 @@ def finite_float(text):
 finite_float.__name__ = 'float'
 
 
-class Field(object):
-    """One field of an inventory record.
+def parse_value(field, value, what):
+    """The value of ``field`` typed by the user as a number, or an error.
 
-    ``lowest``: the smallest value Placement accepts for an integer field
-    (its highest is ``parsers.MAX_INT``); ``default``: what Placement
-    stores when a record leaves the field out.
+    An integer out of Placement's range is refused (rule D18: only a
+    negative value or one above ``scalars.MAX_INT``).
     """
-
-    def __init__(self, name, kind, meaning, required=False, lowest=1,
-                 default=None):
-        self.name = name
-        self.kind = kind
-        self.meaning = meaning
-        self.required = required
-        self.lowest = lowest
-        self.default = default
-
-    def parse(self, value, what):
-        """The value typed by the user as a number, or a clear error.
-
-        An integer out of Placement's range is refused (rule D18: only a
-        negative value or one above ``parsers.MAX_INT``).
-        """
-        if self.kind is float:
-            return parsers.parse_float(value, what)
-        return parsers.parse_amount(value, what, self.lowest)
-
-    def check(self, value, what):
-        """A value given as an option, checked as :meth:`parse` does."""
-        if self.kind is int and value is not None:
-            parsers.in_range(value, what, self.lowest)
-        return value
-
-    def refusal(self, value):
-        """Why Placement's schema refuses ``value`` here, or None."""
-        if self.kind is float:
-            if value > MAX_RATIO:
-                return '%s %s is above %g' % (self.name, value, MAX_RATIO)
-            return None
-        if not self.lowest <= value <= parsers.MAX_INT:
-            return '%s %d is out of range (%d to %d)' % (
-                self.name, value, self.lowest, parsers.MAX_INT)
-        return None
-
-    @property
-    def argparse_type(self):
-        return finite_float if self.kind is float else parsers.integer
+    if field.kind is float:
+        return parsers.parse_float(value, what)
+    return parsers.parse_amount(value, what, field.lowest)
 
 
-# Placement's largest allocation ratio (a single-precision float column).
-MAX_RATIO = 3.40282e+38
+def check_value(field, value, what):
+    """A value of ``field`` given as an option, checked as parse_value."""
+    if field.kind is int and value is not None:
+        parsers.in_range(value, what, field.lowest)
+    return value
 
-# The fields of an inventory record, in the order of the output columns,
-# with Placement's ranges and defaults (its inventory schema and handler).
-FIELDS_SPEC = (
-    Field('allocation_ratio', float,
-          'Overcommit factor: the usable capacity is (total - reserved) '
-          'times this ratio. With total 8 and ratio 16.0, 128 VCPU can be '
-          'allocated.', default=1.0),
-    Field('min_unit', int,
-          'The smallest amount a single allocation may take.', default=1),
-    Field('max_unit', int,
-          'The largest amount a single allocation may take.',
-          default=parsers.MAX_INT),
-    Field('reserved', int,
-          'The amount kept back for the provider\'s own use, never '
-          'allocated.', lowest=0, default=0),
-    Field('step_size', int,
-          'Allocations must be a multiple of this amount (with 5: 5, 10, '
-          '15, ...).', default=1),
-    Field('total', int,
-          'The amount of the resource the provider has.', required=True),
-)
-FIELDS_BY_NAME = {field.name: field for field in FIELDS_SPEC}
-FIELDS = tuple(field.name for field in FIELDS_SPEC)
 
-# Microversions at which the inventory commands changed.
-BY_AGGREGATE = '1.3'       # --aggregate: the providers of an aggregate
-# Deleting the whole inventory of a provider at once needs this version;
-# below it, a resource class must be named.
-DELETE_ALL_SINCE = '1.5'
-# From this version a record may reserve all of its total (capacity 0).
-RESERVED_CAN_BE_TOTAL = '1.26'
+def argparse_type(field):
+    """The argparse ``type`` of the option of ``field``."""
+    return finite_float if field.kind is float else parsers.integer
+
 
 CLASS_HELP = ('A resource class, standard (e.g. VCPU, MEMORY_MB, DISK_GB) '
               'or custom (CUSTOM_*).')
@@ -162,98 +108,12 @@ def parse_resource(argument):
     if not (resource_class.strip() and field and value):
         raise exceptions.CommandError(
             'Name, field and value must be not empty')
-    if field not in FIELDS_BY_NAME:
+    if field not in records.FIELDS_BY_NAME:
         raise exceptions.CommandError(
             'Unknown inventory field %s' % printable(field))
-    number = FIELDS_BY_NAME[field].parse(
-        value, '%s of --resource %s' % (field, argument))
+    number = parse_value(records.FIELDS_BY_NAME[field], value,
+                         '%s of --resource %s' % (field, argument))
     return resource_class, field, number
-
-
-def complete(record):
-    """The record as Placement stores it: fields left out take its defaults.
-
-    A record without ``total`` stays without one (Placement refuses it).
-    """
-    full = {field.name: field.default for field in FIELDS_SPEC
-            if field.default is not None}
-    full.update(record)
-    return full
-
-
-def refusals(record, reserved_can_be_total):
-    """Why Placement would refuse an inventory record: a list of rules.
-
-    The rules of its inventory PUT: a ``total``; every field in its range
-    (:meth:`Field.refusal`, the fields left out taking Placement's
-    defaults); and a capacity ``int((total - reserved) *
-    allocation_ratio)`` of at least 1, or from microversion 1.26 at least
-    0. (Placement does not compare ``min_unit``, ``max_unit`` and
-    ``total``: it stores a ``min_unit`` above ``max_unit``.)
-    """
-    if 'total' not in record:
-        return ['no total (Placement requires one)']
-    full = complete(record)
-    rules = [rule for rule in (field.refusal(full[field.name])
-                               for field in FIELDS_SPEC) if rule]
-    if rules:
-        return rules
-    # Placement truncates towards zero: int(x) < 0 is x <= -1, and
-    # int(x) <= 0 is x < 1.
-    product = amounts.unrounded(full)
-    formula = ('capacity (total - reserved) * allocation_ratio = '
-               '(%d - %d) * %s' % (full['total'], full['reserved'],
-                                   full['allocation_ratio']))
-    if reserved_can_be_total and product <= -1:
-        rules.append(formula + ' is below 0')
-    elif not reserved_can_be_total and product < 1:
-        rules.append(formula + ' is below 1 (0 is accepted from '
-                     '--os-placement-api-version %s)' % RESERVED_CAN_BE_TOTAL)
-    return rules
-
-
-def lowers_capacity(current, inventories):
-    """Whether the write lowers the capacity of a class already there."""
-    return any(
-        resource_class in current and 'total' in record
-        and amounts.capacity(complete(record))
-        < amounts.capacity(complete(current[resource_class]))
-        for resource_class, record in inventories.items())
-
-
-def usage_warnings(inventories, usages, replaces, skip=()):
-    """What the write does to what is in use (rule D19): one text a class.
-
-    A class whose usage would be above its new capacity (Placement
-    accepts the write and only logs it; every new allocation of the
-    class then fails), and, when the write ``replaces`` the whole
-    inventory, a class in use that it leaves out (Placement refuses the
-    write with HTTP 409). The classes in ``skip`` (records Placement
-    refuses anyway) are not judged.
-    """
-    texts = []
-    for resource_class, record in inventories.items():
-        used = usages.get(resource_class, 0)
-        if resource_class in skip or 'total' not in record or not used:
-            continue
-        new_capacity = amounts.capacity(complete(record))
-        if used > new_capacity:
-            texts.append(
-                '%s has %d in use, more than its new capacity %d ((total - '
-                'reserved) * allocation_ratio): Placement accepts the '
-                'inventory, but no new allocation of %s fits until the '
-                'usage is below it' % (
-                    printable(resource_class), used, new_capacity,
-                    printable(resource_class)))
-    if replaces:
-        for resource_class in sorted(usages):
-            if usages[resource_class] and resource_class not in inventories:
-                texts.append(
-                    '%s has %d in use and the write would remove it: '
-                    'Placement refuses that (HTTP 409); --amend keeps the '
-                    'classes not given' % (printable(resource_class),
-                                           usages[resource_class]))
-    return texts
 
 
 def _rows(inventories, fields, prefix=()):
@@ -305,7 +165,7 @@ class SetInventory(common.NamedCommand, common.Lister):
             textwrap.fill('%s: %s' % (field.name, field.meaning),
                           common.DESCRIPTION_WIDTH, initial_indent='* ',
                           subsequent_indent='  ')
-            for field in FIELDS_SPEC)
+            for field in records.FIELDS_SPEC)
         return '%s\n\nThe fields of an inventory record:\n\n%s' % (
             super().get_description(), fields)
 
@@ -319,7 +179,8 @@ class SetInventory(common.NamedCommand, common.Lister):
                  '<inventory_field> is optional (default: total) and is '
                  'one of the fields listed above. May be repeated.')
         self.add_option(
-            parser, '--aggregate', action='store_true', since=BY_AGGREGATE,
+            parser, '--aggregate', action='store_true',
+            since=microversions.PROVIDERS_MEMBER_OF,
             help='The positional argument is an aggregate UUID: set the '
                  'inventory of every resource provider in that aggregate.')
         parser.add_argument(
@@ -363,7 +224,7 @@ class SetInventory(common.NamedCommand, common.Lister):
             targets = [{'uuid': rp_uuid, 'generation': http.request(
                 'GET', paths.url('resource_providers', rp_uuid)).field(
                     'generation')}]
-        fields = ('resource_class',) + FIELDS
+        fields = ('resource_class',) + records.FIELDS
         if not parsed_args.aggregate:
             inventories, warnings = self._set_one(http, targets[0], changes,
                                                   parsed_args)
@@ -407,17 +268,18 @@ class SetInventory(common.NamedCommand, common.Lister):
         refused = {}
         if parsed_args.dry_run:
             can_reserve_total = self.compare_version(
-                version.ge(RESERVED_CAN_BE_TOTAL))
+                version.ge(microversions.RESERVED_CAN_BE_TOTAL))
             refused = {resource_class: rules for resource_class, rules in (
-                (resource_class, refusals(record, can_reserve_total))
+                (resource_class, records.refusals(record, can_reserve_total))
                 for resource_class, record in inventories.items()) if rules}
         warnings = ['Placement would refuse the %s record: %s' % (
             printable(resource_class), '; '.join(rules))
             for resource_class, rules in refused.items()]
-        if parsed_args.dry_run or (parsed_args.amend and lowers_capacity(
-                current, inventories)):
+        if parsed_args.dry_run or (
+                parsed_args.amend
+                and records.lowers_capacity(current, inventories)):
             usages = providers.provider_usages(http, provider['uuid'])
-            warnings += usage_warnings(
+            warnings += records.usage_warnings(
                 inventories, usages, replaces=not parsed_args.amend,
                 skip=refused)
         return warnings
@@ -474,7 +336,7 @@ class SetClassInventory(common.ProviderCommand, common.ShowOne):
         self.in_path(parser.add_argument(
             'resource_class', metavar='<class>', type=parsers.non_empty,
             help=CLASS_HELP))
-        for field in FIELDS_SPEC:
+        for field in records.FIELDS_SPEC:
             # The reference's spelling first: the usage line keeps it; the
             # help shows the hyphenated one first (add_option).
             flags = ['--' + field.name]
@@ -482,27 +344,28 @@ class SetClassInventory(common.ProviderCommand, common.ShowOne):
                 flags.append('--' + field.name.replace('_', '-'))
             self.add_option(
                 parser, *flags, dest=field.name, metavar='<%s>' % field.name,
-                required=field.required, type=field.argparse_type,
+                required=field.required, type=argparse_type(field),
                 help=field.meaning)
         return parser
 
     def take_action(self, parsed_args):
-        for field in FIELDS_SPEC:
-            field.check(getattr(parsed_args, field.name),
+        for field in records.FIELDS_SPEC:
+            check_value(field, getattr(parsed_args, field.name),
                         '--' + field.name.replace('_', '-'))
         http, rp_uuid = self.prepare_provider(parsed_args)
         # Read-modify-write: the PUT carries the generation just read.
         generation = http.request('GET', paths.url(
             'resource_providers', rp_uuid)).field('generation')
         payload = {'resource_provider_generation': generation}
-        for field in FIELDS:
+        for field in records.FIELDS:
             value = getattr(parsed_args, field)
             if value is not None:
                 payload[field] = value
         record = http.request(
             'PUT', _inventories_path(rp_uuid, parsed_args.resource_class),
             json=payload).json_object()
-        return FIELDS, utils.get_dict_properties(record, FIELDS)
+        return records.FIELDS, utils.get_dict_properties(
+            record, records.FIELDS)
 
 
 class DeleteInventory(common.ProviderCommand, common.Command):
@@ -517,7 +380,8 @@ class DeleteInventory(common.ProviderCommand, common.Command):
         parser = super().get_parser(prog_name)
         self.in_path(self.add_option(
             parser, '--resource-class', metavar='<resource_class>',
-            type=parsers.non_empty, required_before=DELETE_ALL_SINCE,
+            type=parsers.non_empty,
+            required_before=microversions.DELETE_ALL_INVENTORIES,
             help=(CLASS_HELP + ' Only the inventory of this class is '
                   'deleted; without this option, all the inventory of the '
                   'provider is.')))
@@ -562,7 +426,7 @@ class ShowInventory(common.ProviderCommand, common.ShowOne):
         usages = providers.provider_usages(http, rp_uuid)
         record = _with_usage(
             record, usages.get(parsed_args.resource_class, 0), long=False)
-        fields = FIELDS + ('used',)
+        fields = records.FIELDS + ('used',)
         return fields, utils.get_dict_properties(record, fields)
 
 
@@ -581,7 +445,7 @@ class ListInventory(common.ProviderCommand, common.Lister):
         inventories = http.request('GET', _inventories_path(rp_uuid)).field(
             'inventories', dict)
         usages = providers.provider_usages(http, rp_uuid)
-        fields = ('resource_class',) + FIELDS + ('used',)
+        fields = ('resource_class',) + records.FIELDS + ('used',)
         if parsed_args.long:
             fields += LONG_FIELDS
         rows = []

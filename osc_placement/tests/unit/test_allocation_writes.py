@@ -19,8 +19,10 @@ import os
 import fixtures
 import testscenarios
 
+from osc_placement.api import allocations
 from osc_placement.model import consumers
 from osc_placement.tests.unit import base
+from osc_placement import version
 
 URL = base.ENDPOINT
 C1, C2, RP1, RP2 = base.C1, base.C2, base.RP1, base.RP2
@@ -404,3 +406,39 @@ class TestConsumers(base.TestCase):
         self.assertNotIn('consumer_type', entries[C1])
         self.assertNotIn('consumer_type', entries[C2])
         self.assertEqual([C1], consumers.untyped(records))
+
+    def test_without_types_is_the_version_before_consumer_types(self):
+        self.assertEqual('1.37', consumers.WITHOUT_TYPES)
+        self.assertEqual('1.9', version.before('1.10'))
+        self.assertRaises(ValueError, version.before, '1.0')
+
+
+class TestConflict(base.TestCase):
+    """A refused write is a value; its text is derived from it."""
+
+    def test_the_advice_follows_the_kind_of_the_first_change(self):
+        conflict = allocations.Conflict(
+            'generation conflict.', 409, True, [
+                allocations.Change(allocations.Kind.PROVIDER, RP1, 3, 4),
+                allocations.Change(allocations.Kind.CONSUMER, C1, None, 1)])
+        self.assertEqual(
+            'generation conflict (HTTP 409). Nothing was written. Changed '
+            'since it was read: resource provider %s (generation 3 when '
+            'read, 4 now); consumer %s (generation none: no such consumer '
+            'when read, 1 now). Resource provider %s changed since it was '
+            'read: read it again with "openstack resource provider show '
+            '%s", then run the command again.' % (RP1, C1, RP1, RP1),
+            conflict.text())
+
+    def test_a_concurrent_update_without_changes_says_run_again(self):
+        conflict = allocations.Conflict('conflict', 409, True)
+        self.assertEqual(
+            'conflict (HTTP 409). Nothing was written; the generations read '
+            'are current again: run the command again.', conflict.text())
+
+    def test_the_error_carries_the_conflict(self):
+        conflict = allocations.Conflict('no room', 409, False)
+        error = allocations.WriteConflict(conflict)
+        self.assertIs(conflict, error.conflict)
+        self.assertEqual('no room (HTTP 409). Nothing was written.',
+                         str(error))

@@ -43,6 +43,7 @@ from osc_placement.cli import filters
 from osc_placement.cli import parsers
 from osc_placement import errors
 from osc_placement import http
+from osc_placement.model import inventories
 from osc_placement.model import text
 from osc_placement import plugin
 from osc_placement.resources import allocation_candidate
@@ -87,13 +88,13 @@ RATIOS = st.one_of(st.floats(allow_nan=False).map(repr), AMOUNTS)
 
 INVENTORY_VALUES = st.one_of(
     TEXT,
-    built_from(CLASSES + list(inventory.FIELDS) + NUMBERS + SEPARATORS
+    built_from(CLASSES + list(inventories.FIELDS) + NUMBERS + SEPARATORS
                + ['Total', 'foo']),
     st.builds('{}:{}={}'.format, st.sampled_from(CLASSES),
-              st.sampled_from(inventory.FIELDS), st.sampled_from(NUMBERS)),
+              st.sampled_from(inventories.FIELDS), st.sampled_from(NUMBERS)),
     st.builds('{}={}'.format, GOOD_CLASSES, AMOUNTS),
     st.builds('{}:{}={}'.format, GOOD_CLASSES,
-              st.sampled_from(inventory.FIELDS), AMOUNTS),
+              st.sampled_from(inventories.FIELDS), AMOUNTS),
     st.builds('{}:allocation_ratio={}'.format, GOOD_CLASSES, RATIOS),
 )
 
@@ -193,7 +194,7 @@ class TestParsers(base.TestCase):
         name, value = argument.split('=')
         self.assertTrue(
             resource_class and resource_class == name.split(':')[0])
-        self.assertIn(field, inventory.FIELDS)
+        self.assertIn(field, inventories.FIELDS)
         if field == 'allocation_ratio':
             self.assertTrue(
                 isinstance(number, float) and math.isfinite(number))
