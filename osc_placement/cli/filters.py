@@ -12,10 +12,11 @@
 
 """Filters: which providers (and candidates) a request selects.
 
-* The query values of traits and aggregates (``required_traits_params``,
-  ``member_of_param``) and the microversions their values need
+* The microversions that the values of traits and aggregates need
   (``MEMBER_OF_GATES``, ``REQUIRED_TRAIT_GATES``), shared by the provider
-  list and the allocation candidates.
+  list and the allocation candidates, as are their query values
+  (``required_traits_params``, ``member_of_param``, imported from
+  ``osc_placement.model.query_values``).
 * The filters of ``GET /resource_providers``, declared once in
   ``PROVIDER_FILTERS`` (option, microversion, help, query parameter):
   ``add()`` puts the ones a command offers on its parser, ``query()``
@@ -31,6 +32,8 @@ from osc_lib import exceptions
 from osc_placement.api import providers
 from osc_placement.cli import batch
 from osc_placement.cli import parsers
+from osc_placement.model.query_values import member_of_param
+from osc_placement.model.query_values import required_traits_params
 from osc_placement import version
 
 # Microversions at which the filters of the provider list appeared.
@@ -51,40 +54,6 @@ def add_resource_provider(parser, help):
     parser.add_argument(
         '--resource-provider', metavar='<resource_provider>',
         action='append', default=[], type=parsers.non_empty, help=help)
-
-
-def required_traits_params(required, forbidden):
-    """The ``required`` query values for required and forbidden traits.
-
-    A required value with a comma ("any of", 1.39+) is its own ``in:``
-    parameter, in the order given; plain required traits and forbidden
-    traits share one last parameter. A forbidden value may list several
-    traits (``A,B``): each one is sent with its own ``!`` (``!A,!B``).
-    """
-    params = []
-    all_of = []
-    for trait in required:
-        if ',' in trait:
-            params.append('in:' + trait)
-        else:
-            all_of.append(trait)
-    all_of.extend('!' + trait for value in forbidden
-                  for trait in value.split(','))
-    if all_of:
-        params.append(','.join(all_of))
-    return params
-
-
-def member_of_param(value):
-    """The ``member_of`` query value for one ``--member-of`` value.
-
-    ``a,b`` is "in any of a, b": ``in:a,b``. From 1.32 a leading ``!``
-    forbids the aggregates: ``!a`` or ``!in:a,b``.
-    """
-    if value.startswith('!'):
-        aggregates = value[1:]
-        return '!in:' + aggregates if ',' in aggregates else '!' + aggregates
-    return 'in:' + value
 
 
 def is_forbidden_aggregate(values):

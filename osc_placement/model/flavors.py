@@ -60,7 +60,7 @@ import re
 
 from osc_lib import exceptions
 
-from osc_placement.cli import filters
+from osc_placement.model import query_values
 from osc_placement.model import text
 
 UNNAMED = ''
@@ -658,7 +658,8 @@ def _query(work, aggregates, required, forbidden, member_of, in_tree):
         all_forbidden = sorted(group.forbidden) + (
             [t for t in forbidden if t not in group.forbidden] if extra
             else [])
-        values = filters.required_traits_params(all_required, all_forbidden)
+        values = query_values.required_traits_params(all_required,
+                                                     all_forbidden)
         for value in values:
             params.append(('required' + suffix, value))
         if all_required:
@@ -673,7 +674,7 @@ def _query(work, aggregates, required, forbidden, member_of, in_tree):
         memberships = []
         if aggregates:
             memberships.append('in:' + ','.join(sorted(aggregates)))
-        memberships.extend(filters.member_of_param(value)
+        memberships.extend(query_values.member_of_param(value)
                            for value in member_of)
         for value in memberships:
             params.append(('member_of', value))
