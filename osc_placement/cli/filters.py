@@ -12,10 +12,11 @@
 
 """Filters: which providers (and candidates) a request selects.
 
-* The query values of traits and aggregates (``required_traits_params``,
-  ``member_of_param``) and the microversions their values need
+* The microversions that the values of traits and aggregates need
   (``MEMBER_OF_GATES``, ``REQUIRED_TRAIT_GATES``), shared by the provider
-  list and the allocation candidates.
+  list and the allocation candidates, as are their query values
+  (``required_traits_params``, ``member_of_param``, imported from
+  ``osc_placement.model.query_values``).
 * The filters of ``GET /resource_providers``, declared once in
   ``PROVIDER_FILTERS`` (option, microversion, help, query parameter):
   ``add()`` puts the ones a command offers on its parser, ``query()``
@@ -31,15 +32,12 @@ from osc_lib import exceptions
 from osc_placement.api import providers
 from osc_placement.cli import batch
 from osc_placement.cli import parsers
+from osc_placement import microversions
+from osc_placement.model.query_values import member_of_param
+from osc_placement.model.query_values import required_traits_params
 from osc_placement.model import scalars
 from osc_placement import version
 
-# Microversions at which the filters of the provider list appeared.
-AGGREGATES_FILTER = '1.3'   # --member-of
-RESOURCES_FILTER = '1.4'    # --resource
-IN_TREE_FILTER = '1.14'     # --in-tree
-REQUIRED_FILTER = '1.18'    # --required
-FORBIDDEN_FILTER = '1.22'   # --forbidden
 
 
 def add_resource_provider(parser, help):
@@ -54,40 +52,6 @@ def add_resource_provider(parser, help):
         action='append', default=[], type=parsers.non_empty, help=help)
 
 
-def required_traits_params(required, forbidden):
-    """The ``required`` query values for required and forbidden traits.
-
-    A required value with a comma ("any of", 1.39+) is its own ``in:``
-    parameter, in the order given; plain required traits and forbidden
-    traits share one last parameter. A forbidden value may list several
-    traits (``A,B``): each one is sent with its own ``!`` (``!A,!B``).
-    """
-    params = []
-    all_of = []
-    for trait in required:
-        if ',' in trait:
-            params.append('in:' + trait)
-        else:
-            all_of.append(trait)
-    all_of.extend('!' + trait for value in forbidden
-                  for trait in value.split(','))
-    if all_of:
-        params.append(','.join(all_of))
-    return params
-
-
-def member_of_param(value):
-    """The ``member_of`` query value for one ``--member-of`` value.
-
-    ``a,b`` is "in any of a, b": ``in:a,b``. From 1.32 a leading ``!``
-    forbids the aggregates: ``!a`` or ``!in:a,b``.
-    """
-    if value.startswith('!'):
-        aggregates = value[1:]
-        return '!in:' + aggregates if ',' in aggregates else '!' + aggregates
-    return 'in:' + value
-
-
 def is_forbidden_aggregate(values):
     return any(v.startswith('!') for v in values)
 
@@ -98,11 +62,11 @@ def is_repeated(values):
 
 MEMBER_OF_GATES = (
     version.ValueGate(
-        '1.24', is_repeated,
+        microversions.MULTI_MEMBER_OF, is_repeated,
         'the option can be repeated: each value is one more condition '
         '(all must hold)'),
     version.ValueGate(
-        '1.32', is_forbidden_aggregate,
+        microversions.FORBIDDEN_AGGREGATES, is_forbidden_aggregate,
         'a value starting with ``!`` forbids the aggregates: ``!<agg>`` or '
         '``!<agg1>,<agg2>`` excludes providers in any of them'),
 )
@@ -114,7 +78,7 @@ def has_comma(values):
 
 REQUIRED_TRAIT_GATES = (
     version.ValueGate(
-        '1.39', has_comma,
+        microversions.ANY_TRAITS, has_comma,
         'a value can be a comma-separated list of traits, meaning any of '
         'them'),
 )
@@ -191,32 +155,33 @@ PROVIDER_FILTERS = (
                    help='Only the resource provider with this UUID'),
     ProviderFilter(
         '--aggregate-uuid', 'member_of', _aggregate_uuid,
-        metavar='<aggregate_uuid>', since=AGGREGATES_FILTER,
+        metavar='<aggregate_uuid>', since=microversions.PROVIDERS_MEMBER_OF,
         help=argparse.SUPPRESS, **_LISTED),
     ProviderFilter(
         '--resource', 'resources', _resources,
         metavar='<resource_class>=<value>', default=[], action='append',
-        since=RESOURCES_FILTER,
+        since=microversions.PROVIDERS_RESOURCES,
         help='A resource class and an amount, e.g. ``VCPU=4``: only '
              'providers with the capacity to serve it. May be repeated.'),
     ProviderFilter(
         '--in-tree', 'in_tree', _in_tree, metavar='<in_tree>',
-        since=IN_TREE_FILTER, type=parsers.non_empty,
+        since=microversions.NESTED_PROVIDERS, type=parsers.non_empty,
         help='Only providers in the same provider tree as this provider '
              '(UUID or name).'),
     ProviderFilter(
         '--required', 'required', _required, metavar='<required>',
-        since=REQUIRED_FILTER, value_gates=REQUIRED_TRAIT_GATES,
+        since=microversions.PROVIDERS_REQUIRED,
+        value_gates=REQUIRED_TRAIT_GATES,
         help='A required trait. May be repeated: providers must have all '
              'of the required traits.', **_LISTED),
     ProviderFilter(
         '--forbidden', 'required', _required, metavar='<forbidden>',
-        since=FORBIDDEN_FILTER,
+        since=microversions.FORBIDDEN_TRAITS,
         help='A forbidden trait. May be repeated: providers must have '
              'none of the forbidden traits.', **_LISTED),
     ProviderFilter(
         '--member-of', 'member_of', _member_of, metavar='<member_of>',
-        since=AGGREGATES_FILTER, value_gates=MEMBER_OF_GATES,
+        since=microversions.PROVIDERS_MEMBER_OF, value_gates=MEMBER_OF_GATES,
         help='Comma-separated aggregate UUIDs: only providers in at least '
              'one of them. For example, to get providers in agg1 or agg2, '
              'and in agg3: ``--member-of <agg1>,<agg2> --member-of '

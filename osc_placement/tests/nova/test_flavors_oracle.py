@@ -48,6 +48,7 @@ from oslotest import base
 import testscenarios
 
 from osc_placement.model import flavors
+from osc_placement.model.flavors import specs as tables
 
 load_tests = testscenarios.load_tests_apply_scenarios
 
@@ -345,8 +346,9 @@ class TestTable(OracleMixin, base.BaseTestCase):
         self.assertSameAsNova(self.flavor, **self.options)
 
 
-# Random flavors over the specs flavors.py knows: mostly values Nova takes,
-# some it refuses (the last of each list), one time in twenty.
+# Random flavors over the specs osc_placement.model.flavors knows: mostly
+# values Nova takes, some it refuses (the last of each list), one time in
+# twenty.
 GROUPS = st.sampled_from(['', '', '1', '2', '_gpu'])
 CLASSES = ['VCPU', 'PCPU', 'MEMORY_MB', 'DISK_GB', 'VGPU',
            'MEM_ENCRYPTION_CONTEXT', 'CUSTOM_MAGIC', 'MAGIC']
@@ -441,17 +443,17 @@ class TestTables(base.BaseTestCase):
 
     def test_standard_classes(self):
         self.assertEqual(set(os_resource_classes.STANDARDS),
-                         set(flavors.STANDARD_CLASSES))
+                         set(tables.STANDARD_CLASSES))
 
     def test_traits_exist(self):
         known = set(os_traits.get_traits())
         ours = set()
-        for table in (flavors.SPECS, flavors.ROOT_SPECS):
+        for table in (tables.SPECS, tables.ROOT_SPECS):
             for values in table.values():
                 ours.update(trait for trait in values.values() if trait)
-        ours.update(trait for trait in flavors.BOOLEAN_SPECS.values()
+        ours.update(trait for trait in tables.BOOLEAN_SPECS.values()
                     if trait)
-        ours.update((flavors.DISABLED, flavors.OWNER_NOVA,
-                     flavors.HYPERTHREADING, flavors.STATELESS_FIRMWARE,
-                     flavors.ACCELERATORS))
+        ours.update((tables.DISABLED, tables.OWNER_NOVA,
+                     tables.HYPERTHREADING, tables.STATELESS_FIRMWARE,
+                     tables.ACCELERATORS))
         self.assertEqual(set(), ours - known)

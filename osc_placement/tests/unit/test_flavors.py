@@ -12,18 +12,20 @@
 
 """osc_placement.model.flavors: a flavor as the request Nova's scheduler sends.
 
-The figures here are Nova's (the nova-oracle environment holds the module
+The figures here are Nova's (the nova-oracle environment holds the package
 against nova's own code on many more flavors); these tests run without
 nova.
 """
 
 import ast
+import os
 
 from osc_lib import exceptions
 from oslotest import base
 import testscenarios
 
 from osc_placement.model import flavors
+from osc_placement.model.flavors import rules
 
 load_tests = testscenarios.load_tests_apply_scenarios
 
@@ -195,16 +197,28 @@ class TestModule(base.BaseTestCase):
             'Flavor m\\n1: extra spec hw:cpu_policy=x\\x1b[31m: '),
             str(exc))
 
+    def test_every_rule_says_what_it_adds_and_why(self):
+        self.assertEqual(len(rules.RULES), len(set(rules.RULES)))
+        for rule in rules.RULES:
+            doc = rule.__doc__ or ''
+            # A summary line, then a paragraph at least.
+            self.assertGreaterEqual(len(doc.strip().splitlines()), 3,
+                                    rule.__name__)
+
     def test_imports_no_nova(self):
-        with open(flavors.__file__) as f:
-            tree = ast.parse(f.read())
+        folder = os.path.dirname(flavors.__file__)
         imported = set()
-        for node in ast.walk(tree):
-            if isinstance(node, ast.ImportFrom):
-                imported.add(node.module.split('.')[0])
-            elif isinstance(node, ast.Import):
-                imported.update(a.name.split('.')[0] for a in node.names)
-        self.assertEqual({'math', 're', 'osc_lib', 'osc_placement'},
+        for name in os.listdir(folder):
+            if not name.endswith('.py'):
+                continue
+            with open(os.path.join(folder, name)) as f:
+                tree = ast.parse(f.read())
+            for node in ast.walk(tree):
+                if isinstance(node, ast.ImportFrom):
+                    imported.add(node.module.split('.')[0])
+                elif isinstance(node, ast.Import):
+                    imported.update(a.name.split('.')[0] for a in node.names)
+        self.assertEqual({'math', 're', 'types', 'osc_lib', 'osc_placement'},
                          imported)
 
 

@@ -47,7 +47,7 @@ _MICROVERSION = re.compile(r'^1\.[0-9]+$')
 # Strings that look like a microversion and are not one: (module, value,
 # why).
 NOT_MICROVERSIONS = (
-    ('osc_placement.model.flavors', '1.2',
+    ('osc_placement.model.flavors.specs', '1.2',
      "the TPM version of Nova's hw:tpm_version extra spec"),
 )
 

@@ -39,11 +39,11 @@ import hypothesis
 from hypothesis import strategies as st
 from osc_lib import exceptions
 
-from osc_placement.cli import filters
 from osc_placement.cli import parsers
 from osc_placement import errors
 from osc_placement import http
 from osc_placement.model import inventories
+from osc_placement.model import query_values
 from osc_placement.model import text
 from osc_placement import plugin
 from osc_placement.resources import allocation_candidate
@@ -264,7 +264,7 @@ class TestParsers(base.TestCase):
     @hypothesis.given(AGGREGATE_VALUES)
     def test_member_of_param_is_in_or_forbidden_of_the_same_aggregates(
             self, value):
-        param = filters.member_of_param(value)
+        param = query_values.member_of_param(value)
         self.assertIsInstance(param, str)
         if not value.startswith('!'):
             self.assertEqual('in:' + value, param)
@@ -279,7 +279,7 @@ class TestParsers(base.TestCase):
     @hypothesis.given(TRAITS, TRAITS)
     def test_required_traits_params_keep_every_trait_in_order(
             self, required, forbidden):
-        params = filters.required_traits_params(required, forbidden)
+        params = query_values.required_traits_params(required, forbidden)
         self.assertTrue(all(isinstance(p, str) for p in params))
         any_of = ['in:' + t for t in required if ',' in t]
         all_of = [t for t in required if ',' not in t] + \
