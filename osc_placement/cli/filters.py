@@ -39,7 +39,6 @@ from osc_placement.model import scalars
 from osc_placement import version
 
 
-
 def add_resource_provider(parser, help):
     """``--resource-provider``: a provider by UUID or name, repeatable.
 
