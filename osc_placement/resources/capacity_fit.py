@@ -148,8 +148,6 @@ class FitCapacity(metrics.Metrics, filters.ManyProviders, common.Lister):
     min_version = microversions.ALLOCATION_CANDIDATES
     formatter_namespace = metrics.FORMATTERS
     in_reference = False
-    FIELDS = FIELDS
-    SUMMARY_FIELDS = SUMMARY_FIELDS
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
