@@ -42,6 +42,9 @@ GROUPED = ('resource', 'required', 'forbidden', 'member_of',
 # Their flags, in the labels of constraints().
 _FLAGS = tuple((dest, '--' + dest.replace('_', '-')) for dest in GROUPED)
 
+# A request without any --resource.
+NO_RESOURCE = 'At least one --resource must be specified.'
+
 GROUPS_ATTR = '_request_groups'
 CURRENT_ATTR = '_current_group'
 
@@ -121,8 +124,7 @@ def parse_shape(values):
     integer, each class named once, at least one.
     """
     if not values:
-        raise exceptions.CommandError(
-            'At least one --resource must be specified.')
+        raise exceptions.CommandError(NO_RESOURCE)
     shape = []
     for value in values:
         rc, amount = parse_resource(value)
@@ -192,8 +194,7 @@ def root_required(parsed_args):
 def require_resources(groups):
     """Refuse a request without any --resource."""
     if not any(group.get('resource') for group in groups.values()):
-        raise exceptions.CommandError(
-            'At least one --resource must be specified.')
+        raise exceptions.CommandError(NO_RESOURCE)
 
 
 def check_resources(groups, subtrees):
