@@ -30,7 +30,10 @@ What ``allocation candidate explain`` and ``capacity fit`` share:
   lacks (the answer may be cut by Placement's
   ``max_allocation_candidates``) is asked about again with
   ``in_tree=<root>`` before it is called "not a candidate", and where
-  that request fails the verdict is not known (None), never False.
+  that request fails the verdict is not known (None), never False;
+* ``relaxed()``: how many trees Placement finds candidates in for each
+  of several requests (``explain --summary``: the request without each
+  constraint in turn), settled the same way.
 
 The verdict shown is always Placement's; the local evaluation gives the
 reasons, and where it disagrees with Placement the reason is
@@ -39,7 +42,11 @@ reasons, and where it disagrees with Placement the reason is
 
 import logging
 
+from osc_lib import exceptions
+
 from osc_placement.api import providers
+from osc_placement import microversions
+from osc_placement.model import candidates
 from osc_placement.model import evaluation
 from osc_placement.model import scalars
 from osc_placement import version
@@ -47,45 +54,9 @@ from osc_placement import version
 LOG = logging.getLogger(__name__)
 
 CANDIDATES_URL = '/allocation_candidates'
-# provider summaries and the provider list name roots from these versions.
-ROOTS_SHOWN = '1.14'
-IN_TREE = '1.31'
 UNEXPLAINED = 'unexplained'
 # The reason of a tree whose verdict is not known.
 UNKNOWN = 'not known: the candidates request within the tree failed'
-
-
-def query_dict(params):
-    """The (name, value) pairs of a query as {name: value or [values]}."""
-    found = {}
-    for name, value in params:
-        if name in found:
-            if not isinstance(found[name], list):
-                found[name] = [found[name]]
-            found[name].append(value)
-        else:
-            found[name] = value
-    return found
-
-
-def group_suffixes(params):
-    """The suffixes of the request groups that a query names ('' too)."""
-    suffixes = []
-    for name, _value in params:
-        for prefix in ('resources', 'required', 'member_of', 'in_tree'):
-            if name.startswith(prefix):
-                suffix = name[len(prefix):]
-                if suffix not in suffixes:
-                    suffixes.append(suffix)
-    return suffixes
-
-
-def within_tree(params, root):
-    """The query asked again for one tree: every group in that tree."""
-    kept = [(name, value) for name, value in params
-            if not name.startswith('in_tree')]
-    return kept + [('in_tree' + suffix, root)
-                   for suffix in group_suffixes(params)]
 
 
 def _listed_providers(response):
@@ -260,10 +231,11 @@ def settle(cmd, http, trees, asked):
                      and not local[root].reasons)
     verdicts = [{root: root in roots_of for root in roots}
                 for roots_of in found]
-    if again and cmd.compare_version(version.ge(IN_TREE)):
+    if again and cmd.compare_version(
+            version.ge(microversions.IN_TREE_CANDIDATES)):
         answered = dict(cmd.each(
-            http, lambda item: ask(
-                http, trees, within_tree(asked[item[0]][0], item[1])),
+            http, lambda item: ask(http, trees, candidates.within_tree(
+                asked[item[0]][0], item[1])),
             again, 'tree', key=lambda item: item[1]))
         for index, root in again:
             answer = answered.get((index, root))
@@ -279,8 +251,8 @@ def local_verdicts(params, microversion, trees):
     and no verdict for any tree (each then shows ``unexplained``).
     """
     try:
-        request = evaluation.Request.from_query(query_dict(params),
-                                                microversion)
+        request = evaluation.Request.from_query(
+            candidates.query_dict(params), microversion)
     except ValueError as exc:
         LOG.debug('The local evaluation cannot read the request: %s', exc)
         return None, {root: None for root in trees.records}
@@ -301,3 +273,60 @@ def reasons(verdict, candidate):
               '%s): %s', candidate,
               verdict.reasons if verdict else 'no evaluation')
     return [] if candidate else [UNEXPLAINED]
+
+
+def relaxed(cmd, http, trees, constraints, params_of):
+    """[(label, trees with candidates)], the request as given first.
+
+    constraints: [(label, drop)], the first (its label, None);
+    params_of(drop): the query without that constraint (a CommandError
+    where there is then none). Then the request without each constraint
+    in turn. One candidates request each, in one batch. Where an answer
+    that is not empty lacks a tree that the local evaluation takes for a
+    candidate (the answer may have been cut), the trees are read and that
+    tree is asked about again within it, as the rows of explain are
+    settled. A count is None where it is not known: the request was
+    refused or failed, or so did a request within a tree.
+    """
+    label_of = {drop: label for label, drop in constraints}
+
+    def ask_without(drop):
+        # Without it the request may not be one Placement takes (a
+        # group left without resources, say): then no count.
+        try:
+            params = params_of(drop)
+        except exceptions.CommandError as exc:
+            return refused(drop, exc)
+        try:
+            return params, ask(http, trees, params)
+        except exceptions.BadRequest as exc:
+            return refused(drop, exc)
+
+    def refused(drop, exc):
+        cmd.log.warning('Without %s the request is refused: %s',
+                        label_of[drop], exc)
+
+    answered = [(item, result) for item, result in cmd.each(
+        http, lambda item: ask_without(item[1]), constraints,
+        'relaxed request', key=lambda item: item[0]) if result]
+    considered = set(p['uuid'] for p in trees.roots)
+    if any(considered - answer.roots and not answer.empty
+           for _item, (_params, answer) in answered):
+        # Some answer may have been cut: the evaluation says which
+        # trees to ask about again.
+        trees.read()
+        cmd.require_complete('totals', 'relaxed request',
+                             'resource provider')
+        asked = [(params, answer, local_verdicts(
+            params, http.api_version, trees)[1])
+            for _item, (params, answer) in answered]
+    else:
+        asked = [(params, answer, {root: None for root in considered})
+                 for _item, (params, answer) in answered]
+    settled = settle(cmd, http, trees, asked)
+    counted = {}
+    for (item, _result), found in zip(answered, settled):
+        known = [found[root] for root in considered]
+        counted[item] = None if None in known else sum(known)
+    return [(label, counted.get((label, drop)))
+            for label, drop in constraints]

@@ -15,12 +15,12 @@
 ``add_options()`` declares them; ``given()`` says whether a run uses them
 and ``check()`` refuses what cannot go with them; ``translated()`` returns
 each flavor's request as ``osc_placement.model.flavors.translate()`` builds it,
-checked against the session's Placement microversion. The flavors and the
-zone's aggregates are read from Nova by the command
-(``allocation_candidate.read_flavors()``): only command modules import
-``osc_placement.api.compute``, and only when these options are given. The
-commands import this module in the functions that use it (their parsers
-and runs), never at their top: see ``osc_placement.resources``.
+checked against the session's Placement microversion. ``read()`` reads
+the flavors and the zone's aggregates from Nova
+(``osc_placement.api.compute``, imported only when these options are
+given). The commands import this module in the functions that use it
+(their parsers and runs), never at their top: see
+``osc_placement.resources``.
 """
 
 import logging
@@ -103,6 +103,32 @@ def check(parsed_args, replaced=('resource',)):
             raise exceptions.CommandError(
                 '--%s needs --flavor or --all-flavors.'
                 % flag.replace('_', '-'))
+
+
+def read(cmd, parsed_args):
+    """(flavors, zone aggregates) of the ``--flavor`` options, from Nova.
+
+    The flavors in the order given (one named twice is read once), or
+    every flavor sorted by name with ``--all-flavors``; the UUIDs of the
+    host aggregates of ``--availability-zone`` (None without it).
+    """
+    # Only here: a command run without these options must not load the
+    # compute helpers (nor openstacksdk's compute proxy through them).
+    from osc_placement.api import compute
+    if getattr(parsed_args, 'all_flavors', False):
+        found = sorted(compute.all_flavors(cmd),
+                       key=lambda flavor: (flavor['name'], flavor['id']))
+    else:
+        found = []
+        for value in parsed_args.flavor:
+            flavor = compute.find_flavor(cmd, value)
+            if flavor['id'] not in [f['id'] for f in found]:
+                found.append(flavor)
+    aggregates = None
+    if parsed_args.availability_zone is not None:
+        aggregates = compute.zone_aggregates(cmd,
+                                             parsed_args.availability_zone)
+    return found, aggregates
 
 
 def translated(cmd, http, parsed_args, found, aggregates, required=(),

@@ -15,12 +15,12 @@
 A cliff list formatter of the capacity commands' own formatter namespace
 (``osc_placement.formatter.capacity``), not of every OpenStackClient
 list. The formatter guesses nothing from the columns it is handed: the
-commands declare their metrics (``capacity.Gauge``) and, through their
-``capacity.Metrics`` mixin, hand it the metric families of their rows
-(:meth:`OpenMetricsFormatter.emit_families`). Each figure is written as a
-gauge, with ``# HELP`` and ``# TYPE`` lines, escaped label values and the
-closing ``# EOF``, for node_exporter's textfile collector or a push
-gateway.
+commands declare their metrics (``metrics.Gauge``) and, through their
+``metrics.Metrics`` mixin, hand it the metric families of what they
+returned (:meth:`OpenMetricsFormatter.emit_families`). Each figure is
+written as a gauge, with ``# HELP`` and ``# TYPE`` lines, escaped label
+values and the closing ``# EOF``, for node_exporter's textfile collector
+or a push gateway.
 
 Only the text: the names of the metrics and their labels are the
 commands' own. This module is loaded by the capacity commands alone,
@@ -83,6 +83,6 @@ class OpenMetricsFormatter(base.ListFormatter):
         stdout.write(render(found))
 
     def emit_list(self, column_names, data, stdout, parsed_args):
-        # Reached only by a command without capacity.Metrics.
+        # Reached only by a command without metrics.Metrics.
         raise exceptions.CommandError(
             '-f openmetrics: this command declares no metrics.')

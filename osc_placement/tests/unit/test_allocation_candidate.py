@@ -19,7 +19,8 @@ from hypothesis import strategies as st
 from osc_lib import exceptions
 import testscenarios
 
-from osc_placement.resources import allocation_candidate
+from osc_placement.cli import request_groups
+from osc_placement.model import candidates
 from osc_placement.tests.unit import base
 
 URL = base.ENDPOINT
@@ -214,7 +215,7 @@ class TestAllocationCandidate(CandidateTestCase):
             version='1.34')
         self.assertEqual(0, code, err)
         self.assertEqual(
-            allocation_candidate.UNNAMED_GROUP,
+            candidates.UNNAMED_GROUP,
             json.loads(out)[0]['mappings'])
 
     def test_each_summary_is_formatted_once_not_once_per_row(self):
@@ -243,12 +244,8 @@ class TestAllocationCandidate(CandidateTestCase):
                                       for j in range(20)},
                       'mappings': {'': providers[i % 200:i % 200 + 1]}}
                      for i in range(1000)]
-        resp = {'allocation_requests': requests_,
-                'provider_summaries': summaries}
-        cmd = allocation_candidate.ListAllocationCandidate.__new__(
-            allocation_candidate.ListAllocationCandidate)
-        cmd.compare_version = lambda predicate, **kw: True
-        fields, rows = cmd._table(resp, long=True)
+        rows = candidates.rows(summaries, requests_, dict_shaped=True,
+                               traits=True, long=True, mappings=True)
         self.assertEqual(20000, len(rows))
         self.assertEqual('VCPU=0/8,MEMORY_MB=0/4096', rows[0][3])
         self.assertEqual(len(providers), len(reads))
@@ -372,8 +369,7 @@ class TestParseResource(base.TestCase):
     @hypothesis.given(st.text(alphabet='VCPU=:0123x- ', max_size=12))
     def test_fails_only_with_a_one_line_command_error(self, value):
         try:
-            resource_class, amount = allocation_candidate.parse_resource(
-                value)
+            resource_class, amount = request_groups.parse_resource(value)
         except exceptions.CommandError as exc:
             self.assertOneLine(str(exc))
             self.assertNotIn('invalid literal', str(exc))

@@ -24,7 +24,10 @@ from unittest import mock
 from oslotest import base
 
 from osc_placement.cli import filters
+from osc_placement.cli import metrics
+from osc_placement.model import fit_rows
 from osc_placement.resources import capacity
+from osc_placement.resources import capacity_fit
 from osc_placement.resources import resource_provider
 
 
@@ -60,32 +63,40 @@ class TestProviderFilters(base.BaseTestCase):
 class TestFitSummary(base.BaseTestCase):
     """capacity fit --summary: a bounded count counts for its class."""
 
+    EXACT = fit_rows.Counted.EXACT
+
     def test_exact_rows(self):
-        rows = [('a', 'a', 3, 'VCPU'), ('b', 'b', 0, 'no VCPU'),
-                ('c', 'c', 2, 'MEMORY_MB'), ('d', 'd', 1, 'VCPU')]
-        self.assertEqual((6, 3, 'VCPU'), capacity.summary(rows))
+        rows = [fit_rows.Fit('a', 'a', 3, 'VCPU', self.EXACT),
+                fit_rows.Fit('b', 'b', 0, 'no VCPU', self.EXACT),
+                fit_rows.Fit('c', 'c', 2, 'MEMORY_MB', self.EXACT),
+                fit_rows.Fit('d', 'd', 1, 'VCPU', self.EXACT)]
+        self.assertEqual((6, 3, 'VCPU'), fit_rows.summary(rows))
 
     def test_a_bound_marks_the_sum(self):
-        rows = [('a', 'a', 3, 'VCPU'),
-                ('b', 'b', 5, 'VCPU' + capacity.UPPER_BOUND),
-                ('c', 'c', 2, 'MEMORY_MB')]
-        self.assertEqual((10, 3, 'VCPU' + capacity.UPPER_BOUND),
-                         capacity.summary(rows))
+        rows = [fit_rows.Fit('a', 'a', 3, 'VCPU', self.EXACT),
+                fit_rows.Fit('b', 'b', 5, 'VCPU',
+                             fit_rows.Counted.UPPER_BOUND),
+                fit_rows.Fit('c', 'c', 2, 'MEMORY_MB', self.EXACT)]
+        self.assertEqual('VCPU' + fit_rows.UPPER_BOUND, rows[1].shown()[3])
+        self.assertEqual((10, 3, 'VCPU' + fit_rows.UPPER_BOUND),
+                         fit_rows.summary(rows))
 
     def test_unknown_count(self):
-        rows = [('a', 'a', 3, 'VCPU'), ('b', 'b', None, 'unexplained')]
-        self.assertEqual((None, 1, 'VCPU'), capacity.summary(rows))
+        rows = [fit_rows.Fit('a', 'a', 3, 'VCPU', self.EXACT),
+                fit_rows.Fit('b', 'b', None, 'unexplained',
+                             fit_rows.Counted.NONE)]
+        self.assertEqual((None, 1, 'VCPU'), fit_rows.summary(rows))
 
 
 class TestMetricsDeclared(base.BaseTestCase):
     """A command offering -f openmetrics must declare its metrics."""
 
     def test_a_command_without_metric_families_cannot_be_made(self):
-        class Undeclared(capacity.Metrics):
+        class Undeclared(metrics.Metrics):
             pass
 
         self.assertRaises(TypeError, Undeclared)
 
     def test_the_capacity_commands_declare_theirs(self):
-        for cmd in (capacity.ListCapacity, capacity.FitCapacity):
+        for cmd in (capacity.ListCapacity, capacity_fit.FitCapacity):
             self.assertEqual(frozenset(), cmd.__abstractmethods__)

@@ -24,7 +24,7 @@ breaks on. A few messages repeat the user's value as typed: a value that
 itself holds a line break is left out of those properties (the line-break
 cases of ``test_bad_input.py`` show what the user sees then).
 
-``allocation.parse_allocations`` and ``allocation_candidate.
+``allocation.parse_allocations`` and ``request_groups.
 parse_resource`` have their properties in ``test_allocation.py`` and
 ``test_allocation_candidate.py``.
 """
@@ -39,7 +39,9 @@ import hypothesis
 from hypothesis import strategies as st
 from osc_lib import exceptions
 
+from osc_placement.cli import candidate_options
 from osc_placement.cli import parsers
+from osc_placement.cli import request_groups
 from osc_placement import errors
 from osc_placement import http
 from osc_placement.model import inventories
@@ -125,7 +127,7 @@ def mostly(good, bad, percent=85):
 
 GROUP_NAMES = mostly(
     st.one_of(st.integers(1, 999).map(str),
-              st.from_regex(allocation_candidate._NAMED_GROUP,
+              st.from_regex(request_groups.NAMED_GROUP,
                             fullmatch=True)),
     st.one_of(st.text(min_size=1, max_size=70),
               st.sampled_from(['0', '01', '-1', 'x' * 65, 'a b', 'é'])))
@@ -315,15 +317,15 @@ class TestParsers(base.TestCase):
             # argparse refused it (e.g. ``--group=--``): a usage error.
             self.assertEqual(2, usage_error.code)
             return
-        request_groups = allocation_candidate.request_groups(parsed_args)
+        given = request_groups.request_groups(parsed_args)
 
         def query():
-            command._check_group_names(
-                request_groups, version.parse(api_version) >= (1, 33))
-            command._require_resources(request_groups)
-            resources = command._check_resources(request_groups, [])
-            return command._query(None, parsed_args, request_groups,
-                                  resources, [], '', None)
+            request_groups.check_group_names(
+                given, version.parse(api_version) >= (1, 33))
+            request_groups.require_resources(given)
+            resources = request_groups.check_resources(given, [])
+            return candidate_options.query(command, None, parsed_args,
+                                           given, resources, [], '', None)
 
         params, error = outcome(query)
         if error is not None:
@@ -331,12 +333,12 @@ class TestParsers(base.TestCase):
                 self.assertOneLine(str(error))
             return
         named = version.parse(api_version) >= (1, 33)
-        pattern = allocation_candidate._NAMED_GROUP if named \
-            else allocation_candidate._INTEGER_GROUP
+        pattern = request_groups.NAMED_GROUP if named \
+            else request_groups.INTEGER_GROUP
         self.assertTrue(all(re.match(pattern, name) for name, _ in groups))
         keys = [key for key, value in params]
         # One resources<suffix> per group, in the order the groups came.
-        expected = ['resources' + name for name in request_groups]
+        expected = ['resources' + name for name in given]
         self.assertEqual(
             expected,
             [k for k in keys if k.startswith('resources')])
@@ -351,7 +353,7 @@ class TestParsers(base.TestCase):
     @SETTINGS
     @hypothesis.given(st.one_of(TEXT, built_from(['a', 'b', ',', ' ', '!'])))
     def test_name_lists_have_no_empty_name_or_are_refused(self, value):
-        names, error = outcome(allocation_candidate._split_names, value,
+        names, error = outcome(request_groups.split_names, value,
                                '--same-subtree')
         if error is None:
             self.assertEqual([n.strip() for n in value.split(',')], names)

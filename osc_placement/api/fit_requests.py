@@ -1,0 +1,144 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
+
+"""What ``capacity fit`` asks Placement, and the count of each tree.
+
+The requests of a run (``fit_rows.Asked``: the shape given, or each
+flavor's) are sent as one batch of candidates requests
+(:func:`ask_each`), each answer cut down as it arrives
+(``verdicts.ask()``); once the trees are read, :func:`count_each` settles
+each answer (``verdicts.settle()``) and gives each tree its
+``fit_rows.Fit``: Placement's verdict, the reason of the local evaluation
+where it agrees, and the count (``evaluation.fit()``).
+"""
+
+from osc_lib import exceptions
+
+from osc_placement.api import verdicts
+from osc_placement.model import evaluation
+from osc_placement.model import fit_rows
+
+# The filters of capacity fit that select the trees (the others shape the
+# request only).
+SELECTING = ('member_of', 'in_tree')
+
+
+def selection(asked):
+    """The query of the provider list that selects the trees to count.
+
+    The ``member_of`` and ``in_tree`` of the first request that can be
+    asked for (from ``--member-of``, ``--availability-zone`` and
+    ``--in-tree``), as the provider list selects providers in ``capacity
+    list``: the same for every flavor.
+    """
+    first = next((one.params for one in asked if one.params is not None),
+                 [])
+    return [(name, value) for name, value in first if name in SELECTING]
+
+
+def failed(exc):
+    """The limited_by of a candidates request that failed with ``exc``."""
+    if isinstance(exc, exceptions.ClientException):
+        return fit_rows.REFUSED % exc
+    return fit_rows.NOT_ANSWERED % exc
+
+
+def ask_each(cmd, http, trees, asked):
+    """({index: verdicts.Answer}, {index: limited_by}) of the requests.
+
+    One candidates request per request that can be asked for, several in
+    flight (``cmd.each()``, the batch of ``'flavor'``). With one request,
+    its failure is the command's error; with several, each failure is
+    reported after the rows. The second dict holds why each request
+    without an answer has none (not asked for, refused, no answer).
+    """
+    failures = {index: fit_rows.NOT_ASKED % one.refused
+                for index, one in enumerate(asked)
+                if one.refused is not None}
+
+    def ask(index):
+        one = asked[index]
+        if one.refused is not None:
+            # Reported with the others; its line names the flavor once.
+            raise exceptions.CommandError(one.refused)
+        try:
+            return verdicts.ask(http, trees, one.params)
+        except (exceptions.ClientException,
+                exceptions.CommandError) as exc:
+            # Kept for the row; the batch reports it.
+            failures[index] = failed(exc)
+            raise
+
+    answers = dict(cmd.each(
+        http, ask, list(range(len(asked))), 'flavor',
+        key=lambda index: (asked[index].name if asked[index].flavored
+                           else 'request'),
+        lone_failure_raises=len(asked) == 1))
+    return answers, failures
+
+
+def count_each(cmd, http, trees, asked, answers):
+    """{index: [fit_rows.Fit]}: a row per tree of each answered request.
+
+    ``trees`` read; answers: {index: verdicts.Answer}. The local
+    evaluation of every request that could be asked for, then the
+    verdicts of the answers settled in one batch.
+    """
+    locals_ = {index: verdicts.local_verdicts(one.params, http.api_version,
+                                              trees)
+               for index, one in enumerate(asked) if one.params is not None}
+    answered = [index for index in range(len(asked)) if index in answers]
+    settled = verdicts.settle(cmd, http, trees, [
+        (asked[index].params, answers[index], locals_[index][1])
+        for index in answered])
+    return {index: tree_fits(trees, locals_[index][0], locals_[index][1],
+                             placement, asked[index].incomplete)
+            for index, placement in zip(answered, settled)}
+
+
+def tree_fits(trees, request, local, placement, incomplete=False):
+    """[fit_rows.Fit], one per tree, for one request.
+
+    request, local: the local evaluation (``verdicts.local_verdicts()``);
+    placement: {root: Placement's verdict}; incomplete: the request lacks
+    a part of Nova's, so that a count is an upper bound.
+    """
+    rows = []
+    for root in trees.roots:
+        uuid = root['uuid']
+        verdict = local[uuid]
+        found = verdicts.reasons(verdict, placement[uuid])
+        if placement[uuid] is None:
+            # The request within the tree failed: no verdict, no count.
+            fits, limited_by, counted = None, found[0], fit_rows.Counted.NONE
+        elif found:
+            fits, limited_by, counted = 0, found[0], fit_rows.Counted.EXACT
+        elif verdict is None or verdict.reasons:
+            # A candidate for Placement that the evaluation cannot
+            # explain: no count is better than a wrong one.
+            fits, limited_by, counted = (None, verdicts.UNEXPLAINED,
+                                         fit_rows.Counted.NONE)
+        elif len(request.groups) != 1:
+            # fit() counts one group; no count rather than a guess.
+            fits, limited_by, counted = (
+                None, fit_rows.NOT_COUNTED % len(request.groups),
+                fit_rows.Counted.AT_LEAST_ONE)
+        else:
+            fits, limited_by, exact = evaluation.fit(
+                request, trees.records[uuid])
+            # fits is at most that many where the request lacks a part of
+            # Nova's.
+            counted = fit_rows.Counted.EXACT if exact and not incomplete \
+                else fit_rows.Counted.UPPER_BOUND
+        rows.append(fit_rows.Fit(uuid, root['name'], fits, limited_by,
+                                 counted))
+    return rows

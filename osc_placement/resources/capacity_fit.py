@@ -1,0 +1,303 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
+
+"""``capacity fit``: how many more allocations of a shape each tree takes.
+
+Placement says which trees take one now, the evaluation
+(``evaluation.fit``) how many. The command takes the shape
+(``--resource``, or each flavor's request: ``cli.flavor_requests``) and
+its filters, has the requests asked and each tree counted
+(``api.fit_requests``) and returns a row per tree (``model.fit_rows``), or
+one for all of them.
+
+``-f openmetrics`` (``cli.metrics``): the metrics are declared here,
+``openstack_placement_fit`` per tree and ``openstack_placement_cloud_fit``
+for all of them, labelled with the request (``shape``); with
+``--flavor``, os-capacity's names beside them. They are made of what
+``take_action`` returns: the rows, and beside them each request with the
+typed rows of its trees.
+"""
+
+from osc_placement.cli import candidate_options
+from osc_placement.cli import common
+from osc_placement.cli import filters
+from osc_placement.cli import metrics
+from osc_placement.cli import parsers
+from osc_placement.cli import request_groups
+from osc_placement import microversions
+from osc_placement.model import candidates
+from osc_placement.model import fit_rows
+
+FIELDS = ('resource_provider', 'name', 'fits', 'limited_by')
+SUMMARY_FIELDS = ('fits', 'trees', 'limited_by')
+
+# The provider filters, with the microversions at which the candidates
+# request took them, and their help as parts of the shape.
+SHAPE_FILTERS = {
+    'required': {'since': microversions.CANDIDATES_REQUIRED,
+                 'help': 'A trait the shape needs. May be repeated: all '
+                         'are required. Part of the shape, not of the '
+                         'selection: a tree without it keeps its row, '
+                         'with fits 0 and the reason.'},
+    'forbidden': {'since': microversions.FORBIDDEN_TRAITS,
+                  'help': 'A trait the shape must not land on. May be '
+                          'repeated. Part of the shape, not of the '
+                          'selection: a tree with it keeps its row, '
+                          'with fits 0 and the reason.'},
+    'member_of': {'since': microversions.CANDIDATES_MEMBER_OF,
+                  'help': 'Comma-separated aggregate UUIDs: the shape '
+                          'lands in one of them, and only the trees '
+                          'with a provider in one of them get a row. '
+                          'May be repeated: each value is one more '
+                          'condition.'},
+    'in_tree': {'since': microversions.IN_TREE_CANDIDATES,
+                'help': 'Only the tree of this provider (UUID or '
+                        'name): the shape lands in it, and only it '
+                        'gets a row.'},
+}
+
+# -f openmetrics: per tree, and for all of them.
+FIT = metrics.Gauge(
+    'openstack_placement_fit',
+    'How many more allocations of the shape the tree takes now',
+    'fits', (('hostname', 'name'),))
+CLOUD_FIT = metrics.Gauge(
+    'openstack_placement_cloud_fit',
+    'How many more allocations of the shape the trees take now, '
+    'summed', 'fits')
+CLOUD_TREES = metrics.Gauge(
+    'openstack_placement_cloud_fit_trees',
+    'How many trees take at least one more allocation of the shape',
+    'trees')
+
+# With --flavor: the flavor and its own request (shape) label them;
+# and os-capacity's names, labelled as os-capacity labels them.
+FLAVOR_LABELS = (('flavor', 'flavor'), ('shape', 'shape'))
+FLAVOR_COLUMNS = ('flavor', 'shape') + FIELDS
+FLAVOR_SUMMARY_COLUMNS = ('flavor', 'shape') + SUMMARY_FIELDS
+FLAVOR_FIT = metrics.Gauge(
+    FIT.name, FIT.help, 'fits', (('hostname', 'name'),) + FLAVOR_LABELS)
+FLAVOR_CLOUD = tuple(metrics.Gauge(
+    gauge.name, gauge.help, gauge.column, FLAVOR_LABELS)
+    for gauge in (CLOUD_FIT, CLOUD_TREES))
+BY_FLAVOR_TOTAL = metrics.Gauge(
+    'openstack_free_capacity_by_flavor_total',
+    'How many more servers of the flavor the cloud takes now (as '
+    'os-capacity names it)', 'fits', (('flavor_name', 'flavor'),))
+BY_FLAVOR_HYPERVISOR = metrics.Gauge(
+    'openstack_free_capacity_hypervisor_by_flavor',
+    'How many more servers of the flavor the tree takes now (as '
+    'os-capacity names it)', 'fits', (('hypervisor', 'name'),
+                                      ('flavor_name', 'flavor')))
+
+
+class FitCapacity(metrics.Metrics, filters.ManyProviders, common.Lister):
+    """Count how many more allocations of a shape each provider tree takes
+
+    The shape is a set of resources, given as ``allocation candidate list``
+    takes them (``--resource VCPU=4 --resource MEMORY_MB=8192``), with the
+    traits it needs or must not land on (``--required``, ``--forbidden``).
+    One row per root provider, in the order of ``resource provider list``:
+    ``fits``, how many more allocations of the shape the tree can take
+    now, and ``limited_by``, the resource class that bounds it, or, when
+    nothing fits, the reason in the words of ``allocation candidate
+    explain``.
+
+    Which trees get a row: all of them, or those that ``--member-of``,
+    ``--in-tree`` and ``--resource-provider`` select, as they select
+    providers in ``capacity list`` (a tree with a provider selected);
+    ``--member-of`` and ``--in-tree`` are part of the request too. A tree
+    outside the selection gets no row. ``--required`` and ``--forbidden``
+    only shape the request: a tree without the trait keeps its row, with
+    ``fits`` 0 and the reason.
+
+    A tree counts only where Placement itself gives a candidate for one
+    allocation of the shape now (``GET /allocation_candidates``). The count
+    is, per resource class, the sum over the tree's providers that may
+    serve it of ``floor(free / amount)`` (0 where the amount breaks
+    ``min_unit``, ``max_unit`` or ``step_size``), and the smallest of
+    these over the classes, with each provider's traits and aggregates
+    checked where one provider takes each allocation (below
+    ``--os-placement-api-version 1.29``, or a numbered or named group).
+    The count is exact, except where a required trait must be held by
+    providers of different classes together: then it is an upper bound,
+    and ``limited_by`` says so (``VCPU (upper bound)``).
+
+    ``--summary`` prints one row: ``fits`` summed over the trees, ``trees``
+    (how many take at least one) and ``limited_by`` (the class that bounds
+    the most trees). ``-f openmetrics`` writes ``openstack_placement_fit``
+    per tree and ``openstack_placement_cloud_fit`` for them all, labelled
+    with the whole request in one canonical text (``shape``: the classes
+    sorted, then the traits, aggregates and tree).
+
+    With several flavors (``--flavor`` repeated, ``--all-flavors``), a
+    flavor whose request Placement refuses or that cannot be asked for
+    gets one row in its place, ``fits`` empty and ``limited_by`` saying
+    why; its error follows on stderr, and the command exits 1.
+    """
+
+    min_version = microversions.ALLOCATION_CANDIDATES
+    formatter_namespace = metrics.FORMATTERS
+    in_reference = False
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        parser.add_argument(
+            '--resource', metavar='<resource_class>=<amount>',
+            action='append', default=[],
+            help='One resource class of the shape and its amount, a '
+                 'positive integer, e.g. ``VCPU=4``. Repeat for each class '
+                 '(each once).')
+        # The provider filters, with the microversions at which the
+        # candidates request took them.
+        filters.add(self, parser, 'required', 'forbidden', 'member_of',
+                    'in_tree', overrides=SHAPE_FILTERS)
+        filters.add_resource_provider(
+            parser, 'Only the tree of this provider (UUID or name) gets a '
+                    'row. May be repeated.')
+        parser.add_argument(
+            '--summary', action='store_true',
+            help='One row for all the trees: ``fits`` (the sum), '
+                 '``trees`` (how many take at least one) and '
+                 '``limited_by`` (the class that bounds the most trees). '
+                 'With several flavors, one such row per flavor, led by '
+                 '``flavor``.')
+        self.add_option(
+            parser, '--root-required', metavar='<traits>',
+            action='append', default=[], type=parsers.name_list,
+            since=microversions.ROOT_REQUIRED,
+            help='Comma-separated traits the root provider of the tree '
+                 'must have, ``!`` before one it must not have. May be '
+                 'repeated.')
+        # fit only: the --flavor options (see osc_placement.resources).
+        from osc_placement.cli import flavor_requests
+        flavor_requests.add_options(self, parser)
+        return parser
+
+    def take_action(self, parsed_args):
+        # fit only: the local evaluation (see osc_placement.resources).
+        from osc_placement.api import fit_requests
+        from osc_placement.api import verdicts
+        http, asked = self._requests(parsed_args)
+        trees = verdicts.Trees(self, http, parsed_args.resource_provider,
+                               fit_requests.selection(asked))
+        # One candidates request per flavor, several in flight. With
+        # several flavors, each failure is reported after the rows, the
+        # command exits 1, and the failed flavor gets a row saying why.
+        answers, failures = fit_requests.ask_each(self, http, trees, asked)
+        # The trees are read after the candidates requests, whose answers
+        # are cut down as they arrive: on a big cloud the records of every
+        # provider and a whole answer are then not held at once.
+        trees.read()
+        # Every provider of the trees, not every flavor: a flavor that
+        # failed has its row.
+        self.require_complete('totals' if parsed_args.summary else 'rows',
+                              'resource provider')
+        counted = fit_requests.count_each(self, http, trees, asked, answers)
+        several = len(asked) > 1
+        rows = []
+        for index, one in enumerate(asked):
+            if index in counted:
+                shown = [fit_rows.summary(counted[index])] \
+                    if parsed_args.summary \
+                    else [row.shown() for row in counted[index]]
+            elif index in failures:
+                # One row: the request failed, not any tree.
+                shown = [(None, None, failures[index])
+                         if parsed_args.summary
+                         else (None, None, None, failures[index])]
+            else:
+                # Not tried (a signal, a dead endpoint): said on stderr.
+                continue
+            lead = (one.name,) if several else ()
+            rows.extend(lead + row for row in shown)
+        fields = SUMMARY_FIELDS if parsed_args.summary else FIELDS
+        # -f openmetrics: each request with the rows of its trees (None:
+        # no answer).
+        facts = [(one, counted.get(index)) for index, one in enumerate(asked)]
+        return (('flavor',) if several else ()) + fields, metrics.Rows(
+            rows, facts)
+
+    def _requests(self, parsed_args):
+        """(client, [fit_rows.Asked]): the shape's request or each flavor's.
+
+        Every value checked before the first request.
+        """
+        # fit only: the --flavor options (see osc_placement.resources).
+        from osc_placement.cli import flavor_requests
+        flavor_requests.check(parsed_args)
+        flavored = flavor_requests.given(parsed_args)
+        if not flavored:
+            shape = request_groups.parse_shape(parsed_args.resource)
+        filters.check_aggregate_uuids(parsed_args.member_of)
+        http = self.prepare(parsed_args)
+        if not flavored:
+            return http, [fit_rows.Asked(None, candidate_options.shape_query(
+                self, http, parsed_args, shape), None, False)]
+        in_tree = filters.query(self, http, parsed_args).get('in_tree')
+        found, aggregates = flavor_requests.read(self, parsed_args)
+        # With several flavors, one that cannot be asked for gets its
+        # row and its error; the others go on.
+        return http, [_asked(one) for one in flavor_requests.translated(
+            self, http, parsed_args, found, aggregates,
+            required=parsed_args.required, forbidden=parsed_args.forbidden,
+            member_of=parsed_args.member_of, in_tree=in_tree,
+            root_required=candidate_options.root_traits(
+                parsed_args.root_required),
+            keep_going=len(found) > 1)]
+
+    def metric_families(self, parsed_args, column_names, rows):
+        """The metrics of the rows and of the requests beside them."""
+        # fit only: the --flavor options (see osc_placement.resources).
+        from osc_placement.cli import flavor_requests
+        if flavor_requests.given(parsed_args):
+            return _flavor_families(parsed_args.summary, [
+                (one.name, candidates.shape_label(one.params), tree_rows)
+                for one, tree_rows in rows.facts if tree_rows is not None])
+        one, tree_rows = rows.facts[0]
+        label = [('shape', candidates.shape_label(one.params))]
+        if parsed_args.summary:
+            return [gauge.family(column_names, rows, label)
+                    for gauge in (CLOUD_FIT, CLOUD_TREES)]
+        # The cloud total is the one of --summary.
+        return [FIT.family(column_names, rows, label),
+                CLOUD_FIT.family(SUMMARY_FIELDS,
+                                 [fit_rows.summary(tree_rows or [])], label)]
+
+
+def _asked(flavored):
+    """The fit_rows.Asked of a flavor_requests.Flavored."""
+    if flavored.refused:
+        return fit_rows.Asked(flavored.name, None, flavored.refused.reason,
+                              False)
+    return fit_rows.Asked(flavored.name, flavored.params, None,
+                          not flavored.translation.complete)
+
+
+def _flavor_families(summary, per_flavor):
+    """The metrics of --flavor: [(flavor, shape label, [fit_rows.Fit])].
+
+    Only the flavors Placement answered for: a flavor refused or not
+    asked for has no samples (OpenMetrics has no comment line to say
+    why; its line on stderr and the exit code do).
+    """
+    totals = [(name, shape) + fit_rows.summary(tree_rows)
+              for name, shape, tree_rows in per_flavor]
+    cloud = [gauge.family(FLAVOR_SUMMARY_COLUMNS, totals)
+             for gauge in FLAVOR_CLOUD]
+    by_total = BY_FLAVOR_TOTAL.family(FLAVOR_SUMMARY_COLUMNS, totals)
+    if summary:
+        return cloud + [by_total]
+    trees = [(name, shape) + row.shown()
+             for name, shape, tree_rows in per_flavor for row in tree_rows]
+    return [FLAVOR_FIT.family(FLAVOR_COLUMNS, trees), cloud[0], by_total,
+            BY_FLAVOR_HYPERVISOR.family(FLAVOR_COLUMNS, trees)]
