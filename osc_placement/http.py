@@ -231,6 +231,25 @@ def _with_pools(adapter, size):
     return type(adapter)(**kwargs)
 
 
+def _widen_pools(session, workers):
+    """Mount on ``session`` adapters whose pools keep ``workers``.
+
+    Each transport adapter is replaced by one of its own kind with the
+    same settings (``_with_pools()``), the same replacement for every
+    prefix it served, and then closed.
+    """
+    replaced = {}   # id of an adapter -> (adapter, its replacement)
+    for prefix, adapter in list(session.adapters.items()):
+        if id(adapter) not in replaced:
+            replaced[id(adapter)] = (adapter, _with_pools(adapter, workers))
+        bigger = replaced[id(adapter)][1]
+        if bigger is not None:
+            session.mount(prefix, bigger)
+    for adapter, bigger in replaced.values():
+        if bigger is not None:
+            adapter.close()
+
+
 class SessionClient(object):
     """Placement requests through a keystoneauth session.
 
@@ -279,20 +298,9 @@ class SessionClient(object):
                 # Each request then meets the same failure and reports it
                 # in one line, as it would have without the batch.
                 LOG.debug('Authentication before a batch failed: %s', exc)
-        if workers <= self._pool_size:
-            return
-        replaced = {}   # id of an adapter -> its replacement
-        for prefix, adapter in list(self.session.adapters.items()):
-            if id(adapter) not in replaced:
-                replaced[id(adapter)] = (adapter, _with_pools(adapter,
-                                                              workers))
-            bigger = replaced[id(adapter)][1]
-            if bigger is not None:
-                self.session.mount(prefix, bigger)
-        for adapter, bigger in replaced.values():
-            if bigger is not None:
-                adapter.close()
-        self._pool_size = workers
+        if workers > self._pool_size:
+            _widen_pools(self.session, workers)
+            self._pool_size = workers
 
     @contextlib.contextmanager
     def batch_environment(self):
