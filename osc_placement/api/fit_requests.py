@@ -24,6 +24,7 @@ where it agrees, and the count (``evaluation.fit()``).
 from osc_lib import exceptions
 
 from osc_placement.api import verdicts
+from osc_placement.model import batch_names
 from osc_placement.model import evaluation
 from osc_placement.model import fit_rows
 
@@ -79,7 +80,7 @@ def ask_each(cmd, http, trees, asked):
             raise
 
     answers = dict(cmd.each(
-        http, ask, list(range(len(asked))), 'flavor',
+        http, ask, list(range(len(asked))), batch_names.FLAVORS,
         key=lambda index: (asked[index].name if asked[index].flavored
                            else 'request'),
         lone_failure_raises=len(asked) == 1))

@@ -46,6 +46,7 @@ from osc_lib import exceptions
 
 from osc_placement.api import providers
 from osc_placement import microversions
+from osc_placement.model import batch_names
 from osc_placement.model import candidates
 from osc_placement.model import evaluation
 from osc_placement.model import scalars
@@ -236,7 +237,7 @@ def settle(cmd, http, trees, asked):
         answered = dict(cmd.each(
             http, lambda item: ask(http, trees, candidates.within_tree(
                 asked[item[0]][0], item[1])),
-            again, 'tree', key=lambda item: item[1]))
+            again, batch_names.TREES, key=lambda item: item[1]))
         for index, root in again:
             answer = answered.get((index, root))
             verdicts[index][root] = None if answer is None \
@@ -308,15 +309,16 @@ def relaxed(cmd, http, trees, constraints, params_of):
 
     answered = [(item, result) for item, result in cmd.each(
         http, lambda item: ask_without(item[1]), constraints,
-        'relaxed request', key=lambda item: item[0]) if result]
+        batch_names.RELAXED_REQUESTS, key=lambda item: item[0]) if result]
     considered = set(p['uuid'] for p in trees.roots)
     if any(considered - answer.roots and not answer.empty
            for _item, (_params, answer) in answered):
         # Some answer may have been cut: the evaluation says which
         # trees to ask about again.
         trees.read()
-        cmd.require_complete('totals', 'relaxed request',
-                             'resource provider')
+        cmd.require_complete(batch_names.TOTALS,
+                             batch_names.RELAXED_REQUESTS,
+                             batch_names.PROVIDERS)
         asked = [(params, answer, local_verdicts(
             params, http.api_version, trees)[1])
             for _item, (params, answer) in answered]

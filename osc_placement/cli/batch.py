@@ -46,7 +46,9 @@ import time
 from osc_lib import exceptions
 
 from osc_placement import errors
+from osc_placement.model import batch_names
 from osc_placement.model.text import printable
+
 from osc_placement import plugin
 
 # Exit codes after a signal: 128 + its number, as shells report them.
@@ -304,11 +306,11 @@ class Report(object):
         self.done_word = done_word
         self.undone_words = undone_words
         self.period = period
-        self.batches = []   # (batch, thing, things, key)
+        self.batches = []   # (batch, batch_names.Things, key)
 
-    def add(self, batch, thing, things, key=str):
-        """Report ``batch`` too; ``key(item)`` names an item in it."""
-        self.batches.append((batch, thing, things, key))
+    def add(self, batch, things, key=str):
+        """Report ``batch`` of ``things`` too; ``key(item)`` names an item."""
+        self.batches.append((batch, things, key))
         return batch
 
     def discard(self, batch):
@@ -318,7 +320,7 @@ class Report(object):
 
     def interrupted(self):
         """The signal that stopped one of the batches, or None."""
-        for batch, _thing, _things, _key in self.batches:
+        for batch, _things, _key in self.batches:
             if batch.interrupted is not None:
                 return batch.interrupted
         return None
@@ -326,11 +328,11 @@ class Report(object):
     def complete(self, things):
         """Whether every item of the batches of ``things`` was done.
 
-        ``things``: the ``thing`` of each batch concerned, as given to
-        :meth:`add`.
+        ``things``: the names of the batches concerned, as given
+        to :meth:`add`.
         """
-        return all(batch.complete() for batch, thing, _ts, _k in self.batches
-                   if thing in things)
+        return all(batch.complete() for batch, named, _key in self.batches
+                   if named in things)
 
     def finish(self, result=0, suffix=''):
         """Log what the batches did; the command's exit code.
@@ -348,14 +350,14 @@ class Report(object):
         logged = set()
         counts = {}    # things -> (keys, keys failed, keys not tried)
         stopped_by = None
-        for batch, thing, things, key in self.batches:
+        for batch, things, key in self.batches:
             keys, failed, not_tried = counts.setdefault(
-                things, (set(), set(), set()))
+                things.many, (set(), set(), set()))
             for item, exc in batch.failed():
-                if (thing, key(item)) not in logged:
-                    logged.add((thing, key(item)))
+                if (things, key(item)) not in logged:
+                    logged.add((things, key(item)))
                     self.log.error(_sentence('Failed to %s %s %s: %s' % (
-                        self.verb, thing, printable(key(item)), exc),
+                        self.verb, things.one, printable(key(item)), exc),
                         self.period))
             keys.update(key(item) for item in batch.items)
             failed.update(key(item) for item, _exc in batch.failed())
@@ -367,13 +369,13 @@ class Report(object):
                     'Stopped: %d requests in a row could not reach the '
                     'Placement API (%s); %d of %d %s were not tried.',
                     batch.threshold, _reason(batch.stopped),
-                    len(batch.not_tried()), len(batch.items), things)
+                    len(batch.not_tried()), len(batch.items), things.many)
         if stopped_by is not None:
             batch, things = stopped_by
             total = len(batch.items)
             done = len(batch.done())
             self.log.error('Interrupted: %d of %d %s %s; the other %d %s%s.',
-                           done, total, things, self.done_word,
+                           done, total, things.many, self.done_word,
                            total - done, self.undone_words, suffix)
             return EXIT_SIGNAL[batch.interrupted]
         lines = ['%d of %d %s' % (len(failed), len(keys), things)
@@ -385,19 +387,19 @@ class Report(object):
         return result
 
 
-def report(cmd, batch, verb, thing, things, done_word, undone_words,
-           key=str, period=''):
+def report(cmd, batch, verb, things, done_word, undone_words, key=str,
+           period=''):
     """:class:`Report` of one batch; the exit code of the command.
 
     0 if every item was done; 128 + the signal's number after one;
     otherwise the count is raised.
     """
     one = Report(cmd.log, verb, done_word, undone_words, period=period)
-    one.add(batch, thing, things, key)
+    one.add(batch, things, key)
     return one.finish()
 
 
-def delete_each(cmd, http, values, delete, thing, things):
+def delete_each(cmd, http, values, delete, things):
     """Call ``delete(value)`` for each value; report failures at the end.
 
     One value behaves as a single delete: its error is the command's error.
@@ -409,8 +411,8 @@ def delete_each(cmd, http, values, delete, thing, things):
     if len(values) == 1:
         delete(values[0])
         return 0
-    batch = run_for(cmd, http, delete, values, things, name=printable)
-    return report(cmd, batch, 'delete', thing, things, 'deleted',
+    batch = run_for(cmd, http, delete, values, things.many, name=printable)
+    return report(cmd, batch, 'delete', things, 'deleted',
                   'were not deleted')
 
 
@@ -448,11 +450,14 @@ class Batched(object):
             suffix = '; no %s printed' % incomplete.what
         return self.batch_report.finish(result, suffix)
 
-    def each(self, http, work, items, thing, key=None, things=None,
+    def each(self, http, work, items, things, key=None,
              lone_failure_raises=False):
         """[(item, result)] of the items ``work`` succeeded for.
 
-        The failures are kept, in item order, for the report at the end;
+        ``things``: what the items are, a constant of
+        ``osc_placement.model.batch_names`` (``PROVIDERS``...), which names
+        the batch in the report and in :meth:`require_complete`. The
+        failures are kept, in item order, for the report at the end;
         ``key(item)`` names an item in it (default: the item itself). An
         item read twice (two passes over the same providers) counts once.
         After a signal, nothing more is read. With
@@ -460,14 +465,13 @@ class Batched(object):
         signal came) raises that item's error as the command's own.
         """
         key = key or (lambda item: item)
-        things = things or thing + 's'
         if self.batch_report.interrupted() is not None:
             # Not tried: for require_complete(), its items were not read.
             batch = Batch(items)
         else:
-            batch = run_for(self, http, work, items, things,
+            batch = run_for(self, http, work, items, things.many,
                             name=lambda item: printable(key(item)))
-        self.batch_report.add(batch, thing, things, key)
+        self.batch_report.add(batch, things, key)
         failed = batch.failed()
         if lone_failure_raises and len(failed) == 1 and \
                 batch.interrupted is None:
@@ -478,19 +482,20 @@ class Batched(object):
     def each_provider(self, http, work, providers):
         """``each`` over provider records, ``work(uuid)`` for each."""
         return self.each(http, lambda p: work(p['uuid']), providers,
-                         'resource provider', key=lambda p: p['uuid'])
+                         batch_names.PROVIDERS, key=lambda p: p['uuid'])
 
-    def require_complete(self, what, thing, *others):
+    def require_complete(self, what, things, *others):
         """Stop the command, printing nothing, unless these items were read.
 
-        ``thing``, ``others``: the ``thing`` of each batch whose items
-        must all have been read, as given to :meth:`each` (``'resource
-        provider'``, ``'consumer'``): those the output is made of. For an
-        output that adds figures up (a partial total would look complete)
-        or that is written whole or not at all (a save file); the items
-        of the command's other batches may fail, each reported in its own
+        ``things``, ``others``: the names of the batches whose items must
+        all have been read, as given to :meth:`each` (``PROVIDERS``,
+        ``CONSUMERS``): those the output is made of. For an output that
+        adds figures up (a partial total would look complete) or that is
+        written whole or not at all (a save file); the items of the
+        command's other batches may fail, each reported in its own
         way. After a signal, the batches not started count as not read.
-        ``what``: what is then not printed (``'totals'``, ``'rows'``).
+        ``what``: what is then not printed (``ROWS``, ``TOTALS``,
+        ``SAVE_FILE``).
         """
-        if not self.batch_report.complete((thing,) + others):
+        if not self.batch_report.complete((things,) + others):
             raise Incomplete(what)

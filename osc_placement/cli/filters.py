@@ -33,6 +33,7 @@ from osc_placement.api import providers
 from osc_placement.cli import batch
 from osc_placement.cli import parsers
 from osc_placement import microversions
+from osc_placement.model import batch_names
 from osc_placement.model.query_values import member_of_param
 from osc_placement.model.query_values import required_traits_params
 from osc_placement.model import scalars
@@ -273,8 +274,8 @@ class ManyProviders(batch.Batched):
             # One provider not found: that is the command's error.
             chosen = [found for _value, found in self.each(
                 http, lambda value: providers.lookup(http, value), named,
-                'resource provider', lone_failure_raises=True)]
-            self.require_complete('rows', 'resource provider')
+                batch_names.PROVIDERS, lone_failure_raises=True)]
+            self.require_complete(batch_names.ROWS, batch_names.PROVIDERS)
             if not filters:
                 return list({p['uuid']: p for p in chosen}.values())
             wanted = set(p['uuid'] for p in chosen)

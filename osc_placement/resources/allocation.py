@@ -35,6 +35,7 @@ from osc_placement.cli import common
 from osc_placement.cli import filters
 from osc_placement.cli import parsers
 from osc_placement import microversions
+from osc_placement.model import batch_names
 from osc_placement.model import consumers
 from osc_placement.model import scalars
 from osc_placement.model.text import printable
@@ -323,7 +324,7 @@ class DeleteAllocation(common.NamedCommand, common.Command):
             self, http, self.named(parsed_args),
             lambda consumer: http.request(
                 'DELETE', consumer_api.consumer_url(consumer)),
-            'allocations of consumer', 'allocations')
+            batch_names.ALLOCATIONS)
 
 
 def read_consumer_list(name, stdin):
@@ -491,7 +492,7 @@ class ListProviderAllocation(filters.ManyProviders, common.Lister):
             payloads = dict(self.each(
                 http, lambda consumer: http.request(
                     'GET', consumer_api.consumer_url(consumer)).json_object(),
-                distinct, 'consumer'))
+                distinct, batch_names.CONSUMERS))
             held = [dict(row, **{name: payloads[row['consumer_uuid']].get(
                         name) for name in owner})
                     for row in held if row['consumer_uuid'] in payloads

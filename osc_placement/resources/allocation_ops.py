@@ -28,6 +28,7 @@ from osc_placement.cli import common
 from osc_placement.cli import filters
 from osc_placement.cli import parsers
 from osc_placement import microversions
+from osc_placement.model import batch_names
 from osc_placement.model import consumers
 from osc_placement.model import scalars
 from osc_placement.model.text import printable
@@ -185,14 +186,14 @@ class SaveAllocation(filters.ManyProviders, common.Command):
             read = self.each_provider(
                 http, lambda uuid: providers.provider_allocations(http, uuid),
                 self.select_providers(http, parsed_args))
-            self.require_complete('save file', 'resource provider')
+            self.require_complete(batch_names.SAVE_FILE, batch_names.PROVIDERS)
             for _provider, allocations in read:
                 found.extend(allocations)
         wanted = sorted(set(given + found))
         records = dict(self.each(
             http, lambda consumer: consumer_api.read_consumer(http, consumer),
-            wanted, 'consumer'))
-        self.require_complete('save file', 'consumer')
+            wanted, batch_names.CONSUMERS))
+        self.require_complete(batch_names.SAVE_FILE, batch_names.CONSUMERS)
         # save and restore only: the file format (see
         # osc_placement.resources).
         from osc_placement.model import savefile
@@ -296,8 +297,8 @@ class RestoreAllocation(batch.Batched, common.Lister):
         self._saved_notes(saved)
         read = dict(self.each(
             http, lambda consumer: consumer_api.read_consumer(http, consumer),
-            list(saved.consumers), 'consumer'))
-        self.require_complete('rows', 'consumer')
+            list(saved.consumers), batch_names.CONSUMERS))
+        self.require_complete(batch_names.ROWS, batch_names.CONSUMERS)
         by_generation = all(
             version.compare(at, version.ge(microversions.CONSUMER_GENERATION),
                             exc=False)

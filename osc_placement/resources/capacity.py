@@ -32,6 +32,7 @@ from osc_placement.cli import common
 from osc_placement.cli import filters
 from osc_placement.cli import metrics
 from osc_placement.cli import parsers
+from osc_placement.model import batch_names
 
 # One row per provider and resource class.
 FIELDS = ('resource_provider', 'name', 'resource_class', 'total',
@@ -129,7 +130,7 @@ class ListCapacity(metrics.Metrics, filters.ManyProviders,
         if not parsed_args.summary:
             return FIELDS, rows
         # A total over the providers read would look complete.
-        self.require_complete('totals', 'resource provider')
+        self.require_complete(batch_names.TOTALS, batch_names.PROVIDERS)
         at = [(name, FIELDS.index(name)) for name in SUMMED]
         sums = {}
         for row in rows:

@@ -34,6 +34,7 @@ from osc_placement.cli import metrics
 from osc_placement.cli import parsers
 from osc_placement.cli import request_groups
 from osc_placement import microversions
+from osc_placement.model import batch_names
 from osc_placement.model import candidates
 from osc_placement.model import fit_rows
 
@@ -200,8 +201,9 @@ class FitCapacity(metrics.Metrics, filters.ManyProviders, common.Lister):
         trees.read()
         # Every provider of the trees, not every flavor: a flavor that
         # failed has its row.
-        self.require_complete('totals' if parsed_args.summary else 'rows',
-                              'resource provider')
+        self.require_complete(
+            batch_names.TOTALS if parsed_args.summary else batch_names.ROWS,
+            batch_names.PROVIDERS)
         counted = fit_requests.count_each(self, http, trees, asked, answers)
         several = len(asked) > 1
         rows = []

@@ -28,6 +28,7 @@ from osc_placement.cli import candidate_options
 from osc_placement.cli import common
 from osc_placement.cli import filters
 from osc_placement.cli import request_groups
+from osc_placement.model import batch_names
 from osc_placement.model import candidates
 
 
@@ -122,7 +123,7 @@ class ExplainAllocationCandidate(batch.Batched,
             return self.SUMMARY_FIELDS, verdicts.relaxed(
                 self, http, trees, [(AS_GIVEN, None)] + dropped, params_of)
         trees.read()
-        self.require_complete('rows', 'resource provider')
+        self.require_complete(batch_names.ROWS, batch_names.PROVIDERS)
         _request, local = verdicts.local_verdicts(params, http.api_version,
                                                   trees)
         placement = verdicts.candidate_roots(self, http, trees, params,

@@ -37,6 +37,7 @@ from osc_placement.cli import common
 from osc_placement.cli import parsers
 from osc_placement import microversions
 from osc_placement.model import amounts
+from osc_placement.model import batch_names
 from osc_placement.model import inventories as records
 from osc_placement.model.text import printable
 from osc_placement import version
@@ -203,8 +204,8 @@ class SetInventory(common.NamedCommand, common.Lister):
     def _report(self):
         """Each failure, then the count (or what an interruption left)."""
         return batch.report(
-            self, self._batch, 'set inventory for', 'resource provider',
-            'resource providers', 'updated', 'were not changed',
+            self, self._batch, 'set inventory for', batch_names.PROVIDERS,
+            'updated', 'were not changed',
             key=lambda provider: provider['uuid'], period='.')
 
     def take_action(self, parsed_args):
@@ -237,7 +238,7 @@ class SetInventory(common.NamedCommand, common.Lister):
             self, http,
             lambda provider: self._set_one(http, provider, changes,
                                            parsed_args),
-            targets, 'resource providers',
+            targets, batch_names.PROVIDERS.many,
             name=lambda provider: provider['uuid'])
         updated = self._batch.done()
         if not updated and self._batch.interrupted is None:

@@ -28,6 +28,7 @@ from osc_placement.api import paths
 from osc_placement.cli import batch
 from osc_placement.cli import common
 from osc_placement import microversions
+from osc_placement.model import batch_names
 from osc_placement.model import consumers
 from osc_placement.model import reshape
 from osc_placement import version
@@ -126,11 +127,12 @@ class ReshapeResourceProvider(batch.Batched, common.Lister):
                             'usages', dict))
 
         state = dict(self.each(http, read_provider, rps,
-                               'resource provider'))
+                               batch_names.PROVIDERS))
         now = dict(self.each(
             http, lambda consumer: consumer_api.read_consumer(http, consumer),
-            list(data['allocations']), 'consumer'))
-        self.require_complete('rows', 'resource provider', 'consumer')
+            list(data['allocations']), batch_names.CONSUMERS))
+        self.require_complete(batch_names.ROWS, batch_names.PROVIDERS,
+                              batch_names.CONSUMERS)
         return reshape.Plan(data, {rp: state[rp][1] for rp in rps},
                             {rp: state[rp][0] for rp in rps},
                             {rp: state[rp][2] for rp in rps}, now)

@@ -22,6 +22,7 @@ from osc_placement.api import paths
 from osc_placement.cli import batch
 from osc_placement.cli import common
 from osc_placement import microversions
+from osc_placement.model import batch_names
 
 COLLECTION = 'resource_classes'
 FIELDS = ('name',)
@@ -113,4 +114,4 @@ class DeleteResourceClass(common.NamedCommand, common.Command):
         return batch.delete_each(
             self, http, self.named(parsed_args),
             lambda name: http.request('DELETE', class_url(name)),
-            'resource class', 'resource classes')
+            batch_names.RESOURCE_CLASSES)

@@ -25,6 +25,7 @@ from osc_placement.cli import common
 from osc_placement.cli import filters
 from osc_placement.cli import parsers
 from osc_placement import microversions
+from osc_placement.model import batch_names
 
 # The provider columns, each with the microversion that added it.
 PROVIDER_FIELDS = (
@@ -165,4 +166,4 @@ class DeleteResourceProvider(common.ProviderCommand, common.Command):
             self, http, self.named(parsed_args),
             lambda value: http.request('DELETE', paths.url(
                 'resource_providers', providers.find_provider(http, value))),
-            'resource provider', 'resource providers')
+            batch_names.PROVIDERS)

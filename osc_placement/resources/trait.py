@@ -31,6 +31,7 @@ from osc_placement.cli import batch
 from osc_placement.cli import common
 from osc_placement.cli import parsers
 from osc_placement import microversions
+from osc_placement.model import batch_names
 
 FIELDS = ('name',)
 
@@ -148,7 +149,7 @@ class DeleteTrait(common.NamedCommand, common.Command):
         return batch.delete_each(
             self, http, self.named(parsed_args),
             lambda name: http.request('DELETE', paths.url('traits', name)),
-            'trait', 'traits')
+            batch_names.TRAITS)
 
 
 class ListResourceProviderTrait(common.ProviderCommand,

@@ -1,0 +1,41 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
+
+"""The names of the batches: what the items of each are.
+
+A command that reads or writes many items of one kind names the batch by
+one of these constants, never by free text: the batch report words its
+lines with them (``Failed to read resource provider <uuid>``, ``3 of 24
+resource providers``), and ``require_complete()`` finds the batches a
+command's output is made of by them.
+"""
+
+import collections
+
+
+class Things(collections.namedtuple('Things', 'one many')):
+    """The items of a batch, as its messages name one and many."""
+
+
+PROVIDERS = Things('resource provider', 'resource providers')
+CONSUMERS = Things('consumer', 'consumers')
+ALLOCATIONS = Things('allocations of consumer', 'allocations')
+RESOURCE_CLASSES = Things('resource class', 'resource classes')
+TRAITS = Things('trait', 'traits')
+FLAVORS = Things('flavor', 'flavors')
+TREES = Things('tree', 'trees')
+RELAXED_REQUESTS = Things('relaxed request', 'relaxed requests')
+
+# What a command leaves out when a batch it needs whole was not read.
+ROWS = 'rows'
+TOTALS = 'totals'
+SAVE_FILE = 'save file'
