@@ -27,6 +27,7 @@ import re
 from oslotest import base
 
 import osc_placement
+from osc_placement.tests.functional import test_plugin_import as start_up
 
 PACKAGE = os.path.dirname(os.path.abspath(osc_placement.__file__))
 
@@ -165,6 +166,51 @@ class TestMicroversionTable(base.BaseTestCase):
             if literals:
                 found[name] = literals
         self.assertEqual({}, found)
+
+
+class TestLazyImports(base.BaseTestCase):
+    """Imports inside functions: only what the start-up test wants lazy.
+
+    cliff imports every command module on every run, so the engines and
+    parts that few runs use are imported by those runs
+    (``tests/functional/test_plugin_import.py`` names them and checks
+    it). Any other import belongs at the top of its module; each lazy one
+    says why on the comment line above it (or above its group).
+    """
+
+    def _lazy_imports(self):
+        for name, path in package_modules():
+            with open(path) as f:
+                lines = f.read().split('\n')
+            tree = ast.parse('\n'.join(lines), path)
+            for function in ast.walk(tree):
+                if not isinstance(function, (ast.FunctionDef,
+                                             ast.AsyncFunctionDef)):
+                    continue
+                for node in ast.walk(function):
+                    if isinstance(node, (ast.Import, ast.ImportFrom)):
+                        yield name, lines, node
+
+    def test_only_engines_and_parts(self):
+        lazy = start_up.ENGINES + start_up.PARTS
+        found = {}
+        for name, _lines, node in self._lazy_imports():
+            for module in imported(ast.Module(body=[node],
+                                              type_ignores=[])):
+                if module not in lazy:
+                    found.setdefault(name, []).append(module)
+        self.assertEqual({}, found)
+
+    def test_each_says_why(self):
+        silent = []
+        for name, lines, node in self._lazy_imports():
+            above = node.lineno - 2
+            while above >= 0 and lines[above].strip().startswith(
+                    ('from ', 'import ')):
+                above -= 1
+            if above < 0 or not lines[above].strip().startswith('#'):
+                silent.append('%s:%d' % (name, node.lineno))
+        self.assertEqual([], silent)
 
 
 class TestSizes(base.BaseTestCase):
