@@ -25,6 +25,7 @@ a version option.
 """
 
 import argparse
+import ast
 import configparser
 import importlib.metadata
 import os
@@ -251,10 +252,100 @@ class PlacementMicroversionTable(SphinxDirective):
         return self.parse_text_to_nodes(content)
 
 
+# -- The house page: its layers and imports, read from the code -------------
+
+LAYOUT_TEST = os.path.join(TOP, 'osc_placement', 'tests', 'unit',
+                           'test_layout.py')
+
+
+def _layers():
+    """The LAYERS table of the layout test: (layer, members), bottom first.
+
+    Read, not imported: the test module needs the test requirements.
+    """
+    with open(LAYOUT_TEST) as f:
+        tree = ast.parse(f.read())
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(
+                getattr(target, 'id', None) == 'LAYERS'
+                for target in node.targets):
+            return ast.literal_eval(node.value)
+    raise ExtensionError('no LAYERS table in %s' % LAYOUT_TEST)
+
+
+def _package_modules():
+    """(dotted name, path relative to TOP) of the package's modules."""
+    package = os.path.join(TOP, 'osc_placement')
+    for dirpath, dirnames, filenames in os.walk(package):
+        rel = os.path.relpath(dirpath, TOP)
+        if 'tests' in rel.split(os.sep):
+            dirnames[:] = []
+            continue
+        dirnames.sort()
+        for name in sorted(filenames):
+            if name.endswith('.py') and name != '__init__.py':
+                yield (rel.replace(os.sep, '.') + '.' + name[:-3],
+                       os.path.join(rel, name))
+            elif name == '__init__.py' and rel != 'osc_placement':
+                yield rel.replace(os.sep, '.'), os.path.join(rel, name)
+
+
+def _module_facts(path, known):
+    """The first line of a module's docstring and the modules it imports."""
+    with open(os.path.join(TOP, path)) as f:
+        tree = ast.parse(f.read())
+    summary = (ast.get_docstring(tree) or '').split('\n')[0]
+    imports = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and \
+                node.module.startswith('osc_placement'):
+            for alias in node.names:
+                full = '%s.%s' % (node.module, alias.name)
+                imports.add(full if full in known else node.module)
+        elif isinstance(node, ast.Import):
+            imports.update(alias.name for alias in node.names
+                           if alias.name.startswith('osc_placement'))
+    return summary, sorted(imports)
+
+
+def _rank(module, layers):
+    for rank, (_layer, members) in enumerate(layers):
+        if any(module == m or module.startswith(m + '.') for m in members):
+            return rank
+    return None
+
+
+class PlacementLayers(SphinxDirective):
+    """Each layer's modules, their job and what they import, top first."""
+
+    def run(self):
+        layers = _layers()
+        modules = list(_package_modules())
+        known = {name for name, _path in modules}
+        lines = []
+        for rank in reversed(range(len(layers))):
+            layer = layers[rank][0]
+            lines.extend(['', '**The %s**' % layer, ''])
+            for name, path in modules:
+                if _rank(name, layers) != rank:
+                    continue
+                summary, imports = _module_facts(path, known)
+                lines.append('``%s``' % path)
+                lines.append('    %s' % (summary or '(no docstring)'))
+                if imports:
+                    lines.append('    Imports: %s.' % ', '.join(
+                        '``%s``' % m[len('osc_placement.'):]
+                        for m in imports))
+                lines.append('')
+        content = statemachine.StringList(lines, source='<placement>')
+        return self.parse_text_to_nodes(content)
+
+
 def setup(app):
     app.add_directive('autoprogram-cliff', ReferenceCommands, override=True)
     app.add_directive('placement-global-option', PlacementGlobalOption)
     app.add_directive('placement-microversion-table',
                       PlacementMicroversionTable)
+    app.add_directive('placement-layers', PlacementLayers)
     app.connect('builder-inited', check_commands)
     app.connect('build-finished', check_reference)
