@@ -14,12 +14,8 @@
 
 import json
 
-import hypothesis
-from hypothesis import strategies as st
-from osc_lib import exceptions
 import testscenarios
 
-from osc_placement.cli import request_groups
 from osc_placement.model import candidates
 from osc_placement.tests.unit import base
 
@@ -218,38 +214,6 @@ class TestAllocationCandidate(CandidateTestCase):
             candidates.UNNAMED_GROUP,
             json.loads(out)[0]['mappings'])
 
-    def test_each_summary_is_formatted_once_not_once_per_row(self):
-        """1,000 candidates of 20 providers each: 20,000 rows.
-
-        A provider's inventory text is built once, however many rows show
-        it, so building the rows grows with the rows, not with rows times
-        providers. (How fast it is belongs to the benchmark.)
-        """
-        reads = []
-
-        class CountedResources(dict):
-            def items(self):
-                reads.append(1)
-                return super().items()
-
-        providers = ['aaaaaaaa-aaaa-4aaa-8aaa-%012d' % i for i in range(200)]
-        summaries = {}
-        for rp in providers:
-            summaries[rp] = summary({'VCPU': (0, 8), 'MEMORY_MB': (0, 4096)},
-                                    ['HW_CPU_X86_AVX'], parent=CN)
-            summaries[rp]['resources'] = CountedResources(
-                summaries[rp]['resources'])
-        requests_ = [{'allocations': {providers[(i + j) % 200]:
-                                      {'resources': {'VCPU': 1}}
-                                      for j in range(20)},
-                      'mappings': {'': providers[i % 200:i % 200 + 1]}}
-                     for i in range(1000)]
-        rows = candidates.rows(summaries, requests_, dict_shaped=True,
-                               traits=True, long=True, mappings=True)
-        self.assertEqual(20000, len(rows))
-        self.assertEqual('VCPU=0/8,MEMORY_MB=0/4096', rows[0][3])
-        self.assertEqual(len(providers), len(reads))
-
     def test_list_shaped_requests_below_1_12(self):
         self.requests_mock.get(URL + '/allocation_candidates', json={
             'allocation_requests': [{'allocations': [
@@ -362,17 +326,3 @@ class TestGates(CandidateTestCase):
                          'version %s; requires at least version %s\n'
                          % (below, self.since), err)
         self.assertEqual([], self.requests_mock.request_history)
-
-
-class TestParseResource(base.TestCase):
-
-    @hypothesis.given(st.text(alphabet='VCPU=:0123x- ', max_size=12))
-    def test_fails_only_with_a_one_line_command_error(self, value):
-        try:
-            resource_class, amount = request_groups.parse_resource(value)
-        except exceptions.CommandError as exc:
-            self.assertOneLine(str(exc))
-            self.assertNotIn('invalid literal', str(exc))
-            return
-        self.assertTrue(resource_class)
-        self.assertEqual(int(value.split('=')[1]), int(amount))
