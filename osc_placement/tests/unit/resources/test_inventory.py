@@ -10,12 +10,17 @@
 # License for the specific language governing permissions and limitations
 # under the License.
 
-"""Inventory commands beyond the recorded contract."""
+"""Inventory commands beyond the recorded contract.
+
+And what ``inventory set`` adds to the reference's: the checks of each
+record of a dry run (rule D20), the warnings of what a write does to
+usage (rule D19), and ``--aggregate`` run in parallel.
+"""
 
 import json
+import time
 
 import testscenarios
-
 
 from osc_placement.tests.unit import base
 
@@ -23,12 +28,21 @@ URL = base.ENDPOINT
 RP1 = base.RP1
 RP2 = base.RP2
 RP3 = base.RP3
-AGG = 'dddddddd-dddd-4ddd-8ddd-000000000001'
+RP4 = 'aaaaaaaa-aaaa-4aaa-8aaa-000000000004'
+AGG = base.AGG1
 
 load_tests = testscenarios.load_tests_apply_scenarios
 
 FULL = {'total': 8, 'reserved': 0, 'min_unit': 1, 'max_unit': 8,
         'step_size': 1, 'allocation_ratio': 16.0}
+DISK = {'total': 1000, 'reserved': 0, 'min_unit': 1, 'max_unit': 1000,
+        'step_size': 1, 'allocation_ratio': 1.0}
+VCPU = {'total': 8, 'reserved': 0, 'min_unit': 1, 'max_unit': 8,
+        'step_size': 1, 'allocation_ratio': 1.0}
+MEMORY = {'total': 4096, 'reserved': 0, 'min_unit': 1, 'max_unit': 4096,
+          'step_size': 1, 'allocation_ratio': 1.0}
+# The members of the aggregate of TestSetAggregateInParallel.
+PROVIDERS = ['aaaaaaaa-aaaa-4aaa-8aaa-00000000002%d' % i for i in range(8)]
 
 
 rp = base.provider
@@ -42,6 +56,28 @@ def record(**values):
 
 def conflict(detail):
     return base.error_reply(409, detail, title='Conflict')
+
+
+def inventories_path(uuid):
+    return '/resource_providers/%s/inventories' % uuid
+
+
+def usages_path(uuid):
+    return '/resource_providers/%s/usages' % uuid
+
+
+def over(uuid, resource_class, used, capacity):
+    return ('Warning: resource provider %s: %s has %d in use, more than its '
+            'new capacity %d ((total - reserved) * allocation_ratio): '
+            'Placement accepts the inventory, but no new allocation of %s '
+            'fits until the usage is below it.' % (
+                uuid, resource_class, used, capacity, resource_class))
+
+
+def removed(uuid, resource_class, used):
+    return ('Warning: resource provider %s: %s has %d in use and the write '
+            'would remove it: Placement refuses that (HTTP 409); --amend '
+            'keeps the classes not given.' % (uuid, resource_class, used))
 
 
 class InventoryTestCase(base.TestCase):
@@ -502,3 +538,406 @@ class TestClassSetHelp(InventoryTestCase):
         usage = out.split('\n\n')[0]
         self.assertIn('[--%s <%s>]' % (self.field, self.field), usage)
         self.assertNotIn('--' + hyphen, usage)
+
+
+class TestDryRunChecksRecords(base.TestCase):
+    """Rule D20: a dry run warns of what Placement would refuse.
+
+    The rows and the exit code stay the reference's (0); each refused
+    record is one warning line naming the provider, the class and the
+    rule.
+    """
+
+    api_version = '1.26'
+
+    def inventories(self, uuid, inventories):
+        self.requests_mock.get(
+            URL + '/resource_providers/%s/inventories' % uuid,
+            json={'resource_provider_generation': 1,
+                  'inventories': inventories})
+
+    def usages(self, uuid, usages=None):
+        self.requests_mock.get(
+            URL + '/resource_providers/%s/usages' % uuid,
+            json={'resource_provider_generation': 1,
+                  'usages': usages or {}})
+
+    def test_aggregate_amend_reserved_above_total(self):
+        self.requests_mock.get(
+            URL + '/resource_providers?member_of=' + AGG, complete_qs=True,
+            json={'resource_providers': [
+                base.provider(uuid, generation=1)
+                for uuid in (RP1, RP2, RP3, RP4)]})
+        self.inventories(RP1, {'DISK_GB': DISK})
+        self.inventories(RP2, {})
+        self.inventories(RP3, {'VCPU': dict(DISK, total=8)})
+        self.inventories(RP4, {'DISK_GB': dict(DISK, total=2000)})
+        for uuid in (RP1, RP2, RP3, RP4):
+            self.usages(uuid)
+        out, err, code = self.openstack(
+            'resource', 'provider', 'inventory', 'set', AGG, '--aggregate',
+            '--amend', '--resource', 'DISK_GB:reserved=1500', '--dry-run',
+            '-f', 'value', '-c', 'resource_provider', '-c', 'resource_class',
+            '-c', 'reserved', '-c', 'total')
+        self.assertEqual(0, code)
+        self.assertEqual([
+            '%s DISK_GB 1500 1000' % RP1,
+            '%s DISK_GB 1500 ' % RP2,
+            '%s VCPU 0 8' % RP3,
+            '%s DISK_GB 1500 ' % RP3,
+            '%s DISK_GB 1500 2000' % RP4], out.splitlines())
+        self.assertEqual([
+            'Warning: resource provider %s: Placement would refuse the '
+            'DISK_GB record: capacity (total - reserved) * allocation_ratio '
+            '= (1000 - 1500) * 1.0 is below 0.' % RP1,
+            'Warning: resource provider %s: Placement would refuse the '
+            'DISK_GB record: no total (Placement requires one).' % RP2,
+            'Warning: resource provider %s: Placement would refuse the '
+            'DISK_GB record: no total (Placement requires one).' % RP3],
+            err.splitlines())
+        # The members; then the inventory and the usages of each.
+        self.assertEqual(['GET'] * 9, [m for m, _ in self.sent()])
+
+    def check_one(self, version, *resources):
+        self.requests_mock.get(URL + '/resource_providers/' + RP1,
+                               json=base.provider(RP1, generation=1))
+        self.usages(RP1)
+        return self.openstack(
+            'resource', 'provider', 'inventory', 'set', RP1, '--dry-run',
+            '-f', 'value', '-c', 'resource_class', '-c', 'reserved',
+            *resources, version=version)
+
+    def test_reserved_equal_to_total_is_refused_below_1_26(self):
+        out, err, code = self.check_one(
+            '1.25', '--resource', 'VCPU=8', '--resource', 'VCPU:reserved=8')
+        self.assertEqual(('VCPU 8\n', 0), (out, code))
+        self.assertEqual(
+            'Warning: resource provider %s: Placement would refuse the VCPU '
+            'record: capacity (total - reserved) * allocation_ratio = (8 - '
+            '8) * 1.0 is below 1 (0 is accepted from '
+            '--os-placement-api-version 1.26).\n' % RP1, err)
+        self.assertEqual([
+            ('GET', '/resource_providers/' + RP1),
+            ('GET', '/resource_providers/%s/usages' % RP1)], self.sent())
+
+    def test_reserved_equal_to_total_passes_from_1_26(self):
+        out, err, code = self.check_one(
+            '1.26', '--resource', 'VCPU=8', '--resource', 'VCPU:reserved=8')
+        self.assertEqual(('VCPU 8\n', '', 0), (out, err, code))
+
+    def test_every_refused_record_and_field_is_named(self):
+        out, err, code = self.check_one(
+            '1.26', '--resource', 'VCPU=8', '--resource', 'VCPU:step_size=0',
+            '--resource', 'VCPU:max_unit=0', '--resource', 'DISK_GB=0',
+            '--resource', 'MEMORY_MB=64')
+        self.assertEqual(('VCPU \nDISK_GB \nMEMORY_MB \n', 0), (out, code))
+        self.assertEqual([
+            'Warning: resource provider %s: Placement would refuse the VCPU '
+            'record: max_unit 0 is out of range (1 to 2147483647); '
+            'step_size 0 is out of range (1 to 2147483647).' % RP1,
+            'Warning: resource provider %s: Placement would refuse the '
+            'DISK_GB record: total 0 is out of range (1 to 2147483647).'
+            % RP1], err.splitlines())
+
+    def test_min_unit_above_max_unit_is_left_to_placement(self):
+        # Placement stores it (a recorded case shows it): no warning.
+        out, err, code = self.check_one(
+            '1.26', '--resource', 'VCPU=8', '--resource', 'VCPU:min_unit=4',
+            '--resource', 'VCPU:max_unit=2')
+        self.assertEqual(('VCPU \n', '', 0), (out, err, code))
+
+
+class TestSetAggregateInParallel(base.TestCase):
+    """``inventory set --aggregate`` in parallel: as serially.
+
+    The command runs with ``--os-placement-parallel`` left out, 1, 2 and 8
+    against an aggregate of eight providers whose answers come back slowest
+    first, so that with several threads the last providers finish before
+    the first. The output, the exit code and the set of requests must be
+    those of the serial run, partial failures included; serially (the
+    default) the requests keep the order of the original plugin: the list
+    of members, then each provider in turn.
+    """
+
+    api_version = '1.3'
+    scenarios = testscenarios.multiply_scenarios(
+        [('replace', {'options': [], 'reads': False, 'writes': True,
+                      'usages': False}),
+         ('amend', {'options': ['--amend'], 'reads': True, 'writes': True,
+                    'usages': False}),
+         # A dry run also reads the usages (rule D19).
+         ('amend_dry_run', {'options': ['--amend', '--dry-run'],
+                            'reads': True, 'writes': False,
+                            'usages': True})],
+        [('all_succeed', {'failing_reads': (), 'failing_writes': ()}),
+         # Providers 1 and 4 refuse the write; provider 6 is gone when its
+         # inventory is read (when it is read).
+         ('some_fail', {'failing_reads': (6,), 'failing_writes': (1, 4)})])
+
+    def setUp(self):
+        super().setUp()
+        self.requests_mock.get(
+            base.ENDPOINT + '/resource_providers?member_of=' + AGG,
+            complete_qs=True, json={'resource_providers': [
+                base.provider(uuid, 'rp%d' % n, n)
+                for n, uuid in enumerate(PROVIDERS)]})
+        for n, uuid in enumerate(PROVIDERS):
+            url = base.ENDPOINT + inventories_path(uuid)
+            self.requests_mock.get(url, json=self.answer(n, 'read'))
+            self.requests_mock.put(url, json=self.answer(n, 'write'))
+            self.requests_mock.get(
+                base.ENDPOINT + '/resource_providers/%s/usages' % uuid,
+                json=self.answer(n, 'usages'))
+
+    def answer(self, n, step):
+        """The answer of provider n: the first ones are the slowest."""
+        failing = {'read': self.failing_reads, 'write': self.failing_writes,
+                   'usages': ()}[step]
+        uuid = PROVIDERS[n]
+
+        def reply(request, context):
+            time.sleep((len(PROVIDERS) - n) * 0.002)
+            if n in failing:
+                context.status_code = 404 if step == 'read' else 409
+                return base.placement_error(
+                    context.status_code, '%s of %s refused.' % (step, uuid))
+            if step == 'read':
+                return {'resource_provider_generation': n,
+                        'inventories': {'DISK_GB': dict(FULL, total=n + 1)}}
+            if step == 'usages':
+                return {'resource_provider_generation': n,
+                        'usages': {'DISK_GB': n}}
+            return {'resource_provider_generation': n + 1,
+                    'inventories': request.json()['inventories']}
+
+        return reply
+
+    def set_inventory(self, parallel=None):
+        options = []
+        if parallel is not None:
+            options = ['--os-placement-parallel', str(parallel)]
+        before = len(self.requests_mock.request_history)
+        printed = self.openstack(*(
+            options + ['resource', 'provider', 'inventory', 'set', AGG,
+                       '--aggregate', '--resource', 'VCPU=4', '-f', 'json']
+            + self.options))
+        return printed, self.requests_sent()[before:]
+
+    def failed(self):
+        """Index of each provider that fails, in provider order."""
+        return sorted(set(self.failing_reads if self.reads else ()) | set(
+            self.failing_writes if self.writes else ()))
+
+    def test_same_output_and_requests_at_any_parallelism(self):
+        serial, serial_sent = self.set_inventory(1)
+        for parallel in (None, 2, 8):
+            printed, sent = self.set_inventory(parallel)
+            self.assertEqual(serial, printed, parallel)
+            self.assertEqual(sorted(serial_sent, key=repr),
+                             sorted(sent, key=repr), parallel)
+
+    def test_serial_order_of_requests_and_of_the_report(self):
+        (out, err, code), sent = self.set_inventory()
+        expected = [('GET', '/resource_providers')]
+        for n, uuid in enumerate(PROVIDERS):
+            if self.reads:
+                expected.append(('GET', inventories_path(uuid)))
+            if self.usages and not (self.reads and n in self.failing_reads):
+                expected.append(
+                    ('GET', '/resource_providers/%s/usages' % uuid))
+            if self.writes and not (self.reads and n in self.failing_reads):
+                expected.append(('PUT', inventories_path(uuid)))
+        self.assertEqual(expected, [(r.method, r.path) for r in sent])
+
+        failed = self.failed()
+        self.assertEqual(
+            [uuid for n, uuid in enumerate(PROVIDERS) if n not in failed],
+            [row['resource_provider'] for row in json.loads(out)
+             if row['resource_class'] == 'VCPU'])
+        lines = ['Failed to set inventory for resource provider %s: %s of '
+                 '%s refused. (HTTP %d).' % (
+                     PROVIDERS[n], 'read' if n in self.failing_reads
+                     and self.reads else 'write', PROVIDERS[n],
+                     404 if n in self.failing_reads and self.reads
+                     else 409)
+                 for n in failed]
+        if failed:
+            lines.append('Failed to set inventory for %d of %d resource '
+                         'providers.' % (len(failed), len(PROVIDERS)))
+        self.assertEqual(lines, err.splitlines())
+        self.assertEqual(1 if failed else 0, code)
+
+
+class UsageTestCase(base.TestCase):
+    """Rule D19: ``inventory set`` warns of what a write does to usage.
+
+    The usages are read (one request per provider, after its inventory
+    read and before its write) in every dry run, and in an ``--amend``
+    write that lowers the capacity of a class the provider has; never
+    otherwise. The rows, the exit code and the other requests are those of
+    a run without the warning.
+    """
+
+    api_version = '1.3'
+
+    def provider(self, uuid, inventories, usages, delay=0.0):
+        """``uuid`` with ``inventories`` and ``usages``; writes succeed.
+
+        ``delay``: seconds before each of its answers.
+        """
+        def answer(body):
+            def reply(request, context):
+                time.sleep(delay)
+                if request.method == 'PUT':
+                    return {'resource_provider_generation': 2,
+                            'inventories': request.json()['inventories']}
+                return body
+            return reply
+
+        self.requests_mock.get(URL + '/resource_providers/' + uuid,
+                               json=base.provider(uuid, generation=1))
+        self.requests_mock.get(URL + inventories_path(uuid), json=answer(
+            {'resource_provider_generation': 1,
+             'inventories': inventories}))
+        self.requests_mock.put(URL + inventories_path(uuid),
+                               json=answer(None))
+        self.requests_mock.get(URL + usages_path(uuid), json=answer(
+            {'resource_provider_generation': 1, 'usages': usages}))
+
+    def set_inventory(self, *argv, options=()):
+        before = len(self.requests_mock.request_history)
+        out, err, code = self.openstack(*(
+            list(options) + ['resource', 'provider', 'inventory', 'set']
+            + list(argv)))
+        return out, err, code, self.sent()[before:]
+
+
+class TestUsageOfOneProvider(UsageTestCase):
+
+    def test_amend_lowering_capacity_warns_after_reading_usages(self):
+        self.provider(RP1, {'VCPU': VCPU, 'MEMORY_MB': MEMORY},
+                      {'VCPU': 6, 'MEMORY_MB': 1024})
+        out, err, code, sent = self.set_inventory(
+            RP1, '--amend', '--resource', 'VCPU:allocation_ratio=0.5',
+            '-f', 'value', '-c', 'resource_class', '-c', 'allocation_ratio')
+        self.assertEqual((0, 'VCPU 0.5\nMEMORY_MB 1.0\n'), (code, out))
+        self.assertEqual([over(RP1, 'VCPU', 6, 4)], err.splitlines())
+        self.assertEqual([
+            ('GET', '/resource_providers/' + RP1),
+            ('GET', inventories_path(RP1)),
+            ('GET', usages_path(RP1)),
+            ('PUT', inventories_path(RP1))], sent)
+        self.assertEqual(
+            dict(VCPU, allocation_ratio=0.5),
+            self.requests_mock.request_history[-1].json()[
+                'inventories']['VCPU'])
+
+    def test_amend_dry_run_warns_the_same_and_writes_nothing(self):
+        self.provider(RP1, {'VCPU': VCPU}, {'VCPU': 6})
+        out, err, code, sent = self.set_inventory(
+            RP1, '--amend', '--dry-run', '--resource',
+            'VCPU:allocation_ratio=0.5', '-f', 'json')
+        self.assertEqual(0, code)
+        self.assertEqual([dict(VCPU, allocation_ratio=0.5,
+                               resource_class='VCPU')], json.loads(out))
+        self.assertEqual([over(RP1, 'VCPU', 6, 4)], err.splitlines())
+        self.assertEqual([
+            ('GET', '/resource_providers/' + RP1),
+            ('GET', inventories_path(RP1)),
+            ('GET', usages_path(RP1))], sent)
+
+    def test_lowered_capacity_still_above_usage_warns_nothing(self):
+        self.provider(RP1, {'VCPU': VCPU}, {'VCPU': 4})
+        out, err, code, sent = self.set_inventory(
+            RP1, '--amend', '--resource', 'VCPU:reserved=4')
+        self.assertEqual((0, ''), (code, err))
+        self.assertEqual(['GET', 'GET', 'GET', 'PUT'],
+                         [method for method, _ in sent])
+
+    def test_amend_raising_capacity_reads_no_usages(self):
+        self.provider(RP1, {'VCPU': VCPU}, {'VCPU': 6})
+        out, err, code, sent = self.set_inventory(
+            RP1, '--amend', '--resource', 'VCPU=16', '--resource',
+            'DISK_GB=10')
+        self.assertEqual((0, ''), (code, err))
+        self.assertEqual([
+            ('GET', '/resource_providers/' + RP1),
+            ('GET', inventories_path(RP1)),
+            ('PUT', inventories_path(RP1))], sent)
+
+    def test_real_replace_reads_no_usages(self):
+        # Without --amend the inventory is not read, so nothing is known to
+        # be lowered; Placement judges the classes it would remove.
+        self.provider(RP1, {'VCPU': VCPU}, {'VCPU': 6})
+        out, err, code, sent = self.set_inventory(RP1, '--resource', 'VCPU=2')
+        self.assertEqual((0, ''), (code, err))
+        self.assertEqual([
+            ('GET', '/resource_providers/' + RP1),
+            ('PUT', inventories_path(RP1))], sent)
+
+    def test_replace_dry_run_warns_of_classes_in_use_it_removes(self):
+        self.provider(RP1, {'VCPU': VCPU, 'MEMORY_MB': MEMORY},
+                      {'VCPU': 6, 'MEMORY_MB': 512, 'DISK_GB': 0})
+        out, err, code, sent = self.set_inventory(
+            RP1, '--dry-run', '--resource', 'VCPU=4', '-f', 'value', '-c',
+            'resource_class', '-c', 'total')
+        self.assertEqual((0, 'VCPU 4\n'), (code, out))
+        self.assertEqual([over(RP1, 'VCPU', 6, 4),
+                          removed(RP1, 'MEMORY_MB', 512)], err.splitlines())
+        self.assertEqual([
+            ('GET', '/resource_providers/' + RP1),
+            ('GET', usages_path(RP1))], sent)
+
+    def test_refused_record_is_not_judged_on_usage(self):
+        # No total: the refusal (rule D20) is the one warning of VCPU.
+        self.provider(RP1, {'VCPU': VCPU}, {'VCPU': 6})
+        out, err, code, sent = self.set_inventory(
+            RP1, '--dry-run', '--resource', 'VCPU:allocation_ratio=0.5')
+        self.assertEqual(0, code)
+        self.assertEqual([
+            'Warning: resource provider %s: Placement would refuse the '
+            'VCPU record: no total (Placement requires one).' % RP1],
+            err.splitlines())
+
+
+class TestUsageInAnAggregate(UsageTestCase):
+
+    def setUp(self):
+        super().setUp()
+        self.requests_mock.get(
+            URL + '/resource_providers?member_of=' + AGG, complete_qs=True,
+            json={'resource_providers': [
+                base.provider(uuid, generation=1)
+                for uuid in (RP1, RP2, RP3)]})
+        # The first provider answers last when several run at once.
+        self.provider(RP1, {'VCPU': VCPU}, {'VCPU': 6}, delay=0.03)
+        self.provider(RP2, {'VCPU': VCPU}, {'VCPU': 2}, delay=0.01)
+        self.provider(RP3, {'VCPU': VCPU}, {'VCPU': 8})
+
+    def test_each_provider_read_then_written_warnings_in_its_order(self):
+        out, err, code, sent = self.set_inventory(
+            AGG, '--aggregate', '--amend', '--resource',
+            'VCPU:allocation_ratio=0.5', '-f', 'value', '-c',
+            'resource_provider', '-c', 'allocation_ratio')
+        self.assertEqual(0, code)
+        self.assertEqual(['%s 0.5' % uuid for uuid in (RP1, RP2, RP3)],
+                         out.splitlines())
+        self.assertEqual([over(RP1, 'VCPU', 6, 4), over(RP3, 'VCPU', 8, 4)],
+                         err.splitlines())
+        expected = [('GET', '/resource_providers?member_of=' + AGG)]
+        for uuid in (RP1, RP2, RP3):
+            expected += [('GET', inventories_path(uuid)),
+                         ('GET', usages_path(uuid)),
+                         ('PUT', inventories_path(uuid))]
+        self.assertEqual(expected, sent)
+
+    def test_parallel_run_prints_what_the_serial_one_does(self):
+        argv = (AGG, '--aggregate', '--amend', '--dry-run', '--resource',
+                'VCPU:allocation_ratio=0.5')
+        serial = self.set_inventory(*argv)
+        parallel = self.set_inventory(
+            *argv, options=('--os-placement-parallel', '3'))
+        self.assertEqual(serial[:3], parallel[:3])
+        self.assertEqual(sorted(serial[3]), sorted(parallel[3]))
+        self.assertEqual([over(RP1, 'VCPU', 6, 4), over(RP3, 'VCPU', 8, 4)],
+                         serial[1].splitlines())
