@@ -16,10 +16,18 @@ The one line of an error response, whatever its body: Placement's JSON,
 HTML, text, or nothing.
 """
 
+import json
+import re
+
+import hypothesis
+from hypothesis import strategies as st
+from osc_lib import exceptions
 import testscenarios
 
 from osc_placement import errors
+from osc_placement.model import text
 from osc_placement.tests.unit import base
+from osc_placement.tests.unit import strategies
 
 load_tests = testscenarios.load_tests_apply_scenarios
 
@@ -99,3 +107,34 @@ class TestErrorMessageWithoutBody(base.TestCase):
     def test_error_message_without_body_or_reason(self):
         self.assertEqual(self.expected, errors.error_message(
             base.response(self.status, reason=self.reason)))
+
+
+# Any value, property-based (see the strategies module).
+class TestAnyBody(base.TestCase):
+    """The error line of a failed response, whatever its body."""
+
+    @strategies.SETTINGS
+    @hypothesis.given(st.integers(400, 599), strategies.BODIES,
+                      st.sampled_from([None, 'application/json', 'text/html',
+                                       'text/plain; charset=latin-1']),
+                      st.sampled_from(['Bad Request', '', None]))
+    def test_error_line_of_any_body_is_one_clean_line(
+            self, status, body, content_type, reason):
+        response = strategies.read_response(status, body, content_type,
+                                            reason)
+        message = errors.error_message(response)
+        self.assertTrue(
+            isinstance(message, str) and message.strip() == message)
+        self.assertTrue(message)
+        self.assertOneLine(message)
+        self.assertFalse(re.search(text._CONTROL_RE, message), repr(message))
+        error = errors.exception_for(response)
+        self.assertIsInstance(error, exceptions.ClientException)
+        self.assertEqual('%s (HTTP %d)' % (message, status), str(error))
+
+    def test_carriage_return_in_a_json_detail_is_not_printed(self):
+        body = json.dumps({'errors': [{'status': 400,
+                                       'detail': 'Refused.\rAll good'}]})
+        message = errors.error_message(
+            strategies.read_response(400, body.encode()))
+        self.assertOneLine(message)

@@ -19,10 +19,13 @@ import os
 from unittest import mock as umock
 
 import fixtures
+import hypothesis
+from hypothesis import strategies as st
 from osc_lib import exceptions
 import testscenarios
 
 from osc_placement.tests.unit import base
+from osc_placement.tests.unit import strategies
 from osc_placement import version
 
 load_tests = testscenarios.load_tests_apply_scenarios
@@ -464,3 +467,39 @@ class TestGateMessage(ShellTestCase):
         self.assertEqual(['Operation or argument is not supported with '
                           'version %s; requires at least version %s'
                           % (self.version, self.minimum)], lines)
+
+
+# Any value, property-based (see the strategies module).
+VERSION_VALUES = st.one_of(
+    strategies.TEXT,
+    st.sampled_from(version.SUPPORTED_MICROVERSIONS + [
+        '1', 'latest', 'LATEST', ' latest ', '1.40', '2.0', '1.x', '1.',
+        '', '0.9', '1.030', ' 1.5 ']),
+    strategies.built_from(['1', '.', '2', '9', ' ', 'latest', 'x']))
+
+
+class TestAnyOptionValue(base.TestCase):
+    """Any value of the option: a version, or refused in one line."""
+
+    @strategies.SETTINGS
+    @hypothesis.given(VERSION_VALUES)
+    def test_api_version_is_supported_or_refused_in_one_line(self, value):
+        option = version.normalize_option(value)
+        # Always major 1: OpenStackClient then runs the placement command,
+        # which names the bad value.
+        self.assertTrue(option == '1' or option.startswith('1.'))
+        accepted, error = strategies.outcome(version.validate, option)
+        stripped = value.strip()
+        if error is None:
+            self.assertIn(accepted, version.SUPPORTED_VERSIONS)
+            self.assertTrue(
+                stripped in version.SUPPORTED_MICROVERSIONS + ['1']
+                or stripped.lower() == 'latest', stripped)
+            return
+        self.assertIsInstance(error, version.UnsupportedVersion)
+        self.assertNotIn(stripped, version.SUPPORTED_MICROVERSIONS + ['1'])
+        message = str(error)
+        self.assertIn(repr(stripped), message)
+        self.assertIn('1.0 to %s' % version.MAX_VERSION, message)
+        if '\n' not in value and '\r' not in value:
+            self.assertOneLine(message)

@@ -14,15 +14,22 @@
 
 And what ``inventory set`` adds to the reference's: the checks of each
 record of a dry run (rule D20), the warnings of what a write does to
-usage (rule D19), and ``--aggregate`` run in parallel.
+usage (rule D19), ``--aggregate`` run in parallel; and the properties of
+the module's parsers, ``parse_resource()`` and ``finite_float()``.
 """
 
 import json
+import math
 import time
 
+import hypothesis
+from hypothesis import strategies as st
 import testscenarios
 
+from osc_placement.model import inventories
+from osc_placement.resources import inventory
 from osc_placement.tests.unit import base
+from osc_placement.tests.unit import strategies
 
 URL = base.ENDPOINT
 RP1 = base.RP1
@@ -43,6 +50,25 @@ MEMORY = {'total': 4096, 'reserved': 0, 'min_unit': 1, 'max_unit': 4096,
           'step_size': 1, 'allocation_ratio': 1.0}
 # The members of the aggregate of TestSetAggregateInParallel.
 PROVIDERS = ['aaaaaaaa-aaaa-4aaa-8aaa-00000000002%d' % i for i in range(8)]
+
+
+# inventory set --resource <class>[:<field>]=<value>, and what a successful
+# parse returns.
+RATIOS = st.one_of(st.floats(allow_nan=False).map(repr), strategies.AMOUNTS)
+INVENTORY_VALUES = st.one_of(
+    strategies.TEXT,
+    strategies.built_from(strategies.CLASSES + list(inventories.FIELDS)
+                          + strategies.NUMBERS + strategies.SEPARATORS
+                          + ['Total', 'foo']),
+    st.builds('{}:{}={}'.format, st.sampled_from(strategies.CLASSES),
+              st.sampled_from(inventories.FIELDS),
+              st.sampled_from(strategies.NUMBERS)),
+    st.builds('{}={}'.format, strategies.GOOD_CLASSES, strategies.AMOUNTS),
+    st.builds('{}:{}={}'.format, strategies.GOOD_CLASSES,
+              st.sampled_from(inventories.FIELDS), strategies.AMOUNTS),
+    st.builds('{}:allocation_ratio={}'.format, strategies.GOOD_CLASSES,
+              RATIOS),
+)
 
 
 rp = base.provider
@@ -941,3 +967,47 @@ class TestUsageInAnAggregate(UsageTestCase):
         self.assertEqual(sorted(serial[3]), sorted(parallel[3]))
         self.assertEqual([over(RP1, 'VCPU', 6, 4), over(RP3, 'VCPU', 8, 4)],
                          serial[1].splitlines())
+
+
+class TestParsers(base.TestCase):
+    """The parsers of inventory set and class set: a value or one line.
+
+    The property of :mod:`osc_placement.tests.unit.strategies`.
+    """
+
+    @strategies.SETTINGS
+    @hypothesis.given(INVENTORY_VALUES)
+    def test_inventory_resource_is_a_typed_field_or_a_command_error(
+            self, argument):
+        parsed, error = strategies.outcome(inventory.parse_resource, argument)
+        if error is not None:
+            if '\n' not in argument and '\r' not in argument:
+                self.assertOneLine(str(error))
+            return
+        resource_class, field, number = parsed
+        name, value = argument.split('=')
+        self.assertTrue(
+            resource_class and resource_class == name.split(':')[0])
+        self.assertIn(field, inventories.FIELDS)
+        if field == 'allocation_ratio':
+            self.assertTrue(
+                isinstance(number, float) and math.isfinite(number))
+            self.assertEqual(float(value), number)
+        else:
+            self.assertIs(int, type(number))
+            self.assertEqual(int(value), number)
+
+    @strategies.SETTINGS
+    @hypothesis.given(st.one_of(strategies.TEXT,
+                                st.sampled_from(strategies.NUMBERS)))
+    def test_inventory_ratio_type_is_a_finite_float_or_a_value_error(
+            self, text):
+        # argparse turns the ValueError into "invalid float value: '<text>'".
+        number, error = strategies.outcome(inventory.finite_float, text,
+                                           errors=ValueError)
+        if error is None:
+            self.assertTrue(
+                isinstance(number, float) and math.isfinite(number))
+            self.assertEqual(float(text), number)
+        else:
+            self.assertEqual('float', inventory.finite_float.__name__)
