@@ -792,6 +792,7 @@ class TestDebugLines(EnvironmentTestCase):
 
 
 # Any value, property-based (see the strategies module).
+
 class TestAnyJSONBody(base.TestCase):
     """The JSON of a response, whatever its body: data, or one line."""
 

@@ -340,6 +340,7 @@ class TestParallelOption(base.TestCase):
 
 
 # Any value, property-based (see the strategies module).
+
 class TestAnyTimeout(base.TestCase):
     """Any value of the timeout: seconds, or refused in one line."""
 

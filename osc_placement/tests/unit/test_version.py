@@ -470,6 +470,7 @@ class TestGateMessage(ShellTestCase):
 
 
 # Any value, property-based (see the strategies module).
+
 VERSION_VALUES = st.one_of(
     strategies.TEXT,
     st.sampled_from(version.SUPPORTED_MICROVERSIONS + [
