@@ -20,8 +20,10 @@ The fixed identifiers below are the ones the recorded contract uses.
 import collections
 import io
 import json
+import os
 from urllib import parse as urlparse
 
+import fixtures
 from oslotest import base
 import requests
 import requests_mock
@@ -93,6 +95,38 @@ def provider(uuid, name='compute', generation=0, parent=None):
     return {'uuid': uuid, 'name': name, 'generation': generation,
             'parent_provider_uuid': parent,
             'root_provider_uuid': parent or uuid}
+
+
+def consumer(allocations, generation=1, project='p1', user='u1',
+             consumer_type='INSTANCE'):
+    """A consumer as Placement 1.38 returns it (``GET /allocations/<c>``).
+
+    allocations: {provider: {class: amount}}; a consumer without any has
+    no owner nor generation.
+    """
+    body = {'allocations': {rp: {'resources': res, 'generation': 5}
+                            for rp, res in allocations.items()}}
+    if allocations:
+        body.update(project_id=project, user_id=user,
+                    consumer_generation=generation,
+                    consumer_type=consumer_type)
+    return body
+
+
+def edited(data, path, value):
+    """A copy of ``data`` with the value at ``path`` (a list of keys) replaced.
+
+    ``value`` KeyError: the key is removed instead.
+    """
+    data = json.loads(json.dumps(data))
+    into = data
+    for key in path[:-1]:
+        into = into[key]
+    if value is KeyError:
+        del into[path[-1]]
+    else:
+        into[path[-1]] = value
+    return data
 
 
 def response(status, body=b'', content_type=None, reason=None,
@@ -188,6 +222,24 @@ class TestCase(base.BaseTestCase):
         """No line feed, no carriage return: what a terminal breaks on."""
         self.assertNotIn('\n', text)
         self.assertNotIn('\r', text)
+
+
+class FileTestCase(TestCase):
+    """A test of a command that reads or writes files, in a temporary folder.
+
+    ``self.dir`` is the folder; :meth:`file` writes a file there.
+    """
+
+    def setUp(self):
+        super().setUp()
+        self.dir = self.useFixture(fixtures.TempDir()).path
+
+    def file(self, data, name='f.json'):
+        """The path of a new file of ``data``: text as is, else its JSON."""
+        path = os.path.join(self.dir, name)
+        with open(path, 'w') as f:
+            f.write(data if isinstance(data, str) else json.dumps(data))
+        return path
 
 
 def answer_anything(request, context):

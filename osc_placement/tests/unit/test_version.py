@@ -113,6 +113,10 @@ class TestCompare(base.TestCase):
         self.assertIs(True, version.compare('1.2', version.ge('1.2'),
                                             exc=False))
 
+    def test_before_is_the_version_just_below(self):
+        self.assertEqual('1.9', version.before('1.10'))
+        self.assertRaises(ValueError, version.before, '1.0')
+
     def test_accepted_range_is_1_0_to_1_39(self):
         self.assertEqual('1.0', version.SUPPORTED_MICROVERSIONS[0])
         self.assertEqual('1.39', version.SUPPORTED_MICROVERSIONS[-1])
