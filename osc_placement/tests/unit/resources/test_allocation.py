@@ -10,10 +10,16 @@
 # License for the specific language governing permissions and limitations
 # under the License.
 
-"""Allocation commands beyond the recorded contract."""
+"""Allocation commands beyond the recorded contract.
 
+``resource provider allocation list`` over every provider, against the
+small cloud of ``clouds.CloudTestCase``.
+"""
+
+import io
 import json
 
+import fixtures
 import hypothesis
 from hypothesis import strategies as st
 from osc_lib import exceptions
@@ -21,10 +27,12 @@ import testscenarios
 
 from osc_placement.resources import allocation
 from osc_placement.tests.unit import base
+from osc_placement.tests.unit import clouds
 
 URL = base.ENDPOINT
 RP1 = base.RP1
 RP2 = base.RP2
+RP3 = base.RP3
 C1 = base.C1
 C2 = base.C2
 C3 = base.C3
@@ -493,3 +501,113 @@ class TestMalformedAllocation(base.TestCase):
         self.assertNotIn('invalid literal', err)
         self.assertNotIn('dictionary', err)
         self.assertEqual([], self.sent())
+
+
+# resource provider allocation list, across the small cloud
+
+class TestAllocationListAcross(clouds.CloudTestCase):
+
+    command = ('resource', 'provider', 'allocation', 'list')
+
+    def test_every_provider_without_consumer_reads(self):
+        rows = self.json()
+        self.assertEqual([
+            {'resource_provider': RP1, 'consumer_uuid': C1,
+             'resources': {'DISK_GB': 10}},
+            {'resource_provider': RP2, 'consumer_uuid': C1,
+             'resources': {'VCPU': 2, 'MEMORY_MB': 1024}},
+            {'resource_provider': RP3, 'consumer_uuid': C2,
+             'resources': {'VCPU': 6}},
+        ], rows)
+        self.assertEqual(
+            sorted(['/resource_providers']
+                   + clouds.per_provider('allocations')), self.gets())
+
+    def test_long_reads_each_consumer_once(self):
+        rows = self.json('--long')
+        self.assertEqual(
+            [(RP1, C1, 'p1', 'u1', 'INSTANCE'),
+             (RP2, C1, 'p1', 'u1', 'INSTANCE'),
+             (RP3, C2, 'p2', 'u2', 'unknown')],
+            [(r['resource_provider'], r['consumer_uuid'], r['project_id'],
+              r['user_id'], r['consumer_type']) for r in rows])
+        self.assertEqual(
+            sorted(['/resource_providers', '/allocations/' + C1,
+                    '/allocations/' + C2]
+                   + clouds.per_provider('allocations')),
+            self.gets())
+
+
+class TestAllocationFilters(clouds.CloudTestCase):
+
+    command = ('resource', 'provider', 'allocation', 'list')
+    scenarios = [
+        ('project', {'filter': ['--project-id', 'p2'], 'rows': [(RP3, C2)]}),
+        ('user', {'filter': ['--user-id', 'u1'],
+                  'rows': [(RP1, C1), (RP2, C1)]}),
+        ('type', {'filter': ['--consumer-type', 'INSTANCE'],
+                  'rows': [(RP1, C1), (RP2, C1)]}),
+        ('type_unknown', {'filter': ['--consumer-type', 'unknown'],
+                          'rows': [(RP3, C2)]}),
+        ('resource_class', {'filter': ['--resource-class', 'VCPU'],
+                            'rows': [(RP2, C1), (RP3, C2)]}),
+    ]
+
+    def test_filter(self):
+        rows = self.json(*self.filter)
+        self.assertEqual(self.rows, [(r['resource_provider'],
+                                      r['consumer_uuid']) for r in rows])
+
+
+class TestAllocationExclude(clouds.CloudTestCase):
+
+    command = ('resource', 'provider', 'allocation', 'list')
+
+    def test_exclude_consumers_from_file(self):
+        path = self.useFixture(fixtures.TempDir()).join('known')
+        with open(path, 'w') as f:
+            f.write('# servers\n\n%s\n' % C1.upper())
+        rows = self.json('--exclude-consumers-from', path)
+        self.assertEqual([C2], [r['consumer_uuid'] for r in rows])
+
+    def test_exclude_consumers_from_stdin(self):
+        self.useFixture(fixtures.MonkeyPatch(
+            'sys.stdin', io.StringIO(C2 + '\n')))
+        rows = self.json('--exclude-consumers-from', '-')
+        self.assertEqual([C1, C1], [r['consumer_uuid'] for r in rows])
+
+    def test_malformed_line_is_named(self):
+        path = self.useFixture(fixtures.TempDir()).join('known')
+        with open(path, 'w') as f:
+            f.write('%s\n\nnot-a-uuid\n' % C1)
+        self.assertRefused(
+            ['--exclude-consumers-from', path],
+            "--exclude-consumers-from %s: line 3: 'not-a-uuid' is not a "
+            "consumer UUID." % path)
+
+    def test_unreadable_file_is_one_line(self):
+        path = self.useFixture(fixtures.TempDir()).join('missing')
+        out, err, code = self.openstack('--exclude-consumers-from', path)
+        self.assertEqual(('', 1), (out, code))
+        self.assertEqual(1, len(err.splitlines()))
+        self.assertIn('--exclude-consumers-from %s: cannot read it: ' % path,
+                      err)
+        self.assertEqual([], self.sent())
+
+    def test_consumer_type_below_1_38_is_refused(self):
+        self.assertRefused(
+            ['--consumer-type', 'INSTANCE'],
+            'Operation or argument is not supported with version 1.37; '
+            'requires at least version 1.38', version='1.37')
+
+    def test_provider_filters_need_no_provider(self):
+        self.assertRefused(
+            [RP1, '--in-tree', RP1],
+            '--in-tree and --member-of select the providers to read: give '
+            'them without a resource provider.')
+
+    def test_with_a_provider_filters_apply_too(self):
+        rows = self.json(RP2, '--project-id', 'p1')
+        self.assertEqual([{'consumer_uuid': C1,
+                           'resources': {'VCPU': 2, 'MEMORY_MB': 1024}}],
+                         rows)
