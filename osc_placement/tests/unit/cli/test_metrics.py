@@ -10,13 +10,21 @@
 # License for the specific language governing permissions and limitations
 # under the License.
 
-"""The metrics of the capacity commands (``cli/metrics.py``)."""
+"""The metrics of the capacity commands (``cli/metrics.py``).
+
+Each command that offers ``-f openmetrics`` declares its metrics, and
+refuses the options that would drop some of them, whatever the command.
+"""
 
 from oslotest import base
+import testscenarios
 
 from osc_placement.cli import metrics
 from osc_placement.resources import capacity
 from osc_placement.resources import capacity_fit
+from osc_placement.tests.unit import clouds
+
+load_tests = testscenarios.load_tests_apply_scenarios
 
 
 class TestMetricsDeclared(base.BaseTestCase):
@@ -31,3 +39,30 @@ class TestMetricsDeclared(base.BaseTestCase):
     def test_the_capacity_commands_declare_theirs(self):
         for cmd in (capacity.ListCapacity, capacity_fit.FitCapacity):
             self.assertEqual(frozenset(), cmd.__abstractmethods__)
+
+
+class TestOpenMetricsColumns(clouds.TwoTrees):
+    """-f openmetrics writes every metric: -c and --sort-column refused.
+
+    One line, exit 1, before any request (the formatter used to guess its
+    metrics from the columns it was handed, and failed on a KeyError).
+    """
+
+    scenarios = [
+        ('%s %s %s' % (command, flag, column),
+         {'argv': argv + [flag, column], 'flag': flag})
+        for command, argv in (
+            ('list', ['resource', 'provider', 'capacity', 'list']),
+            ('list-summary', ['resource', 'provider', 'capacity', 'list',
+                              '--summary']),
+            ('fit', ['resource', 'provider', 'capacity', 'fit',
+                     '--resource', 'VCPU=1']))
+        for flag, column in (('-c', 'free'), ('-c', 'fits'),
+                             ('--sort-column', 'name'))]
+
+    def test_refused(self):
+        out, err, code = self.openstack(*self.argv, '-f', 'openmetrics')
+        self.assertEqual(
+            ('', '%s cannot be used with -f openmetrics: it writes every '
+             'metric of the command.\n' % self.flag, 1), (out, err, code))
+        self.assertEqual([], self.sent())

@@ -18,9 +18,11 @@ import testscenarios
 
 from osc_placement.model import candidates
 from osc_placement.tests.unit import base
+from osc_placement.tests.unit import clouds
 
 URL = base.ENDPOINT
 CN = base.RP1
+RP1, RP2 = base.RP1, base.RP2
 NUMA0 = 'aaaaaaaa-aaaa-4aaa-8aaa-000000000011'
 NUMA1 = 'aaaaaaaa-aaaa-4aaa-8aaa-000000000012'
 PF = 'aaaaaaaa-aaaa-4aaa-8aaa-000000000021'
@@ -325,4 +327,28 @@ class TestGates(CandidateTestCase):
         self.assertEqual('Operation or argument is not supported with '
                          'version %s; requires at least version %s\n'
                          % (below, self.since), err)
+        self.assertEqual([], self.requests_mock.request_history)
+
+
+class TestCandidatesFlavor(clouds.FlavorTestCase):
+    """allocation candidate list --flavor."""
+
+    def test_list(self):
+        out, err, code = self.openstack(
+            'allocation', 'candidate', 'list', '--flavor', 'f-large',
+            '--limit', '5', '-f', 'value', '-c', 'resource provider')
+        self.assertEqual(('', 0), (err, code))
+        self.assertEqual([RP1, RP2], out.splitlines())
+        self.assertEqual(
+            ['/allocation_candidates?limit=5&resources=DISK_GB:80,'
+             'MEMORY_MB:8192,VCPU:4&root_required=!COMPUTE_STATUS_DISABLED'],
+            self.candidates_sent())
+
+    def test_list_refuses_group(self):
+        out, err, code = self.openstack(
+            'allocation', 'candidate', 'list', '--flavor', 'f-large',
+            '--group', '1', '--resource', 'VCPU=1')
+        self.assertEqual(('', 1), (out, code))
+        self.assertEqual(['--flavor replaces --resource and --group: give '
+                          'one or the other.'], err.splitlines())
         self.assertEqual([], self.requests_mock.request_history)
