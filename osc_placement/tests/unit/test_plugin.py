@@ -339,6 +339,20 @@ class TestParallelOption(base.TestCase):
         self.assertEqual(('', 0), (err, code))
 
 
+class TestRefusedLocally(base.RefusedLocallyTestCase):
+    """A bad timeout with a line break (pasted from a file, say).
+
+    It must not break the error line.
+    """
+
+    scenarios = [
+        base.bad_value('line-break-timeout',
+                       ['--os-placement-timeout', '1\n0', 'resource',
+                        'class', 'create', 'CUSTOM_A'], 1,
+                       ['--os-placement-timeout', 'seconds']),
+    ]
+
+
 # Any value, property-based (see the strategies module).
 
 class TestAnyTimeout(base.TestCase):

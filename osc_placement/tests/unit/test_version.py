@@ -473,6 +473,42 @@ class TestGateMessage(ShellTestCase):
                           % (self.version, self.minimum)], lines)
 
 
+# Bad values of the option and of OS_PLACEMENT_API_VERSION, refused before
+# any request (see base.RefusedLocallyTestCase).
+
+API_VERSION_WORDS = ['1.0 to 1.39']
+BAD_VALUES = [
+    base.bad_value('api-version-option-%r' % value,
+                   ['--os-placement-api-version', value, 'resource',
+                    'class', 'create', 'CUSTOM_A'], 1,
+                   [repr(value.strip())] + API_VERSION_WORDS, version=None)
+    for value in ('1.40', '1.99', '2.0', '2', '0.9', 'abc', '', ' ',
+                  '1.x', '1.', '1.-1', '1.030', '1.5.1', 'v1.5')
+] + [
+    base.bad_value('api-version-env-%r' % value,
+                   ['resource', 'class', 'create', 'CUSTOM_A'], 1,
+                   [repr(value)] + API_VERSION_WORDS, version=None,
+                   env={'OS_PLACEMENT_API_VERSION': value})
+    for value in ('1.40', '2.0', 'abc', '1.x', '1.')
+] + [
+    # A value holding a line break (pasted from a file, say) must not
+    # break the error line.
+    base.bad_value('line-break-api-version',
+                   ['--os-placement-api-version', '1.\n5', 'resource',
+                    'class', 'create', 'CUSTOM_A'], 1, ['1.0 to 1.39']),
+]
+
+
+class TestRefusedLocally(base.RefusedLocallyTestCase):
+
+    scenarios = BAD_VALUES
+
+
+class TestCaseIds(base.CaseIdsTestCase):
+
+    tables = (BAD_VALUES,)
+
+
 # Any value, property-based (see the strategies module).
 
 VERSION_VALUES = st.one_of(

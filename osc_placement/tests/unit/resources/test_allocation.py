@@ -611,3 +611,173 @@ class TestAllocationExclude(clouds.CloudTestCase):
         self.assertEqual([{'consumer_uuid': C1,
                            'resources': {'VCPU': 2, 'MEMORY_MB': 1024}}],
                          rows)
+
+
+# Bad values, refused before any request (see base.RefusedLocallyTestCase).
+
+def _allocation_set(*values, version='1.39', code=1, words=(), owner=True,
+                    id=None):
+    argv = ['resource', 'provider', 'allocation', 'set', C3]
+    for value in values:
+        argv += ['--allocation', value]
+    if owner:
+        argv += OWNER
+    if version in ('1.38', '1.39'):
+        argv += ['--consumer-type', 'INSTANCE']
+    return base.bad_value(id or 'allocation-set-%s-%r' % (version, values),
+                          argv, code, list(words), version=version)
+
+
+ALLOCATION_FORMAT = 'Incorrect allocation string format'
+ALLOCATION_SET = [
+    _allocation_set('rp=%s,VCPU=two' % RP1, version=v,
+                    words=["'two'", 'VCPU', 'integer'])
+    for v in ('1.0', '1.12', '1.28', '1.39')
+] + [
+    # Recorded messages, kept word for word.
+    _allocation_set('rp=%s' % RP1, words=[ALLOCATION_FORMAT]),
+    _allocation_set('VCPU,MEMORY_MB', words=[ALLOCATION_FORMAT]),
+    _allocation_set('', words=[ALLOCATION_FORMAT]),
+    _allocation_set(',', words=[ALLOCATION_FORMAT]),
+    _allocation_set('rp=%s,VCPU' % RP1, words=[ALLOCATION_FORMAT, "'VCPU'"]),
+    _allocation_set('rp=%s,VCPU=1,' % RP1, words=[ALLOCATION_FORMAT]),
+    _allocation_set('rp=%s,=1' % RP1, words=[ALLOCATION_FORMAT]),
+    _allocation_set('rp=%s,VCPU=1=2' % RP1,
+                    words=[ALLOCATION_FORMAT, "'VCPU=1=2'"]),
+    _allocation_set('VCPU=1,MEMORY_MB=2', words=[
+        'Resource provider parameter is required for allocation string']),
+    _allocation_set('rp=,VCPU=1', words=['rp=', 'UUID or name']),
+    _allocation_set('rp=  ,VCPU=1', words=['rp=', 'UUID or name']),
+    _allocation_set('rp=%s,VCPU=' % RP1, words=["''", 'VCPU', 'integer']),
+    _allocation_set('rp=%s,VCPU=1.5' % RP1, words=["'1.5'", 'integer']),
+    _allocation_set('rp=%s,VCPU=1' % RP1, 'rp=%s,VCPU=2' % RP1,
+                    words=['Conflict detected', RP1, 'VCPU']),
+    _allocation_set('rp=%s,VCPU=1' % RP1, 'rp=%s,VCPU=abc' % RP1,
+                    words=["'abc'", 'integer']),
+    _allocation_set('rp=%s,VCPU=1,VCPU=2' % RP1,
+                    words=['VCPU', RP1]),
+    _allocation_set('rp=%s,rp=%s,VCPU=1' % (RP1, RP2),
+                    words=['rp=']),
+    base.bad_value('allocation-set-no-allocation',
+                   ['resource', 'provider', 'allocation', 'set', C3]
+                   + OWNER, 1, ['At least one resource allocation'],
+                   version='1.28'),
+    base.bad_value('allocation-set-negotiated-bad-allocation',
+                   ['resource', 'provider', 'allocation', 'set', C3,
+                    '--allocation', 'rp=%s,VCPU=two' % RP1] + OWNER,
+                   1, ["'two'", 'integer'], version=None),
+    base.bad_value('allocation-set-empty-project',
+                   ['resource', 'provider', 'allocation', 'set', C3,
+                    '--allocation', 'rp=%s,VCPU=1' % RP1, '--project-id', '',
+                    '--user-id', 'user-1'], 1, ['--project-id'],
+                   version='1.28'),
+    base.bad_value('allocation-set-empty-consumer-type',
+                   ['resource', 'provider', 'allocation', 'set', C3,
+                    '--allocation', 'rp=%s,VCPU=1' % RP1, '--consumer-type',
+                    ''] + OWNER, 1, ['--consumer-type'], version='1.38'),
+    base.bad_value('allocation-unset-empty-provider',
+                   ['resource', 'provider', 'allocation', 'unset', C3,
+                    '--provider', ''], 2, ['--provider', 'empty'],
+                   version='1.28'),
+    base.bad_value('allocation-unset-empty-class',
+                   ['resource', 'provider', 'allocation', 'unset', C3,
+                    '--resource-class', ' '], 2,
+                   ['--resource-class', 'empty'], version='1.28'),
+]
+
+EMPTY_VALUES = base.empty_positionals([
+    ('resource provider allocation set', (),
+     ('--allocation', 'rp=%s,VCPU=1' % RP1, '--consumer-type', 'INSTANCE')
+     + tuple(OWNER)),
+    ('resource provider allocation unset', (), ()),
+    ('resource provider allocation show', (), ()),
+    ('resource provider allocation delete', (), ()),
+    ('resource provider allocation delete', (C3,), ()),
+    ('resource provider allocation list', (), ()),
+])
+
+# A value holding a line break (pasted from a file, say) must not break
+# the error line.
+LINE_BREAKS = [
+    base.bad_value('line-break-allocation-conflict',
+                   ['resource', 'provider', 'allocation', 'set', C3,
+                    '--allocation', 'rp=a\nb,VCPU=1', '--allocation',
+                    'rp=a\nb,VCPU=2', '--consumer-type', 'INSTANCE']
+                   + OWNER, 1, ['Conflict detected']),
+]
+
+BAD_VALUES = ALLOCATION_SET + EMPTY_VALUES + LINE_BREAKS
+
+# Malformed values that the server judges (see
+# base.JudgedByTheServerTestCase).
+ROUND_TRIPS = [
+    ('allocation-set-zero-recorded',
+     ['--os-placement-api-version', '1.12', 'resource', 'provider',
+      'allocation', 'set', C3, '--allocation',
+      'rp=%s,VCPU=0' % RP1] + OWNER,
+     ('PUT', '/allocations/' + C3, []), '"VCPU": 0'),
+    ('allocation-set-malformed-consumer-recorded',
+     ['--os-placement-api-version', '1.28', 'resource', 'provider',
+      'allocation', 'set', 'not-a-uuid', '--allocation',
+      'rp=%s,VCPU=1' % RP1] + OWNER,
+     ('PUT', '/allocations/not-a-uuid', []), '"VCPU": 1'),
+    ('allocation-delete-malformed-consumer-recorded',
+     ['--os-placement-api-version', '1.0', 'resource', 'provider',
+      'allocation', 'delete', 'not-a-uuid'],
+     ('DELETE', '/allocations/not-a-uuid', []), None),
+]
+
+
+class TestRefusedLocally(base.RefusedLocallyTestCase):
+
+    scenarios = BAD_VALUES
+
+
+class TestJudgedByTheServer(base.JudgedByTheServerTestCase):
+
+    scenarios = base.round_trips(ROUND_TRIPS)
+
+
+class TestCaseIds(base.CaseIdsTestCase):
+
+    tables = (BAD_VALUES, ROUND_TRIPS)
+
+
+SET = ['resource', 'provider', 'allocation', 'set', C3]
+
+
+class TestRefusedWithTheServerDown(base.ServerDownTestCase):
+
+    scenarios = base.server_down([
+        ('allocation-set-amount',
+         SET + ['--allocation', 'rp=R,VCPU=abc'] + OWNER,
+         "--allocation 'rp=R,VCPU=abc': amount of VCPU: 'abc' is not an "
+         "integer."),
+        ('allocation-set-no-rp',
+         SET + ['--allocation', 'VCPU=1'] + OWNER,
+         'Incorrect allocation string format'),
+        ('allocation-set-two-amounts',
+         SET + ['--allocation', 'rp=R,VCPU=1,VCPU=2'] + OWNER,
+         "--allocation 'rp=R,VCPU=1,VCPU=2': two different amounts of "
+         "VCPU."),
+        ('allocation-list-exclude-file',
+         ['resource', 'provider', 'allocation', 'list',
+          '--exclude-consumers-from', '/nonexistent/known'],
+         "--exclude-consumers-from /nonexistent/known: cannot read it: "
+         "[Errno 2] No such file or directory: '/nonexistent/known'"),
+        ('allocation-member-of',
+         ['resource', 'provider', 'allocation', 'list', '--member-of', 'x'],
+         "--member-of: 'x' is not an aggregate UUID."),
+    ])
+
+
+class TestAmountsOutOfRange(base.OutOfRangeTestCase):
+
+    scenarios = [
+        ('allocation-set', {
+            'argv': ('resource', 'provider', 'allocation', 'set', C1,
+                     '--allocation', 'rp=%s,VCPU=-3' % RP1,
+                     '--consumer-type', 'INSTANCE') + tuple(OWNER),
+            'error': "--allocation 'rp=%s,VCPU=-3': amount of VCPU: -3 is "
+                     "out of range (1 to 2147483647)." % RP1}),
+    ]

@@ -352,3 +352,170 @@ class TestCandidatesFlavor(clouds.FlavorTestCase):
         self.assertEqual(['--flavor replaces --resource and --group: give '
                           'one or the other.'], err.splitlines())
         self.assertEqual([], self.requests_mock.request_history)
+
+
+# Bad values, refused before any request (see base.RefusedLocallyTestCase).
+
+def _candidates(*more, version='1.39', code=1, words=()):
+    return base.bad_value('candidates-%s-%s' % (version, ' '.join(more)),
+                          ['allocation', 'candidate', 'list'] + list(more),
+                          code, list(words), version=version)
+
+
+CANDIDATE_FORMAT = '<resource_class>=<value>'
+BAD_VALUES = [
+    _candidates('--resource', 'VCPU', words=[CANDIDATE_FORMAT]),
+    _candidates('--resource', 'VCPU:1', words=[CANDIDATE_FORMAT]),
+    _candidates('--resource', 'VCPU=1=2', words=[CANDIDATE_FORMAT]),
+    _candidates('--resource', '', words=[CANDIDATE_FORMAT]),
+    _candidates('--resource', '=1', words=["'=1'", 'resource class']),
+    _candidates('--resource', ' =1', words=["' =1'", 'resource class']),
+    _candidates('--resource', 'VCPU=', words=["'VCPU='", 'integer']),
+    _candidates('--resource', 'VCPU=abc', words=["'VCPU=abc'", 'integer']),
+    _candidates('--resource', 'VCPU=1.5', words=["'VCPU=1.5'", 'integer']),
+    _candidates('--resource', 'VCPU=1', '--group', '1', '--resource',
+                'VCPU=x', words=["'VCPU=x'", 'integer']),
+    _candidates('--resource', 'VCPU=1', '--limit', 'abc',
+                words=['--limit', "'abc'", 'integer'], version='1.16'),
+    _candidates('--resource', 'VCPU=1', '--limit', '',
+                words=['--limit', "''", 'integer'], version='1.16'),
+    _candidates('--resource', 'VCPU=1', '--limit', '1.5',
+                words=['--limit', "'1.5'", 'integer'], version='1.16'),
+    _candidates('--resource', 'VCPU=1', '--limit', 'abc',
+                words=['--limit', "'abc'", 'integer'], version=None),
+] + [
+    _candidates('--resource', 'VCPU=1', '--group', name, '--resource',
+                'VCPU=1', version=version,
+                words=['--group', repr(name), 'positive integer'])
+    for version in ('1.25', '1.32')
+    for name in ('a', '0', '01', '1.5', '-1', 'GPU')
+] + [
+    _candidates('--resource', 'VCPU=1', '--group', name, '--resource',
+                'VCPU=1', words=['--group', '64 characters'])
+    for name in ('x' * 65, 'a b', 'a.b', 'a/b', 'é', 'a,b', 'a:b')
+] + [
+    _candidates('--resource', 'VCPU=1', '--group', '', '--resource',
+                'VCPU=1', code=2, words=['--group', "''"]),
+    _candidates('--resource', 'VCPU=1', '--group', '', '--resource',
+                'VCPU=1', code=2, words=['--group', "''"], version='1.25'),
+    _candidates('--resource', 'VCPU=1', '--required', '', code=2,
+                words=['--required']),
+    _candidates('--resource', 'VCPU=1', '--required', 'A,,B', code=2,
+                words=['--required']),
+    _candidates('--resource', 'VCPU=1', '--forbidden', '', code=2,
+                words=['--forbidden']),
+    _candidates('--resource', 'VCPU=1', '--member-of', '', code=2,
+                words=['--member-of']),
+    _candidates('--resource', 'VCPU=1', '--in-tree', '', code=2,
+                words=['--in-tree']),
+    _candidates('--resource', 'VCPU=1', '--root-required', '',
+                words=['--root-required', 'empty']),
+    _candidates('--resource', 'VCPU=1', '--root-required', 'A,!',
+                words=['--root-required', '!']),
+    _candidates('--resource', 'VCPU=1', '--same-subtree', '',
+                words=['--same-subtree']),
+    _candidates('--resource', 'VCPU=1', '--group', 'a', '--resource',
+                'VCPU=1', '--same-subtree', 'a,b',
+                words=['--same-subtree', "'b'"]),
+    _candidates('--resource', 'VCPU=1', '--group-policy', 'spread',
+                code=2, words=['--group-policy', "'spread'"]),
+]
+
+# Malformed values that the server judges (see
+# base.JudgedByTheServerTestCase).
+ROUND_TRIPS = [
+    ('candidates-resource-zero',
+     ['--os-placement-api-version', '1.10', 'allocation', 'candidate',
+      'list', '--resource', 'VCPU=0'],
+     ('GET', '/allocation_candidates', [('resources', 'VCPU:0')]), None),
+]
+
+
+class TestRefusedLocally(base.RefusedLocallyTestCase):
+
+    scenarios = BAD_VALUES
+
+
+class TestJudgedByTheServer(base.JudgedByTheServerTestCase):
+
+    scenarios = base.round_trips(ROUND_TRIPS)
+
+
+class TestCaseIds(base.CaseIdsTestCase):
+
+    tables = (BAD_VALUES, ROUND_TRIPS)
+
+
+LIST = ['allocation', 'candidate', 'list']
+
+
+class TestRefusedWithTheServerDown(base.ServerDownTestCase):
+
+    scenarios = base.server_down([
+        ('candidates-amount', LIST + ['--resource', 'VCPU=x'],
+         "--resource 'VCPU=x': amount: 'x' is not an integer."),
+        ('candidates-resource-format', LIST + ['--resource', 'VCPU'],
+         'Arguments to --resource must be of form <resource_class>=<value>'),
+        ('candidates-limit',
+         LIST + ['--resource', 'VCPU=1', '--limit', 'abc'],
+         "--limit: 'abc' is not an integer."),
+        ('candidates-group-name',
+         LIST + ['--resource', 'VCPU=1', '--group', 'a!', '--resource',
+                 'VCPU=1'],
+         "--group 'a!': before --os-placement-api-version 1.33 a group "
+         "name must be a positive integer (e.g. 1)."),
+        ('candidates-group-without-resource',
+         LIST + ['--resource', 'VCPU=1', '--group', '1'],
+         'Group 1 has no --resource: every --group needs at least one '
+         '--resource, unless it is named in --same-subtree '
+         '(--os-placement-api-version 1.36 or later).'),
+        ('candidates-same-subtree',
+         LIST + ['--resource', 'VCPU=1', '--same-subtree', '_x'],
+         "--same-subtree '_x': '_x' is not the name of a --group of this "
+         "request."),
+        ('candidates-root-required',
+         LIST + ['--resource', 'VCPU=1', '--root-required', '!'],
+         '--root-required \'!\': "!" must be followed by a trait name.'),
+        ('candidates-in-tree-twice',
+         LIST + ['--resource', 'VCPU=1', '--in-tree', 'a', '--in-tree',
+                 'b'],
+         '--in-tree given 2 times for the unnamed group: one provider tree '
+         'per group.'),
+    ])
+
+
+class TestAmountsOutOfRange(base.OutOfRangeTestCase):
+
+    scenarios = [
+        ('candidates-negative', {
+            'argv': ('allocation', 'candidate', 'list', '--resource',
+                     'VCPU=-3'),
+            'error': "--resource 'VCPU=-3': amount: -3 is out of range "
+                     "(1 to 2147483647)."}),
+        ('candidates-huge', {
+            'argv': ('allocation', 'candidate', 'list', '--resource',
+                     'VCPU=99999999999999999999'),
+            'error': "--resource 'VCPU=99999999999999999999': amount: "
+                     "99999999999999999999 is out of range (1 to "
+                     "2147483647)."}),
+        ('candidates-limit', {
+            'argv': ('allocation', 'candidate', 'list', '--resource',
+                     'VCPU=1', '--limit', '-1'),
+            'error': "--limit: '-1' must be an integer of at least 1."}),
+    ]
+
+
+class TestZeroAmountsStayServerJudged(base.TestCase):
+
+    def test_zero_is_sent(self):
+        self.requests_mock.get(
+            URL + '/allocation_candidates',
+            **base.error_reply(400, 'JSON does not validate: 0 is less '
+                               'than the minimum of 1'))
+        out, err, code = self.openstack(
+            'allocation', 'candidate', 'list', '--resource', 'VCPU=0',
+            version='1.39')
+        self.assertEqual(1, code)
+        self.assertEqual(
+            [('GET', '/allocation_candidates?resources=VCPU%3A0')],
+            self.sent())

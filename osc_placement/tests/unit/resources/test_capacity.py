@@ -15,12 +15,16 @@
 Against the small cloud of ``clouds.CloudTestCase``.
 """
 
+import testscenarios
+
 from osc_placement.tests.unit import base
 from osc_placement.tests.unit import clouds
 
 URL = base.ENDPOINT
 RP1, RP2, RP3 = base.RP1, base.RP2, base.RP3
 AGG1 = base.AGG1
+
+load_tests = testscenarios.load_tests_apply_scenarios
 
 
 class TestCapacityList(clouds.CloudTestCase):
@@ -105,3 +109,12 @@ class TestCapacityList(clouds.CloudTestCase):
             ['--member-of', AGG1],
             'Operation or argument is not supported with version 1.2; '
             'requires at least version 1.3', version='1.2')
+
+
+class TestRefusedWithTheServerDown(base.ServerDownTestCase):
+
+    scenarios = base.server_down([
+        ('capacity-member-of',
+         ['resource', 'provider', 'capacity', 'list', '--member-of', 'x'],
+         "--member-of: 'x' is not an aggregate UUID."),
+    ])

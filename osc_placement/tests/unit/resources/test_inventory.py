@@ -1011,3 +1011,190 @@ class TestParsers(base.TestCase):
             self.assertEqual(float(text), number)
         else:
             self.assertEqual('float', inventory.finite_float.__name__)
+
+
+# Bad values, refused before any request (see base.RefusedLocallyTestCase).
+
+def _inventory_set(value, *more, version='1.39', **kw):
+    return base.bad_value(
+        'inventory-set-resource-%r%s' % (value, ' '.join(more)),
+        ['resource', 'provider', 'inventory', 'set', RP1, '--resource',
+         value] + list(more), version=version, **kw)
+
+
+INT_WORDS = ['integer']
+FORMAT = 'name=value'
+NOT_EMPTY = 'must be not empty'
+
+INVENTORY_SET = [
+    # The messages of the reference are kept word for word where the
+    # contract records them (D2b: the same message, without the GET).
+    _inventory_set('VCPU', code=1, words=[FORMAT]),
+    _inventory_set('VCPU=1=2', code=1, words=[FORMAT]),
+    _inventory_set('VCPU==2', code=1, words=[FORMAT]),
+    _inventory_set('', code=1, words=[FORMAT]),
+    _inventory_set('=4', code=1, words=[NOT_EMPTY]),
+    _inventory_set(':total=4', code=1, words=[NOT_EMPTY]),
+    _inventory_set('VCPU:=4', code=1, words=[NOT_EMPTY]),
+    _inventory_set('VCPU=', code=1, words=[NOT_EMPTY]),
+    _inventory_set('VCPU:total=', code=1, words=[NOT_EMPTY]),
+    _inventory_set('VCPU:total:x=1', code=1, words=['one colon']),
+    _inventory_set('VCPU:foo=1', code=1, words=['foo']),
+    _inventory_set('VCPU:Total=1', code=1, words=['Total']),
+    _inventory_set('VCPU=abc', code=1, words=["'abc'", 'total'] + INT_WORDS),
+    _inventory_set('VCPU=2.0', code=1, words=["'2.0'"] + INT_WORDS),
+    _inventory_set('VCPU=1e3', code=1, words=["'1e3'"] + INT_WORDS),
+    _inventory_set('VCPU=0x10', code=1, words=["'0x10'"] + INT_WORDS),
+    _inventory_set('VCPU:max_unit=1.5', code=1,
+                   words=["'1.5'", 'max_unit'] + INT_WORDS),
+    _inventory_set('VCPU:reserved=x', code=1,
+                   words=["'x'", 'reserved'] + INT_WORDS),
+    _inventory_set('VCPU:min_unit=one', code=1,
+                   words=["'one'", 'min_unit'] + INT_WORDS),
+    _inventory_set('VCPU:step_size=1/2', code=1,
+                   words=["'1/2'", 'step_size'] + INT_WORDS),
+] + [
+    _inventory_set('VCPU:allocation_ratio=%s' % value, code=1,
+                   words=["'%s'" % value, 'allocation_ratio', 'number'])
+    for value in ('x', 'nan', 'NaN', 'inf', '-inf', 'infinity', '1,5')
+] + [
+    _inventory_set(' =4', code=1, words=[NOT_EMPTY]),
+    base.bad_value('inventory-set-bad-after-good',
+                   ['resource', 'provider', 'inventory', 'set', RP1,
+                    '--resource', 'VCPU=4', '--resource', 'MEMORY_MB'], 1,
+                   [FORMAT]),
+    _inventory_set('VCPU=abc', '--amend', code=1, words=["'abc'"]),
+    _inventory_set('VCPU=abc', '--dry-run', code=1, words=["'abc'"]),
+    base.bad_value('inventory-set-aggregate-bad-resource',
+                   ['resource', 'provider', 'inventory', 'set', AGG,
+                    '--aggregate', '--resource', 'VCPU=abc'], 1,
+                   ["'abc'", 'integer']),
+    base.bad_value('inventory-set-negotiated-bad-resource',
+                   ['resource', 'provider', 'inventory', 'set', RP1,
+                    '--resource', 'VCPU=abc'], 1, ["'abc'", 'integer'],
+                   version=None),
+]
+
+
+def _class_set(*more, code=2, words=()):
+    return base.bad_value('inventory-class-set-%s' % ' '.join(more),
+                          ['resource', 'provider', 'inventory', 'class',
+                           'set', RP1, 'VCPU'] + list(more), code,
+                          list(words))
+
+
+INVENTORY_CLASS_SET = [
+    _class_set('--total', 'abc', words=['--total', "'abc'", 'int']),
+    _class_set('--total', '', words=['--total', "''", 'int']),
+    _class_set('--total', '1.5', words=['--total', "'1.5'", 'int']),
+    # The digits inventory set takes, no more: not 1_000, not other scripts.
+    _class_set('--total', '1_000', words=['--total', "'1_000'", 'int']),
+    _class_set('--total', '\u0663', words=['--total', 'int']),
+    _class_set('--total', '4', '--max_unit', '1_0',
+               words=['--max_unit', "'1_0'", 'int']),
+    _class_set('--total', '4', '--max_unit', 'x',
+               words=['--max_unit', "'x'", 'int']),
+    _class_set('--total', '4', '--min_unit', '1e3',
+               words=['--min_unit', "'1e3'", 'int']),
+    _class_set('--total', '4', '--reserved', 'none',
+               words=['--reserved', "'none'", 'int']),
+    _class_set('--total', '4', '--step_size', '2.5',
+               words=['--step_size', "'2.5'", 'int']),
+] + [
+    _class_set('--total', '4', '--allocation_ratio=' + value,
+               words=['--allocation_ratio', "'%s'" % value, 'float'])
+    for value in ('x', 'nan', 'inf', '-inf', '')
+]
+
+EMPTY_VALUES = base.empty_positionals([
+    ('resource provider inventory set', (), ('--resource', 'VCPU=1')),
+    ('resource provider inventory class set', (), ('VCPU', '--total', '1')),
+    ('resource provider inventory class set', (RP1,), ('--total', '1')),
+    ('resource provider inventory list', (), ()),
+    ('resource provider inventory show', (), ('VCPU',)),
+    ('resource provider inventory show', (RP1,), ()),
+    ('resource provider inventory delete', (), ('--resource-class',
+                                                'VCPU')),
+    ('resource provider inventory delete', (RP1, '--resource-class'), ()),
+]) + [
+    base.empty_value('resource provider inventory delete', RP1,
+                     '--resource-class', version='1.0'),
+    base.empty_value('resource provider inventory set', '--aggregate',
+                     after=('--resource', 'VCPU=1'), version='1.3'),
+]
+
+# A value holding a line break (pasted from a file, say) must not break
+# the error line.
+LINE_BREAKS = [
+    base.bad_value('line-break-inventory-amount',
+                   ['resource', 'provider', 'inventory', 'set', RP1,
+                    '--resource', 'VCPU=4\n4'], 1, ['integer']),
+    base.bad_value('line-break-inventory-field',
+                   ['resource', 'provider', 'inventory', 'set', RP1,
+                    '--resource', 'VCPU:total\n=4'], 1, ['field']),
+]
+
+BAD_VALUES = INVENTORY_SET + INVENTORY_CLASS_SET + EMPTY_VALUES + LINE_BREAKS
+
+# Malformed values that the server judges (see
+# base.JudgedByTheServerTestCase).
+ROUND_TRIPS = [
+    ('inventory-set-total-zero-recorded',
+     ['--os-placement-api-version', '1.0', 'resource', 'provider',
+      'inventory', 'set', RP1, '--resource', 'VCPU=0'],
+     ('PUT', inventories_path(RP1), []), '"total": 0'),
+    ('inventory-set-ratio-negative',
+     ['--os-placement-api-version', '1.0', 'resource', 'provider',
+      'inventory', 'set', RP1, '--resource', 'VCPU=4', '--resource',
+      'VCPU:allocation_ratio=-1'],
+     ('PUT', inventories_path(RP1), []), '"allocation_ratio": -1.0'),
+    ('inventory-class-set-total-zero-recorded',
+     ['--os-placement-api-version', '1.0', 'resource', 'provider',
+      'inventory', 'class', 'set', RP1, 'VCPU', '--total', '0'],
+     ('PUT', inventories_path(RP1) + '/VCPU', []), '"total": 0'),
+]
+
+
+class TestRefusedLocally(base.RefusedLocallyTestCase):
+
+    scenarios = BAD_VALUES
+
+
+class TestJudgedByTheServer(base.JudgedByTheServerTestCase):
+
+    scenarios = base.round_trips(ROUND_TRIPS)
+
+
+class TestCaseIds(base.CaseIdsTestCase):
+
+    tables = (BAD_VALUES, ROUND_TRIPS)
+
+
+class TestRefusedWithTheServerDown(base.ServerDownTestCase):
+
+    scenarios = base.server_down([
+        ('inventory-set-amount',
+         ['resource', 'provider', 'inventory', 'set', RP1, '--resource',
+          'VCPU=abc'],
+         "total of --resource VCPU=abc: 'abc' is not an integer."),
+    ])
+
+
+class TestAmountsOutOfRange(base.OutOfRangeTestCase):
+
+    scenarios = [
+        ('inventory-set-total', {
+            'argv': ('resource', 'provider', 'inventory', 'set', RP1,
+                     '--resource', 'VCPU=-3'),
+            'error': 'total of --resource VCPU=-3: -3 is out of range (1 to '
+                     '2147483647).'}),
+        ('inventory-set-reserved', {
+            'argv': ('resource', 'provider', 'inventory', 'set', RP1,
+                     '--resource', 'VCPU:reserved=3000000000'),
+            'error': 'reserved of --resource VCPU:reserved=3000000000: '
+                     '3000000000 is out of range (0 to 2147483647).'}),
+        ('inventory-class-set', {
+            'argv': ('resource', 'provider', 'inventory', 'class', 'set',
+                     RP1, 'VCPU', '--total', '8', '--max-unit=-1'),
+            'error': '--max-unit: -1 is out of range (1 to 2147483647).'}),
+    ]

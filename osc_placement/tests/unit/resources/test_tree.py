@@ -305,3 +305,29 @@ class TestDotNames(base.TestCase):
         self.assertEqual(1, len(graphs[0].get_edges()))
         # No raw line break inside a string: one statement per line.
         self.assertEqual(7, len(out.splitlines()))
+
+
+# Bad values, refused before any request (see base.RefusedLocallyTestCase).
+
+BAD_VALUES = base.empty_positionals([
+    ('resource provider tree show', (), ()),
+])
+
+
+class TestRefusedLocally(base.RefusedLocallyTestCase):
+
+    scenarios = BAD_VALUES
+
+
+class TestCaseIds(base.CaseIdsTestCase):
+
+    tables = (BAD_VALUES,)
+
+
+class TestRefusedWithTheServerDown(base.ServerDownTestCase):
+
+    scenarios = base.server_down([
+        ('tree-member-of',
+         ['resource', 'provider', 'tree', 'list', '--member-of', 'x'],
+         "--member-of: 'x' is not an aggregate UUID."),
+    ])
