@@ -20,8 +20,10 @@ The fixed identifiers below are the ones the recorded contract uses.
 import collections
 import io
 import json
+import os
 from urllib import parse as urlparse
 
+import fixtures
 from oslotest import base
 import requests
 import requests_mock
@@ -93,6 +95,38 @@ def provider(uuid, name='compute', generation=0, parent=None):
     return {'uuid': uuid, 'name': name, 'generation': generation,
             'parent_provider_uuid': parent,
             'root_provider_uuid': parent or uuid}
+
+
+def consumer(allocations, generation=1, project='p1', user='u1',
+             consumer_type='INSTANCE'):
+    """A consumer as Placement 1.38 returns it (``GET /allocations/<c>``).
+
+    allocations: {provider: {class: amount}}; a consumer without any has
+    no owner nor generation.
+    """
+    body = {'allocations': {rp: {'resources': res, 'generation': 5}
+                            for rp, res in allocations.items()}}
+    if allocations:
+        body.update(project_id=project, user_id=user,
+                    consumer_generation=generation,
+                    consumer_type=consumer_type)
+    return body
+
+
+def edited(data, path, value):
+    """A copy of ``data`` with the value at ``path`` (a list of keys) replaced.
+
+    ``value`` KeyError: the key is removed instead.
+    """
+    data = json.loads(json.dumps(data))
+    into = data
+    for key in path[:-1]:
+        into = into[key]
+    if value is KeyError:
+        del into[path[-1]]
+    else:
+        into[path[-1]] = value
+    return data
 
 
 def response(status, body=b'', content_type=None, reason=None,
@@ -190,6 +224,24 @@ class TestCase(base.BaseTestCase):
         self.assertNotIn('\r', text)
 
 
+class FileTestCase(TestCase):
+    """A test of a command that reads or writes files, in a temporary folder.
+
+    ``self.dir`` is the folder; :meth:`file` writes a file there.
+    """
+
+    def setUp(self):
+        super().setUp()
+        self.dir = self.useFixture(fixtures.TempDir()).path
+
+    def file(self, data, name='f.json'):
+        """The path of a new file of ``data``: text as is, else its JSON."""
+        path = os.path.join(self.dir, name)
+        with open(path, 'w') as f:
+            f.write(data if isinstance(data, str) else json.dumps(data))
+        return path
+
+
 def answer_anything(request, context):
     """A Placement that knows every provider and refuses every write."""
     path = urlparse.urlsplit(request.url).path[len(PREFIX):] or '/'
@@ -224,3 +276,167 @@ class BadInputTestCase(TestCase):
         for word in LEAKS:
             self.assertNotIn(word, err, 'Python text leaked')
         return out, err, code
+
+
+# Bad input, value by value: the tables of each module's tests are the
+# scenarios of the test cases below.
+
+def bad_value(id, argv, code, words, env=None, version='1.39'):
+    """A case of :class:`RefusedLocallyTestCase`.
+
+    The command line (after ``--os-placement-api-version version``, left
+    out if None), the exit code, the words the error line must hold, the
+    environment.
+    """
+    return (id, {'argv': (['--os-placement-api-version', version]
+                          if version else []) + argv,
+                 'code': code, 'words': words, 'env': env})
+
+
+def empty_value(command, *before, after=(), version='1.39', value=''):
+    """The case of a command whose positional is ``value``: refused."""
+    argv = command.split() + list(before) + [value] + list(after)
+    return bad_value('empty-%r-%s-%s-%s' % (value, version, command,
+                                            ' '.join(before)), argv,
+                     2, ['empty'], version=version)
+
+
+def empty_positionals(commands):
+    """The cases of each command's positional, empty or blank.
+
+    commands: (command, the arguments before the positional, after it).
+    """
+    return [empty_value(command, *before, after=after, value=value)
+            for command, before, after in commands
+            for value in ('', '  ')]
+
+
+class RefusedLocallyTestCase(BadInputTestCase):
+    """Every value the plugin parses, tried with bad values.
+
+    ``scenarios``: cases made by :func:`bad_value`, each run through the
+    real ``openstack`` shell against the fake Placement that answers
+    anything. For each one the user must see:
+
+    * exit code 1 (a command error) or 2 (an argparse usage error);
+    * nothing on stdout;
+    * on stderr, one line (exit 1), or argparse's usage followed by one
+      ``error:`` line (exit 2), that names the option or the value and
+      what is expected, without Python's own words (``invalid
+      literal``...);
+    * no request at all, except the version negotiation ``GET /``:
+      nothing is read, and above all nothing is written, before the value
+      is known to be good.
+    """
+
+    def test_bad_value_is_refused_locally_in_one_line(self):
+        out, err, code = self.run_argv(self.argv, self.env)
+        self.assertEqual('', out)
+        self.assertEqual(self.code, code, err)
+        line = self.error_line(err, code)
+        for word in self.words:
+            self.assertIn(word, line)
+        self.assertEqual(
+            [], [r for r in self.requests_sent()
+                 if (r.method, r.path) != ('GET', '/')],
+            'sent before refusing')
+
+    def error_line(self, err, code):
+        """One line for a command error; usage then one line for argparse.
+
+        Returns the line that says what is wrong.
+        """
+        self.assertTrue(err.endswith('\n'), err)
+        lines = err.splitlines()
+        if code == 1:
+            self.assertEqual(1, len(lines), err)
+            return lines[0]
+        self.assertEqual(2, code)
+        self.assertTrue(lines[0].startswith('usage: openstack '), err)
+        self.assertEqual([], [line for line in lines[1:-1]
+                              if not line[:1].isspace()])
+        self.assertTrue(lines[-1].startswith('openstack'), err)
+        self.assertEqual(1, err.count(': error: '), err)
+        self.assertIn(': error: ', lines[-1])
+        return lines[-1]
+
+
+def round_trips(table):
+    """The scenarios of :class:`JudgedByTheServerTestCase`.
+
+    table: (id, argv, the request that carries the value (method, path,
+    query pairs), a fragment of its JSON body or None) each.
+    """
+    return [(id, {'argv': argv, 'request': request, 'body': body})
+            for id, argv, request, body in table]
+
+
+class JudgedByTheServerTestCase(BadInputTestCase):
+    """Malformed values that the server judges, as the recorded reference.
+
+    The reference sends them to the server on purpose
+    (``contract/cases.json``, "recorded" in a case's id): a zero amount,
+    ``--limit 0``, an identifier that is not a UUID... Those keep the
+    round trip, and the server's refusal comes out as one clean line.
+    (Negative amounts, amounts above 2147483647 and a --limit below 1 are
+    refused locally since rule D18: see :class:`OutOfRangeTestCase`.)
+    """
+
+    def test_value_judged_by_the_server_gives_its_one_line(self):
+        out, err, code = self.run_argv(self.argv)
+        self.assertEqual(('', 1), (out, code))
+        self.assertEqual('%s (HTTP 400)\n' % SERVER_DETAIL, err)
+        last = self.requests_sent()[-1]
+        self.assertEqual(self.request, (last.method, last.path, last.query))
+        if self.body is not None:
+            self.assertIn(self.body, json.dumps(last.body))
+
+
+class CaseIdsTestCase(TestCase):
+    """``tables``: the tables of cases of a module, each case's id first."""
+
+    tables = ()
+
+    def test_case_ids_are_unique(self):
+        ids = [case[0] for table in self.tables for case in table]
+        self.assertEqual(len(ids), len(set(ids)))
+
+
+def server_down(table):
+    """The scenarios of :class:`ServerDownTestCase`.
+
+    table: (id, argv, the one line expected on stderr) each.
+    """
+    return [(id, {'argv': argv, 'line': line}) for id, argv, line in table]
+
+
+class ServerDownTestCase(TestCase):
+    """The mistake in the command line, not "connection refused".
+
+    The default version ('1') negotiates, but every value that needs no
+    server is checked first: no request at all.
+    """
+
+    api_version = NEGOTIATE
+
+    def test_bad_value_before_the_negotiation(self):
+        self.requests_mock.register_uri(
+            requests_mock.ANY, requests_mock.ANY,
+            exc=requests.exceptions.ConnectionError('Connection refused'))
+        out, err, code = self.openstack(*self.argv)
+        self.assertEqual((1, '', self.line + '\n'), (code, out, err))
+        self.assertEqual([], self.requests_sent())
+
+
+class OutOfRangeTestCase(TestCase):
+    """Amounts out of Placement's range: refused before any request (D18).
+
+    ``scenarios``: each its ``argv`` and its ``error``, the one line that
+    names the value and the range. (A zero amount of the candidates stays
+    the server's to judge, as the recorded case has it.)
+    """
+
+    def test_refused_before_any_request(self):
+        out, err, code = self.openstack(*self.argv, version='1.39')
+        self.assertEqual(('', self.error + '\n', 1), (out, err, code))
+        self.assertEqual([], self.sent())

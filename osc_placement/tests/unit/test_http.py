@@ -21,11 +21,13 @@ environment of the requests of a batch.
 """
 
 import base64
+import json
 import logging
 import os
 import ssl
 
 import fixtures
+import hypothesis
 from keystoneauth1 import loading
 from keystoneauth1 import session as ks_session
 from osc_lib import exceptions
@@ -37,6 +39,7 @@ from osc_placement import errors
 from osc_placement import http
 from osc_placement.tests import cli
 from osc_placement.tests.unit import base
+from osc_placement.tests.unit import strategies
 from osc_placement import version
 
 load_tests = testscenarios.load_tests_apply_scenarios
@@ -786,3 +789,33 @@ class TestDebugLines(EnvironmentTestCase):
         self.assertTrue(http.writes_debug('osc_placement.tests.quiet'))
         quiet.setLevel(logging.INFO)
         self.assertFalse(http.writes_debug('osc_placement.tests.quiet'))
+
+
+# Any value, property-based (see the strategies module).
+
+class TestAnyJSONBody(base.TestCase):
+    """The JSON of a response, whatever its body: data, or one line."""
+
+    @strategies.SETTINGS
+    @hypothesis.given(strategies.BODIES)
+    def test_json_of_any_body_is_data_or_an_invalid_response(self, body):
+        response = strategies.read_response(200, body)
+        data, error = strategies.outcome(response.json,
+                                         errors=errors.InvalidResponse)
+        try:
+            expected = json.loads(body.decode('utf-8'))
+        except ValueError:
+            # Not UTF-8 JSON; requests may still read it in the encoding it
+            # guesses (a lone b'\xf0' is '0' in EBCDIC).
+            expected = json.loads(response.text) if error is None else None
+        if error is None:
+            # Compared as JSON text: a body of NaN is a float that equals
+            # no other, itself included.
+            self.assertEqual(json.dumps(expected, sort_keys=True),
+                             json.dumps(data, sort_keys=True))
+        else:
+            self.assertIsNone(expected)
+            self.assertOneLine(str(error))
+            self.assertTrue(
+                str(error).startswith('Invalid response from the Placement '
+                                      'API: GET http://placement.test/'))

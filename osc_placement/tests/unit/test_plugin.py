@@ -23,19 +23,24 @@ What importing the plugin loads is checked in a fresh interpreter, in
 
 import argparse
 import importlib.metadata
+import math
 from unittest import mock as umock
 
 import fixtures
+import hypothesis
+from hypothesis import strategies as st
 from keystoneauth1 import loading
 from keystoneauth1 import session as ks_session
 from openstack.config import cloud_region
 from openstackclient.common import clientmanager
+from osc_lib import exceptions
 import testscenarios
 
 from osc_placement import http
 from osc_placement import plugin
 from osc_placement.tests import cli
 from osc_placement.tests.unit import base
+from osc_placement.tests.unit import strategies
 from osc_placement import version
 
 load_tests = testscenarios.load_tests_apply_scenarios
@@ -332,3 +337,36 @@ class TestParallelOption(base.TestCase):
             'module', 'list', '-f', 'value',
             env={'OS_PLACEMENT_PARALLEL': self.value})
         self.assertEqual(('', 0), (err, code))
+
+
+class TestRefusedLocally(base.RefusedLocallyTestCase):
+    """A bad timeout with a line break (pasted from a file, say).
+
+    It must not break the error line.
+    """
+
+    scenarios = [
+        base.bad_value('line-break-timeout',
+                       ['--os-placement-timeout', '1\n0', 'resource',
+                        'class', 'create', 'CUSTOM_A'], 1,
+                       ['--os-placement-timeout', 'seconds']),
+    ]
+
+
+# Any value, property-based (see the strategies module).
+
+class TestAnyTimeout(base.TestCase):
+    """Any value of the timeout: seconds, or refused in one line."""
+
+    @strategies.SETTINGS
+    @hypothesis.given(st.one_of(strategies.LINE,
+                                st.sampled_from(strategies.NUMBERS)))
+    def test_timeout_is_positive_seconds_or_a_command_error(self, value):
+        seconds, error = strategies.outcome(
+            plugin._timeout_seconds, value, errors=exceptions.CommandError)
+        if error is None:
+            self.assertTrue(
+                isinstance(seconds, float) and 0 < seconds < math.inf)
+        else:
+            self.assertOneLine(str(error))
+            self.assertIn(repr(value), str(error))

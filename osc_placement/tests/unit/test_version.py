@@ -19,10 +19,13 @@ import os
 from unittest import mock as umock
 
 import fixtures
+import hypothesis
+from hypothesis import strategies as st
 from osc_lib import exceptions
 import testscenarios
 
 from osc_placement.tests.unit import base
+from osc_placement.tests.unit import strategies
 from osc_placement import version
 
 load_tests = testscenarios.load_tests_apply_scenarios
@@ -109,6 +112,10 @@ class TestCompare(base.TestCase):
                                              exc=False))
         self.assertIs(True, version.compare('1.2', version.ge('1.2'),
                                             exc=False))
+
+    def test_before_is_the_version_just_below(self):
+        self.assertEqual('1.9', version.before('1.10'))
+        self.assertRaises(ValueError, version.before, '1.0')
 
     def test_accepted_range_is_1_0_to_1_39(self):
         self.assertEqual('1.0', version.SUPPORTED_MICROVERSIONS[0])
@@ -464,3 +471,76 @@ class TestGateMessage(ShellTestCase):
         self.assertEqual(['Operation or argument is not supported with '
                           'version %s; requires at least version %s'
                           % (self.version, self.minimum)], lines)
+
+
+# Bad values of the option and of OS_PLACEMENT_API_VERSION, refused before
+# any request (see base.RefusedLocallyTestCase).
+
+API_VERSION_WORDS = ['1.0 to 1.39']
+BAD_VALUES = [
+    base.bad_value('api-version-option-%r' % value,
+                   ['--os-placement-api-version', value, 'resource',
+                    'class', 'create', 'CUSTOM_A'], 1,
+                   [repr(value.strip())] + API_VERSION_WORDS, version=None)
+    for value in ('1.40', '1.99', '2.0', '2', '0.9', 'abc', '', ' ',
+                  '1.x', '1.', '1.-1', '1.030', '1.5.1', 'v1.5')
+] + [
+    base.bad_value('api-version-env-%r' % value,
+                   ['resource', 'class', 'create', 'CUSTOM_A'], 1,
+                   [repr(value)] + API_VERSION_WORDS, version=None,
+                   env={'OS_PLACEMENT_API_VERSION': value})
+    for value in ('1.40', '2.0', 'abc', '1.x', '1.')
+] + [
+    # A value holding a line break (pasted from a file, say) must not
+    # break the error line.
+    base.bad_value('line-break-api-version',
+                   ['--os-placement-api-version', '1.\n5', 'resource',
+                    'class', 'create', 'CUSTOM_A'], 1, ['1.0 to 1.39']),
+]
+
+
+class TestRefusedLocally(base.RefusedLocallyTestCase):
+
+    scenarios = BAD_VALUES
+
+
+class TestCaseIds(base.CaseIdsTestCase):
+
+    tables = (BAD_VALUES,)
+
+
+# Any value, property-based (see the strategies module).
+
+VERSION_VALUES = st.one_of(
+    strategies.TEXT,
+    st.sampled_from(version.SUPPORTED_MICROVERSIONS + [
+        '1', 'latest', 'LATEST', ' latest ', '1.40', '2.0', '1.x', '1.',
+        '', '0.9', '1.030', ' 1.5 ']),
+    strategies.built_from(['1', '.', '2', '9', ' ', 'latest', 'x']))
+
+
+class TestAnyOptionValue(base.TestCase):
+    """Any value of the option: a version, or refused in one line."""
+
+    @strategies.SETTINGS
+    @hypothesis.given(VERSION_VALUES)
+    def test_api_version_is_supported_or_refused_in_one_line(self, value):
+        option = version.normalize_option(value)
+        # Always major 1: OpenStackClient then runs the placement command,
+        # which names the bad value.
+        self.assertTrue(option == '1' or option.startswith('1.'))
+        accepted, error = strategies.outcome(version.validate, option)
+        stripped = value.strip()
+        if error is None:
+            self.assertIn(accepted, version.SUPPORTED_VERSIONS)
+            self.assertTrue(
+                stripped in version.SUPPORTED_MICROVERSIONS + ['1']
+                or stripped.lower() == 'latest', stripped)
+            return
+        self.assertIsInstance(error, version.UnsupportedVersion)
+        self.assertNotIn(stripped, version.SUPPORTED_MICROVERSIONS + ['1'])
+        message = str(error)
+        self.assertIn(repr(stripped), message)
+        self.assertIn('1.0 to %s' % version.MAX_VERSION, message)
+        if '\n' not in value and '\r' not in value:
+            self.assertOneLine(message)

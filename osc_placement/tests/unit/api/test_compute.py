@@ -19,6 +19,8 @@ answers, and the one-line errors.
 
 import ast
 import os
+import subprocess
+import sys
 import types
 
 from keystoneauth1 import fixture as ks_fixture
@@ -286,3 +288,18 @@ class TestNoComputeInTheCatalog(base.BaseTestCase):
             "Cannot read flavor 'm1': no compute endpoint in the service "
             "catalog"), str(exc))
         self.assertNotIn('\n', str(exc))
+
+
+class TestComputeNotLoaded(base.BaseTestCase):
+    """A command without --flavor never imports the compute helpers."""
+
+    def test_plain_command(self):
+        code = (
+            'import sys\n'
+            'from osc_placement.tests import cli\n'
+            'cli.run(cli.auth_argv() + ["resource", "provider", "capacity",'
+            ' "fit", "--help"])\n'
+            'print("osc_placement.api.compute" in sys.modules)\n')
+        done = subprocess.run([sys.executable, '-c', code],
+                              capture_output=True, text=True, check=True)
+        self.assertEqual('False', done.stdout.splitlines()[-1])

@@ -34,6 +34,7 @@ import testscenarios
 from osc_placement.cli import batch
 from osc_placement.tests import cli
 from osc_placement.tests.unit import base
+from osc_placement.tests.unit import clouds
 
 load_tests = testscenarios.load_tests_apply_scenarios
 
@@ -554,3 +555,45 @@ class TestMultiDelete(base.TestCase):
                 len(self.failing), len(self.items), self.things))
         self.assertEqual(('', 1 if self.failing else 0), (out, code))
         self.assertEqual(expected, err.splitlines())
+
+
+class TestPartialFailure(clouds.CloudTestCase):
+    """A provider that cannot be read: the rest is printed, exit 1.
+
+    The output is the same at any parallelism.
+    """
+
+    failing = (clouds.RP2,)
+    scenarios = [
+        ('capacity', {'argv': ['resource', 'provider', 'capacity', 'list'],
+                      'shown': 2}),
+        ('allocations', {'argv': ['resource', 'provider', 'allocation',
+                                  'list', '--long'],
+                         'shown': 2}),
+        ('tree_long', {'argv': ['resource', 'provider', 'tree', 'list',
+                                '--long'],
+                       'shown': 4}),
+        ('tree_dot', {'argv': ['resource', 'provider', 'tree', 'list',
+                               '--dot', '--long', '--consumers'],
+                      'shown': None}),
+    ]
+
+    def run_at(self, parallel):
+        options = [] if parallel is None else [
+            '--os-placement-parallel', str(parallel)]
+        formats = [] if '--dot' in self.argv else ['-f', 'value']
+        return self.openstack(*(options + self.argv + formats))
+
+    def test_same_output_at_any_parallelism(self):
+        serial = self.run_at(1)
+        out, err, code = serial
+        self.assertEqual(1, code)
+        self.assertEqual(
+            ['Failed to read resource provider %s: Boom on %s. (HTTP 500)'
+             % (clouds.RP2, clouds.RP2),
+             'Failed to read 1 of 4 resource providers.'],
+            err.splitlines())
+        if self.shown is not None:
+            self.assertEqual(self.shown, len(out.splitlines()))
+        for parallel in (None, 2, 8):
+            self.assertEqual(serial, self.run_at(parallel), parallel)

@@ -14,12 +14,16 @@
 
 import json
 
+import testscenarios
+
 from osc_placement.tests.unit import base
 
 URL = base.ENDPOINT
 RP1 = base.RP1
 AGG1 = base.AGG1
 AGG2 = base.AGG2
+
+load_tests = testscenarios.load_tests_apply_scenarios
 
 
 class TestAggregate(base.TestCase):
@@ -98,3 +102,46 @@ class TestAggregate(base.TestCase):
             'resource', 'provider', 'aggregate', 'list', '')
         self.assertEqual(2, code)
         self.assertEqual([], self.sent())
+
+
+# Bad values, refused before any request (see base.RefusedLocallyTestCase).
+
+BAD_VALUES = base.empty_positionals([
+    ('resource provider aggregate list', (), ()),
+    ('resource provider aggregate set', (), ('--generation', '1')),
+]) + [
+    base.bad_value('aggregate-set-generation-%r' % value,
+                   ['resource', 'provider', 'aggregate', 'set', RP1,
+                    '--aggregate', AGG1, '--generation', value], 2,
+                   ['--generation', repr(value), 'int'])
+    for value in ('abc', '', '1.5', 'one', '0x1')
+] + [
+    base.bad_value('aggregate-set-no-generation',
+                   ['resource', 'provider', 'aggregate', 'set', RP1,
+                    '--aggregate', AGG1], 1, ['generation'],
+                   version='1.19'),
+]
+
+# Malformed values that the server judges (see
+# base.JudgedByTheServerTestCase).
+ROUND_TRIPS = [
+    ('aggregate-set-malformed-aggregate-recorded',
+     ['--os-placement-api-version', '1.1', 'resource', 'provider',
+      'aggregate', 'set', RP1, '--aggregate', 'agg-one'],
+     ('PUT', '/resource_providers/%s/aggregates' % RP1, []), 'agg-one'),
+]
+
+
+class TestRefusedLocally(base.RefusedLocallyTestCase):
+
+    scenarios = BAD_VALUES
+
+
+class TestJudgedByTheServer(base.JudgedByTheServerTestCase):
+
+    scenarios = base.round_trips(ROUND_TRIPS)
+
+
+class TestCaseIds(base.CaseIdsTestCase):
+
+    tables = (BAD_VALUES, ROUND_TRIPS)

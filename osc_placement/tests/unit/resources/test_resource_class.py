@@ -172,3 +172,38 @@ class TestEmptyName(base.TestCase):
         self.assertEqual(2, code)
         self.assertIn('must not be empty', err)
         self.assertEqual([], self.sent())
+
+
+# Bad values, refused before any request (see base.RefusedLocallyTestCase).
+
+BAD_VALUES = base.empty_positionals([
+    ('resource class create', (), ()),
+    ('resource class set', (), ()),
+    ('resource class show', (), ()),
+    ('resource class delete', (), ()),
+    ('resource class delete', ('CUSTOM_A',), ()),
+])
+
+# Malformed values that the server judges (see
+# base.JudgedByTheServerTestCase).
+ROUND_TRIPS = [
+    ('resource-class-create-bad-name-recorded',
+     ['--os-placement-api-version', '1.2', 'resource', 'class', 'create',
+      'FPGA'],
+     ('POST', '/resource_classes', []), '"FPGA"'),
+]
+
+
+class TestRefusedLocally(base.RefusedLocallyTestCase):
+
+    scenarios = BAD_VALUES
+
+
+class TestJudgedByTheServer(base.JudgedByTheServerTestCase):
+
+    scenarios = base.round_trips(ROUND_TRIPS)
+
+
+class TestCaseIds(base.CaseIdsTestCase):
+
+    tables = (BAD_VALUES, ROUND_TRIPS)

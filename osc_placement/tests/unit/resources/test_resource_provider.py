@@ -14,12 +14,16 @@
 
 import json
 
+import testscenarios
+
 from osc_placement.tests.unit import base
 
 URL = base.ENDPOINT
 RP1 = base.RP1
 RP2 = base.RP2
 RP3 = base.RP3
+
+load_tests = testscenarios.load_tests_apply_scenarios
 
 
 rp = base.provider
@@ -234,3 +238,74 @@ class TestResourceProvider(base.TestCase):
         row = json.loads(out)[0]
         self.assertEqual('VCPU=3/24', row['inventory used/capacity'])
         self.assertEqual('HW_CPU_X86_AVX,CUSTOM_GOLD', row['traits'])
+
+
+# Bad values, refused before any request (see base.RefusedLocallyTestCase).
+
+BAD_VALUES = base.empty_positionals([
+    ('resource provider create', (), ()),
+    ('resource provider show', (), ()),
+    ('resource provider set', (), ('--name', 'x')),
+    ('resource provider delete', (), ()),
+    ('resource provider delete', (RP1,), ()),
+]) + [
+    base.empty_value('resource provider show', version='1.0'),
+    base.bad_value('empty-provider-create-uuid',
+                   ['resource', 'provider', 'create', '--uuid', '', 'rp-1'],
+                   2, ['--uuid', 'empty']),
+    base.bad_value('empty-provider-create-parent',
+                   ['resource', 'provider', 'create', '--parent-provider',
+                    '', 'rp-1'], 2, ['--parent-provider', 'empty']),
+    base.bad_value('empty-provider-set-parent',
+                   ['resource', 'provider', 'set', RP1, '--name', 'rp-1',
+                    '--parent-provider', ''], 2,
+                   ['--parent-provider', 'empty']),
+    base.bad_value('empty-provider-list-in-tree',
+                   ['resource', 'provider', 'list', '--in-tree', ''], 2,
+                   ['--in-tree', 'empty']),
+    base.bad_value('empty-provider-list-required',
+                   ['resource', 'provider', 'list', '--required', ''], 2,
+                   ['--required']),
+    base.bad_value('empty-provider-list-member-of',
+                   ['resource', 'provider', 'list', '--member-of', ''], 2,
+                   ['--member-of']),
+]
+
+# Malformed values that the server judges (see
+# base.JudgedByTheServerTestCase).
+ROUND_TRIPS = [
+    ('provider-list-resource-no-equals-recorded',
+     ['--os-placement-api-version', '1.4', 'resource', 'provider', 'list',
+      '--resource', 'VCPU'],
+     ('GET', '/resource_providers', [('resources', 'VCPU')]), None),
+    ('provider-list-resource-not-int',
+     ['--os-placement-api-version', '1.4', 'resource', 'provider', 'list',
+      '--resource', 'VCPU=abc'],
+     ('GET', '/resource_providers', [('resources', 'VCPU:abc')]), None),
+]
+
+
+class TestRefusedLocally(base.RefusedLocallyTestCase):
+
+    scenarios = BAD_VALUES
+
+
+class TestJudgedByTheServer(base.JudgedByTheServerTestCase):
+
+    scenarios = base.round_trips(ROUND_TRIPS)
+
+
+class TestCaseIds(base.CaseIdsTestCase):
+
+    tables = (BAD_VALUES, ROUND_TRIPS)
+
+
+class TestAmountsOutOfRange(base.OutOfRangeTestCase):
+
+    scenarios = [
+        ('provider-list', {
+            'argv': ('resource', 'provider', 'list', '--resource',
+                     'VCPU=2147483648'),
+            'error': "--resource 'VCPU=2147483648': amount: 2147483648 is "
+                     "out of range (1 to 2147483647)."}),
+    ]

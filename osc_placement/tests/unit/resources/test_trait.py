@@ -416,3 +416,49 @@ class TestTraitOption(TraitTestCase):
         self.assertEqual(2, code)
         self.assertIn('must not be empty', err)
         self.assertEqual([], self.sent())
+
+
+# Bad values, refused before any request (see base.RefusedLocallyTestCase).
+
+BAD_VALUES = base.empty_positionals([
+    ('resource provider trait list', (), ()),
+    ('resource provider trait set', (), ('--trait', 'CUSTOM_A')),
+    ('resource provider trait delete', (), ()),
+    ('resource provider trait add', (), ('--trait', 'CUSTOM_A')),
+    ('resource provider trait remove', (), ('--trait', 'CUSTOM_A')),
+    ('resource provider trait add', (RP1, '--trait'), ()),
+    ('resource provider trait remove', (RP1, '--trait'), ()),
+    ('trait show', (), ()),
+    ('trait create', (), ()),
+    ('trait delete', (), ()),
+    ('trait delete', ('CUSTOM_A',), ()),
+]) + [
+    base.empty_value('trait show', version='1.6'),
+    base.bad_value('empty-trait-set-trait',
+                   ['resource', 'provider', 'trait', 'set', RP1, '--trait',
+                    ''], 2, ['--trait', 'empty']),
+]
+
+# Malformed values that the server judges (see
+# base.JudgedByTheServerTestCase).
+ROUND_TRIPS = [
+    ('trait-create-bad-name-recorded',
+     ['--os-placement-api-version', '1.6', 'trait', 'create',
+      'BAD_TRAIT'],
+     ('PUT', '/traits/BAD_TRAIT', []), None),
+]
+
+
+class TestRefusedLocally(base.RefusedLocallyTestCase):
+
+    scenarios = BAD_VALUES
+
+
+class TestJudgedByTheServer(base.JudgedByTheServerTestCase):
+
+    scenarios = base.round_trips(ROUND_TRIPS)
+
+
+class TestCaseIds(base.CaseIdsTestCase):
+
+    tables = (BAD_VALUES, ROUND_TRIPS)

@@ -14,11 +14,14 @@
 
 import json
 
+import testscenarios
 
 from osc_placement.tests.unit import base
 
 URL = base.ENDPOINT
 RP1 = base.RP1
+
+load_tests = testscenarios.load_tests_apply_scenarios
 
 BY_TYPE = {'usages': {
     'INSTANCE': {'VCPU': 2, 'consumer_count': 1, 'MEMORY_MB': 1024},
@@ -121,3 +124,21 @@ class TestUsage(base.TestCase):
             'resource', 'provider', 'usage', 'show', '', version='1.0')
         self.assertEqual(2, code)
         self.assertEqual([], self.sent())
+
+
+# Bad values, refused before any request (see base.RefusedLocallyTestCase).
+
+BAD_VALUES = base.empty_positionals([
+    ('resource provider usage show', (), ()),
+    ('resource usage show', (), ()),
+])
+
+
+class TestRefusedLocally(base.RefusedLocallyTestCase):
+
+    scenarios = BAD_VALUES
+
+
+class TestCaseIds(base.CaseIdsTestCase):
+
+    tables = (BAD_VALUES,)

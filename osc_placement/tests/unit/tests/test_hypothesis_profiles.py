@@ -19,7 +19,7 @@ import hypothesis
 
 from osc_placement.tests import hypothesis_profiles
 from osc_placement.tests.unit import base
-from osc_placement.tests.unit.cli import test_parsers
+from osc_placement.tests.unit import strategies
 
 # The settings a test module builds when it is imported.
 AT_IMPORT = hypothesis.settings()
@@ -55,5 +55,5 @@ class TestHypothesisProfiles(base.TestCase):
         # hypothesis' own defaults have a deadline of 200 ms.
         self.assertEqual((on_ci, None, 100), (
             AT_IMPORT.derandomize, AT_IMPORT.deadline, AT_IMPORT.max_examples))
-        own = test_parsers.SETTINGS
+        own = strategies.SETTINGS
         self.assertEqual((on_ci, 200), (own.derandomize, own.max_examples))

@@ -10,13 +10,13 @@
 # License for the specific language governing permissions and limitations
 # under the License.
 
-"""``-f openmetrics`` of the capacity commands: the whole text, exactly.
+"""The OpenMetrics formatter (``cli/openmetrics.py``): the whole text.
 
-What a scrape job reads, line by line: the ``# HELP`` and ``# TYPE`` lines
-of each metric, the samples in row order with their labels (escaped), the
-values as written (integers bare, floats in full) and the closing
-``# EOF``. The functional tests read the text back with a real parser;
-these pin its bytes.
+``-f openmetrics`` of the capacity commands, exactly: what a scrape job
+reads, line by line: the ``# HELP`` and ``# TYPE`` lines of each metric,
+the samples in row order with their labels (escaped), the values as
+written (integers bare, floats in full) and the closing ``# EOF``. The
+functional tests read the text back with a real parser; these pin its bytes.
 """
 
 from osc_placement.tests.unit import base

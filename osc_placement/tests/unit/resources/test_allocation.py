@@ -10,10 +10,16 @@
 # License for the specific language governing permissions and limitations
 # under the License.
 
-"""Allocation commands beyond the recorded contract."""
+"""Allocation commands beyond the recorded contract.
 
+``resource provider allocation list`` over every provider, against the
+small cloud of ``clouds.CloudTestCase``.
+"""
+
+import io
 import json
 
+import fixtures
 import hypothesis
 from hypothesis import strategies as st
 from osc_lib import exceptions
@@ -21,10 +27,12 @@ import testscenarios
 
 from osc_placement.resources import allocation
 from osc_placement.tests.unit import base
+from osc_placement.tests.unit import clouds
 
 URL = base.ENDPOINT
 RP1 = base.RP1
 RP2 = base.RP2
+RP3 = base.RP3
 C1 = base.C1
 C2 = base.C2
 C3 = base.C3
@@ -493,3 +501,283 @@ class TestMalformedAllocation(base.TestCase):
         self.assertNotIn('invalid literal', err)
         self.assertNotIn('dictionary', err)
         self.assertEqual([], self.sent())
+
+
+# resource provider allocation list, across the small cloud
+
+class TestAllocationListAcross(clouds.CloudTestCase):
+
+    command = ('resource', 'provider', 'allocation', 'list')
+
+    def test_every_provider_without_consumer_reads(self):
+        rows = self.json()
+        self.assertEqual([
+            {'resource_provider': RP1, 'consumer_uuid': C1,
+             'resources': {'DISK_GB': 10}},
+            {'resource_provider': RP2, 'consumer_uuid': C1,
+             'resources': {'VCPU': 2, 'MEMORY_MB': 1024}},
+            {'resource_provider': RP3, 'consumer_uuid': C2,
+             'resources': {'VCPU': 6}},
+        ], rows)
+        self.assertEqual(
+            sorted(['/resource_providers']
+                   + clouds.per_provider('allocations')), self.gets())
+
+    def test_long_reads_each_consumer_once(self):
+        rows = self.json('--long')
+        self.assertEqual(
+            [(RP1, C1, 'p1', 'u1', 'INSTANCE'),
+             (RP2, C1, 'p1', 'u1', 'INSTANCE'),
+             (RP3, C2, 'p2', 'u2', 'unknown')],
+            [(r['resource_provider'], r['consumer_uuid'], r['project_id'],
+              r['user_id'], r['consumer_type']) for r in rows])
+        self.assertEqual(
+            sorted(['/resource_providers', '/allocations/' + C1,
+                    '/allocations/' + C2]
+                   + clouds.per_provider('allocations')),
+            self.gets())
+
+
+class TestAllocationFilters(clouds.CloudTestCase):
+
+    command = ('resource', 'provider', 'allocation', 'list')
+    scenarios = [
+        ('project', {'filter': ['--project-id', 'p2'], 'rows': [(RP3, C2)]}),
+        ('user', {'filter': ['--user-id', 'u1'],
+                  'rows': [(RP1, C1), (RP2, C1)]}),
+        ('type', {'filter': ['--consumer-type', 'INSTANCE'],
+                  'rows': [(RP1, C1), (RP2, C1)]}),
+        ('type_unknown', {'filter': ['--consumer-type', 'unknown'],
+                          'rows': [(RP3, C2)]}),
+        ('resource_class', {'filter': ['--resource-class', 'VCPU'],
+                            'rows': [(RP2, C1), (RP3, C2)]}),
+    ]
+
+    def test_filter(self):
+        rows = self.json(*self.filter)
+        self.assertEqual(self.rows, [(r['resource_provider'],
+                                      r['consumer_uuid']) for r in rows])
+
+
+class TestAllocationExclude(clouds.CloudTestCase):
+
+    command = ('resource', 'provider', 'allocation', 'list')
+
+    def test_exclude_consumers_from_file(self):
+        path = self.useFixture(fixtures.TempDir()).join('known')
+        with open(path, 'w') as f:
+            f.write('# servers\n\n%s\n' % C1.upper())
+        rows = self.json('--exclude-consumers-from', path)
+        self.assertEqual([C2], [r['consumer_uuid'] for r in rows])
+
+    def test_exclude_consumers_from_stdin(self):
+        self.useFixture(fixtures.MonkeyPatch(
+            'sys.stdin', io.StringIO(C2 + '\n')))
+        rows = self.json('--exclude-consumers-from', '-')
+        self.assertEqual([C1, C1], [r['consumer_uuid'] for r in rows])
+
+    def test_malformed_line_is_named(self):
+        path = self.useFixture(fixtures.TempDir()).join('known')
+        with open(path, 'w') as f:
+            f.write('%s\n\nnot-a-uuid\n' % C1)
+        self.assertRefused(
+            ['--exclude-consumers-from', path],
+            "--exclude-consumers-from %s: line 3: 'not-a-uuid' is not a "
+            "consumer UUID." % path)
+
+    def test_unreadable_file_is_one_line(self):
+        path = self.useFixture(fixtures.TempDir()).join('missing')
+        out, err, code = self.openstack('--exclude-consumers-from', path)
+        self.assertEqual(('', 1), (out, code))
+        self.assertEqual(1, len(err.splitlines()))
+        self.assertIn('--exclude-consumers-from %s: cannot read it: ' % path,
+                      err)
+        self.assertEqual([], self.sent())
+
+    def test_consumer_type_below_1_38_is_refused(self):
+        self.assertRefused(
+            ['--consumer-type', 'INSTANCE'],
+            'Operation or argument is not supported with version 1.37; '
+            'requires at least version 1.38', version='1.37')
+
+    def test_provider_filters_need_no_provider(self):
+        self.assertRefused(
+            [RP1, '--in-tree', RP1],
+            '--in-tree and --member-of select the providers to read: give '
+            'them without a resource provider.')
+
+    def test_with_a_provider_filters_apply_too(self):
+        rows = self.json(RP2, '--project-id', 'p1')
+        self.assertEqual([{'consumer_uuid': C1,
+                           'resources': {'VCPU': 2, 'MEMORY_MB': 1024}}],
+                         rows)
+
+
+# Bad values, refused before any request (see base.RefusedLocallyTestCase).
+
+def _allocation_set(*values, version='1.39', code=1, words=(), owner=True,
+                    id=None):
+    argv = ['resource', 'provider', 'allocation', 'set', C3]
+    for value in values:
+        argv += ['--allocation', value]
+    if owner:
+        argv += OWNER
+    if version in ('1.38', '1.39'):
+        argv += ['--consumer-type', 'INSTANCE']
+    return base.bad_value(id or 'allocation-set-%s-%r' % (version, values),
+                          argv, code, list(words), version=version)
+
+
+ALLOCATION_FORMAT = 'Incorrect allocation string format'
+ALLOCATION_SET = [
+    _allocation_set('rp=%s,VCPU=two' % RP1, version=v,
+                    words=["'two'", 'VCPU', 'integer'])
+    for v in ('1.0', '1.12', '1.28', '1.39')
+] + [
+    # Recorded messages, kept word for word.
+    _allocation_set('rp=%s' % RP1, words=[ALLOCATION_FORMAT]),
+    _allocation_set('VCPU,MEMORY_MB', words=[ALLOCATION_FORMAT]),
+    _allocation_set('', words=[ALLOCATION_FORMAT]),
+    _allocation_set(',', words=[ALLOCATION_FORMAT]),
+    _allocation_set('rp=%s,VCPU' % RP1, words=[ALLOCATION_FORMAT, "'VCPU'"]),
+    _allocation_set('rp=%s,VCPU=1,' % RP1, words=[ALLOCATION_FORMAT]),
+    _allocation_set('rp=%s,=1' % RP1, words=[ALLOCATION_FORMAT]),
+    _allocation_set('rp=%s,VCPU=1=2' % RP1,
+                    words=[ALLOCATION_FORMAT, "'VCPU=1=2'"]),
+    _allocation_set('VCPU=1,MEMORY_MB=2', words=[
+        'Resource provider parameter is required for allocation string']),
+    _allocation_set('rp=,VCPU=1', words=['rp=', 'UUID or name']),
+    _allocation_set('rp=  ,VCPU=1', words=['rp=', 'UUID or name']),
+    _allocation_set('rp=%s,VCPU=' % RP1, words=["''", 'VCPU', 'integer']),
+    _allocation_set('rp=%s,VCPU=1.5' % RP1, words=["'1.5'", 'integer']),
+    _allocation_set('rp=%s,VCPU=1' % RP1, 'rp=%s,VCPU=2' % RP1,
+                    words=['Conflict detected', RP1, 'VCPU']),
+    _allocation_set('rp=%s,VCPU=1' % RP1, 'rp=%s,VCPU=abc' % RP1,
+                    words=["'abc'", 'integer']),
+    _allocation_set('rp=%s,VCPU=1,VCPU=2' % RP1,
+                    words=['VCPU', RP1]),
+    _allocation_set('rp=%s,rp=%s,VCPU=1' % (RP1, RP2),
+                    words=['rp=']),
+    base.bad_value('allocation-set-no-allocation',
+                   ['resource', 'provider', 'allocation', 'set', C3]
+                   + OWNER, 1, ['At least one resource allocation'],
+                   version='1.28'),
+    base.bad_value('allocation-set-negotiated-bad-allocation',
+                   ['resource', 'provider', 'allocation', 'set', C3,
+                    '--allocation', 'rp=%s,VCPU=two' % RP1] + OWNER,
+                   1, ["'two'", 'integer'], version=None),
+    base.bad_value('allocation-set-empty-project',
+                   ['resource', 'provider', 'allocation', 'set', C3,
+                    '--allocation', 'rp=%s,VCPU=1' % RP1, '--project-id', '',
+                    '--user-id', 'user-1'], 1, ['--project-id'],
+                   version='1.28'),
+    base.bad_value('allocation-set-empty-consumer-type',
+                   ['resource', 'provider', 'allocation', 'set', C3,
+                    '--allocation', 'rp=%s,VCPU=1' % RP1, '--consumer-type',
+                    ''] + OWNER, 1, ['--consumer-type'], version='1.38'),
+    base.bad_value('allocation-unset-empty-provider',
+                   ['resource', 'provider', 'allocation', 'unset', C3,
+                    '--provider', ''], 2, ['--provider', 'empty'],
+                   version='1.28'),
+    base.bad_value('allocation-unset-empty-class',
+                   ['resource', 'provider', 'allocation', 'unset', C3,
+                    '--resource-class', ' '], 2,
+                   ['--resource-class', 'empty'], version='1.28'),
+]
+
+EMPTY_VALUES = base.empty_positionals([
+    ('resource provider allocation set', (),
+     ('--allocation', 'rp=%s,VCPU=1' % RP1, '--consumer-type', 'INSTANCE')
+     + tuple(OWNER)),
+    ('resource provider allocation unset', (), ()),
+    ('resource provider allocation show', (), ()),
+    ('resource provider allocation delete', (), ()),
+    ('resource provider allocation delete', (C3,), ()),
+    ('resource provider allocation list', (), ()),
+])
+
+# A value holding a line break (pasted from a file, say) must not break
+# the error line.
+LINE_BREAKS = [
+    base.bad_value('line-break-allocation-conflict',
+                   ['resource', 'provider', 'allocation', 'set', C3,
+                    '--allocation', 'rp=a\nb,VCPU=1', '--allocation',
+                    'rp=a\nb,VCPU=2', '--consumer-type', 'INSTANCE']
+                   + OWNER, 1, ['Conflict detected']),
+]
+
+BAD_VALUES = ALLOCATION_SET + EMPTY_VALUES + LINE_BREAKS
+
+# Malformed values that the server judges (see
+# base.JudgedByTheServerTestCase).
+ROUND_TRIPS = [
+    ('allocation-set-zero-recorded',
+     ['--os-placement-api-version', '1.12', 'resource', 'provider',
+      'allocation', 'set', C3, '--allocation',
+      'rp=%s,VCPU=0' % RP1] + OWNER,
+     ('PUT', '/allocations/' + C3, []), '"VCPU": 0'),
+    ('allocation-set-malformed-consumer-recorded',
+     ['--os-placement-api-version', '1.28', 'resource', 'provider',
+      'allocation', 'set', 'not-a-uuid', '--allocation',
+      'rp=%s,VCPU=1' % RP1] + OWNER,
+     ('PUT', '/allocations/not-a-uuid', []), '"VCPU": 1'),
+    ('allocation-delete-malformed-consumer-recorded',
+     ['--os-placement-api-version', '1.0', 'resource', 'provider',
+      'allocation', 'delete', 'not-a-uuid'],
+     ('DELETE', '/allocations/not-a-uuid', []), None),
+]
+
+
+class TestRefusedLocally(base.RefusedLocallyTestCase):
+
+    scenarios = BAD_VALUES
+
+
+class TestJudgedByTheServer(base.JudgedByTheServerTestCase):
+
+    scenarios = base.round_trips(ROUND_TRIPS)
+
+
+class TestCaseIds(base.CaseIdsTestCase):
+
+    tables = (BAD_VALUES, ROUND_TRIPS)
+
+
+SET = ['resource', 'provider', 'allocation', 'set', C3]
+
+
+class TestRefusedWithTheServerDown(base.ServerDownTestCase):
+
+    scenarios = base.server_down([
+        ('allocation-set-amount',
+         SET + ['--allocation', 'rp=R,VCPU=abc'] + OWNER,
+         "--allocation 'rp=R,VCPU=abc': amount of VCPU: 'abc' is not an "
+         "integer."),
+        ('allocation-set-no-rp',
+         SET + ['--allocation', 'VCPU=1'] + OWNER,
+         'Incorrect allocation string format'),
+        ('allocation-set-two-amounts',
+         SET + ['--allocation', 'rp=R,VCPU=1,VCPU=2'] + OWNER,
+         "--allocation 'rp=R,VCPU=1,VCPU=2': two different amounts of "
+         "VCPU."),
+        ('allocation-list-exclude-file',
+         ['resource', 'provider', 'allocation', 'list',
+          '--exclude-consumers-from', '/nonexistent/known'],
+         "--exclude-consumers-from /nonexistent/known: cannot read it: "
+         "[Errno 2] No such file or directory: '/nonexistent/known'"),
+        ('allocation-member-of',
+         ['resource', 'provider', 'allocation', 'list', '--member-of', 'x'],
+         "--member-of: 'x' is not an aggregate UUID."),
+    ])
+
+
+class TestAmountsOutOfRange(base.OutOfRangeTestCase):
+
+    scenarios = [
+        ('allocation-set', {
+            'argv': ('resource', 'provider', 'allocation', 'set', C1,
+                     '--allocation', 'rp=%s,VCPU=-3' % RP1,
+                     '--consumer-type', 'INSTANCE') + tuple(OWNER),
+            'error': "--allocation 'rp=%s,VCPU=-3': amount of VCPU: -3 is "
+                     "out of range (1 to 2147483647)." % RP1}),
+    ]

@@ -14,17 +14,15 @@
 
 import json
 
-import hypothesis
-from hypothesis import strategies as st
-from osc_lib import exceptions
 import testscenarios
 
-from osc_placement.cli import request_groups
 from osc_placement.model import candidates
 from osc_placement.tests.unit import base
+from osc_placement.tests.unit import clouds
 
 URL = base.ENDPOINT
 CN = base.RP1
+RP1, RP2 = base.RP1, base.RP2
 NUMA0 = 'aaaaaaaa-aaaa-4aaa-8aaa-000000000011'
 NUMA1 = 'aaaaaaaa-aaaa-4aaa-8aaa-000000000012'
 PF = 'aaaaaaaa-aaaa-4aaa-8aaa-000000000021'
@@ -218,38 +216,6 @@ class TestAllocationCandidate(CandidateTestCase):
             candidates.UNNAMED_GROUP,
             json.loads(out)[0]['mappings'])
 
-    def test_each_summary_is_formatted_once_not_once_per_row(self):
-        """1,000 candidates of 20 providers each: 20,000 rows.
-
-        A provider's inventory text is built once, however many rows show
-        it, so building the rows grows with the rows, not with rows times
-        providers. (How fast it is belongs to the benchmark.)
-        """
-        reads = []
-
-        class CountedResources(dict):
-            def items(self):
-                reads.append(1)
-                return super().items()
-
-        providers = ['aaaaaaaa-aaaa-4aaa-8aaa-%012d' % i for i in range(200)]
-        summaries = {}
-        for rp in providers:
-            summaries[rp] = summary({'VCPU': (0, 8), 'MEMORY_MB': (0, 4096)},
-                                    ['HW_CPU_X86_AVX'], parent=CN)
-            summaries[rp]['resources'] = CountedResources(
-                summaries[rp]['resources'])
-        requests_ = [{'allocations': {providers[(i + j) % 200]:
-                                      {'resources': {'VCPU': 1}}
-                                      for j in range(20)},
-                      'mappings': {'': providers[i % 200:i % 200 + 1]}}
-                     for i in range(1000)]
-        rows = candidates.rows(summaries, requests_, dict_shaped=True,
-                               traits=True, long=True, mappings=True)
-        self.assertEqual(20000, len(rows))
-        self.assertEqual('VCPU=0/8,MEMORY_MB=0/4096', rows[0][3])
-        self.assertEqual(len(providers), len(reads))
-
     def test_list_shaped_requests_below_1_12(self):
         self.requests_mock.get(URL + '/allocation_candidates', json={
             'allocation_requests': [{'allocations': [
@@ -364,15 +330,192 @@ class TestGates(CandidateTestCase):
         self.assertEqual([], self.requests_mock.request_history)
 
 
-class TestParseResource(base.TestCase):
+class TestCandidatesFlavor(clouds.FlavorTestCase):
+    """allocation candidate list --flavor."""
 
-    @hypothesis.given(st.text(alphabet='VCPU=:0123x- ', max_size=12))
-    def test_fails_only_with_a_one_line_command_error(self, value):
-        try:
-            resource_class, amount = request_groups.parse_resource(value)
-        except exceptions.CommandError as exc:
-            self.assertOneLine(str(exc))
-            self.assertNotIn('invalid literal', str(exc))
-            return
-        self.assertTrue(resource_class)
-        self.assertEqual(int(value.split('=')[1]), int(amount))
+    def test_list(self):
+        out, err, code = self.openstack(
+            'allocation', 'candidate', 'list', '--flavor', 'f-large',
+            '--limit', '5', '-f', 'value', '-c', 'resource provider')
+        self.assertEqual(('', 0), (err, code))
+        self.assertEqual([RP1, RP2], out.splitlines())
+        self.assertEqual(
+            ['/allocation_candidates?limit=5&resources=DISK_GB:80,'
+             'MEMORY_MB:8192,VCPU:4&root_required=!COMPUTE_STATUS_DISABLED'],
+            self.candidates_sent())
+
+    def test_list_refuses_group(self):
+        out, err, code = self.openstack(
+            'allocation', 'candidate', 'list', '--flavor', 'f-large',
+            '--group', '1', '--resource', 'VCPU=1')
+        self.assertEqual(('', 1), (out, code))
+        self.assertEqual(['--flavor replaces --resource and --group: give '
+                          'one or the other.'], err.splitlines())
+        self.assertEqual([], self.requests_mock.request_history)
+
+
+# Bad values, refused before any request (see base.RefusedLocallyTestCase).
+
+def _candidates(*more, version='1.39', code=1, words=()):
+    return base.bad_value('candidates-%s-%s' % (version, ' '.join(more)),
+                          ['allocation', 'candidate', 'list'] + list(more),
+                          code, list(words), version=version)
+
+
+CANDIDATE_FORMAT = '<resource_class>=<value>'
+BAD_VALUES = [
+    _candidates('--resource', 'VCPU', words=[CANDIDATE_FORMAT]),
+    _candidates('--resource', 'VCPU:1', words=[CANDIDATE_FORMAT]),
+    _candidates('--resource', 'VCPU=1=2', words=[CANDIDATE_FORMAT]),
+    _candidates('--resource', '', words=[CANDIDATE_FORMAT]),
+    _candidates('--resource', '=1', words=["'=1'", 'resource class']),
+    _candidates('--resource', ' =1', words=["' =1'", 'resource class']),
+    _candidates('--resource', 'VCPU=', words=["'VCPU='", 'integer']),
+    _candidates('--resource', 'VCPU=abc', words=["'VCPU=abc'", 'integer']),
+    _candidates('--resource', 'VCPU=1.5', words=["'VCPU=1.5'", 'integer']),
+    _candidates('--resource', 'VCPU=1', '--group', '1', '--resource',
+                'VCPU=x', words=["'VCPU=x'", 'integer']),
+    _candidates('--resource', 'VCPU=1', '--limit', 'abc',
+                words=['--limit', "'abc'", 'integer'], version='1.16'),
+    _candidates('--resource', 'VCPU=1', '--limit', '',
+                words=['--limit', "''", 'integer'], version='1.16'),
+    _candidates('--resource', 'VCPU=1', '--limit', '1.5',
+                words=['--limit', "'1.5'", 'integer'], version='1.16'),
+    _candidates('--resource', 'VCPU=1', '--limit', 'abc',
+                words=['--limit', "'abc'", 'integer'], version=None),
+] + [
+    _candidates('--resource', 'VCPU=1', '--group', name, '--resource',
+                'VCPU=1', version=version,
+                words=['--group', repr(name), 'positive integer'])
+    for version in ('1.25', '1.32')
+    for name in ('a', '0', '01', '1.5', '-1', 'GPU')
+] + [
+    _candidates('--resource', 'VCPU=1', '--group', name, '--resource',
+                'VCPU=1', words=['--group', '64 characters'])
+    for name in ('x' * 65, 'a b', 'a.b', 'a/b', 'é', 'a,b', 'a:b')
+] + [
+    _candidates('--resource', 'VCPU=1', '--group', '', '--resource',
+                'VCPU=1', code=2, words=['--group', "''"]),
+    _candidates('--resource', 'VCPU=1', '--group', '', '--resource',
+                'VCPU=1', code=2, words=['--group', "''"], version='1.25'),
+    _candidates('--resource', 'VCPU=1', '--required', '', code=2,
+                words=['--required']),
+    _candidates('--resource', 'VCPU=1', '--required', 'A,,B', code=2,
+                words=['--required']),
+    _candidates('--resource', 'VCPU=1', '--forbidden', '', code=2,
+                words=['--forbidden']),
+    _candidates('--resource', 'VCPU=1', '--member-of', '', code=2,
+                words=['--member-of']),
+    _candidates('--resource', 'VCPU=1', '--in-tree', '', code=2,
+                words=['--in-tree']),
+    _candidates('--resource', 'VCPU=1', '--root-required', '',
+                words=['--root-required', 'empty']),
+    _candidates('--resource', 'VCPU=1', '--root-required', 'A,!',
+                words=['--root-required', '!']),
+    _candidates('--resource', 'VCPU=1', '--same-subtree', '',
+                words=['--same-subtree']),
+    _candidates('--resource', 'VCPU=1', '--group', 'a', '--resource',
+                'VCPU=1', '--same-subtree', 'a,b',
+                words=['--same-subtree', "'b'"]),
+    _candidates('--resource', 'VCPU=1', '--group-policy', 'spread',
+                code=2, words=['--group-policy', "'spread'"]),
+]
+
+# Malformed values that the server judges (see
+# base.JudgedByTheServerTestCase).
+ROUND_TRIPS = [
+    ('candidates-resource-zero',
+     ['--os-placement-api-version', '1.10', 'allocation', 'candidate',
+      'list', '--resource', 'VCPU=0'],
+     ('GET', '/allocation_candidates', [('resources', 'VCPU:0')]), None),
+]
+
+
+class TestRefusedLocally(base.RefusedLocallyTestCase):
+
+    scenarios = BAD_VALUES
+
+
+class TestJudgedByTheServer(base.JudgedByTheServerTestCase):
+
+    scenarios = base.round_trips(ROUND_TRIPS)
+
+
+class TestCaseIds(base.CaseIdsTestCase):
+
+    tables = (BAD_VALUES, ROUND_TRIPS)
+
+
+LIST = ['allocation', 'candidate', 'list']
+
+
+class TestRefusedWithTheServerDown(base.ServerDownTestCase):
+
+    scenarios = base.server_down([
+        ('candidates-amount', LIST + ['--resource', 'VCPU=x'],
+         "--resource 'VCPU=x': amount: 'x' is not an integer."),
+        ('candidates-resource-format', LIST + ['--resource', 'VCPU'],
+         'Arguments to --resource must be of form <resource_class>=<value>'),
+        ('candidates-limit',
+         LIST + ['--resource', 'VCPU=1', '--limit', 'abc'],
+         "--limit: 'abc' is not an integer."),
+        ('candidates-group-name',
+         LIST + ['--resource', 'VCPU=1', '--group', 'a!', '--resource',
+                 'VCPU=1'],
+         "--group 'a!': before --os-placement-api-version 1.33 a group "
+         "name must be a positive integer (e.g. 1)."),
+        ('candidates-group-without-resource',
+         LIST + ['--resource', 'VCPU=1', '--group', '1'],
+         'Group 1 has no --resource: every --group needs at least one '
+         '--resource, unless it is named in --same-subtree '
+         '(--os-placement-api-version 1.36 or later).'),
+        ('candidates-same-subtree',
+         LIST + ['--resource', 'VCPU=1', '--same-subtree', '_x'],
+         "--same-subtree '_x': '_x' is not the name of a --group of this "
+         "request."),
+        ('candidates-root-required',
+         LIST + ['--resource', 'VCPU=1', '--root-required', '!'],
+         '--root-required \'!\': "!" must be followed by a trait name.'),
+        ('candidates-in-tree-twice',
+         LIST + ['--resource', 'VCPU=1', '--in-tree', 'a', '--in-tree',
+                 'b'],
+         '--in-tree given 2 times for the unnamed group: one provider tree '
+         'per group.'),
+    ])
+
+
+class TestAmountsOutOfRange(base.OutOfRangeTestCase):
+
+    scenarios = [
+        ('candidates-negative', {
+            'argv': ('allocation', 'candidate', 'list', '--resource',
+                     'VCPU=-3'),
+            'error': "--resource 'VCPU=-3': amount: -3 is out of range "
+                     "(1 to 2147483647)."}),
+        ('candidates-huge', {
+            'argv': ('allocation', 'candidate', 'list', '--resource',
+                     'VCPU=99999999999999999999'),
+            'error': "--resource 'VCPU=99999999999999999999': amount: "
+                     "99999999999999999999 is out of range (1 to "
+                     "2147483647)."}),
+        ('candidates-limit', {
+            'argv': ('allocation', 'candidate', 'list', '--resource',
+                     'VCPU=1', '--limit', '-1'),
+            'error': "--limit: '-1' must be an integer of at least 1."}),
+    ]
+
+
+class TestZeroAmountsStayServerJudged(base.TestCase):
+
+    def test_zero_is_sent(self):
+        self.requests_mock.get(
+            URL + '/allocation_candidates',
+            **base.error_reply(400, 'JSON does not validate: 0 is less '
+                               'than the minimum of 1'))
+        out, err, code = self.openstack(
+            'allocation', 'candidate', 'list', '--resource', 'VCPU=0',
+            version='1.39')
+        self.assertEqual(1, code)
+        self.assertEqual(
+            [('GET', '/allocation_candidates?resources=VCPU%3A0')],
+            self.sent())

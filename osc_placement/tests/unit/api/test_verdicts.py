@@ -10,14 +10,18 @@
 # License for the specific language governing permissions and limitations
 # under the License.
 
-"""``allocation candidate explain`` and ``capacity fit``: the requests.
+"""Placement's verdict per tree, and ours (``api/verdicts.py``).
 
-Against requests-mock: bad shapes are refused before any request, a
-``--resource-provider`` that names no provider is refused as ``capacity
-list`` refuses it, and a tree missing from a cut candidates answer is
-asked about again within that tree before it is called "not a
-candidate" (by ``explain --summary`` too); where that request fails, the
-verdict is not known.
+What ``allocation candidate explain`` and ``capacity fit`` share, each
+class run through both commands, against the two trees of
+``clouds.TwoTrees``: a ``--resource-provider`` that names no provider is
+refused as ``capacity list`` refuses it (``Trees``); a tree missing from
+a cut candidates answer is asked about again within that tree before it
+is called "not a candidate" (by ``explain --summary`` too), and where
+that request fails, the verdict is not known (``settle()``); where
+Placement and the evaluation disagree, Placement's verdict is shown,
+without a reason (``reasons()``); an item of the provider list without
+its uuid or name is refused.
 """
 
 import json
@@ -25,73 +29,15 @@ import json
 import testscenarios
 
 from osc_placement.tests.unit import base
+from osc_placement.tests.unit import clouds
 
 load_tests = testscenarios.load_tests_apply_scenarios
 
 URL = base.ENDPOINT
-RP1 = 'aaaaaaaa-aaaa-4aaa-8aaa-000000000001'
-RP2 = 'aaaaaaaa-aaaa-4aaa-8aaa-000000000002'
-INVENTORY = {'VCPU': {'total': 8, 'reserved': 0, 'allocation_ratio': 1.0,
-                      'min_unit': 1, 'max_unit': 8, 'step_size': 1}}
+RP1, RP2 = base.RP1, base.RP2
 
 
-class TestBadShape(base.TestCase):
-    """capacity fit refuses a bad shape in one line, sending nothing."""
-
-    api_version = '1.39'
-    scenarios = [
-        ('zero', {'argv': ['--resource', 'VCPU=0'],
-                  'error': "--resource 'VCPU=0': amount: '0' must be an "
-                           "integer of at least 1."}),
-        ('negative', {'argv': ['--resource', 'VCPU=-1']}),
-        ('not-a-number', {'argv': ['--resource', 'VCPU=x']}),
-        ('twice', {'argv': ['--resource', 'VCPU=1', '--resource', 'VCPU=2'],
-                   'error': "--resource 'VCPU=2': VCPU is given twice; "
-                            "give each resource class once."}),
-        ('none', {'argv': [],
-                  'error': 'At least one --resource must be specified.'}),
-        ('no-class', {'argv': ['--resource', '=4']}),
-    ]
-    error = None
-
-    def test_bad_shape(self):
-        out, err, code = self.openstack('resource', 'provider', 'capacity',
-                                        'fit', *self.argv)
-        self.assertEqual(('', 1), (out, code))
-        self.assertEqual(1, len(err.splitlines()), err)
-        if self.error:
-            self.assertEqual(self.error + '\n', err)
-        self.assertEqual([], self.sent())
-
-
-class TwoTrees(base.TestCase):
-    """Two trees of one provider each, 8 VCPU, nothing used."""
-
-    api_version = '1.39'
-
-    def setUp(self):
-        super().setUp()
-        providers = [{'uuid': rp, 'name': name, 'generation': 1,
-                      'root_provider_uuid': rp,
-                      'parent_provider_uuid': None}
-                     for rp, name in ((RP1, 'one'), (RP2, 'two'))]
-        self.requests_mock.get(URL + '/resource_providers', complete_qs=True,
-                               json={'resource_providers': providers})
-        for rp in (RP1, RP2):
-            path = URL + '/resource_providers/' + rp
-            self.requests_mock.get(path + '/inventories',
-                                   json={'inventories': INVENTORY})
-            self.requests_mock.get(path + '/usages', json={'usages': {}})
-            self.requests_mock.get(path + '/traits', json={'traits': []})
-            self.requests_mock.get(path + '/aggregates',
-                                   json={'aggregates': []})
-
-    def candidates_sent(self):
-        return [path for method, path in self.sent()
-                if path.startswith('/allocation_candidates')]
-
-
-class TestUnknownProvider(TwoTrees):
+class TestUnknownProvider(clouds.TwoTrees):
     """--resource-provider names a provider, or is refused.
 
     A value that names no provider of the list is looked up as
@@ -133,7 +79,7 @@ class TestUnknownProvider(TwoTrees):
                  or path.startswith('/resource_providers/')])
 
 
-class TestNamedProvider(TwoTrees):
+class TestNamedProvider(clouds.TwoTrees):
     """A provider named by name or UUID keeps its tree only.
 
     A UUID in capitals is not in the list: it is looked up as ``capacity
@@ -169,7 +115,7 @@ class TestNamedProvider(TwoTrees):
         self.assertEqual(('%s two 8 VCPU\n' % RP2, '', 0), (out, err, code))
 
 
-class TestCutAnswer(TwoTrees):
+class TestCutAnswer(clouds.TwoTrees):
     """A tree the answer lacks is asked about again, within the tree.
 
     The same output and candidates requests one read at a time or eight.
@@ -236,7 +182,7 @@ class TestCutAnswer(TwoTrees):
             self.candidates_sent())
 
 
-class TestFailedReask(TwoTrees):
+class TestFailedReask(clouds.TwoTrees):
     """A request within a tree that fails gives no verdict, not False.
 
     ``candidate`` is None (json null) with the reason saying why, ``fits``
@@ -294,35 +240,7 @@ class TestFailedReask(TwoTrees):
              for row in json.loads(out)])
 
 
-class TestReasonsAsText(TwoTrees):
-    """explain --long: a list in json and yaml, text elsewhere."""
-
-    def setUp(self):
-        super().setUp()
-        self.requests_mock.get(URL + '/allocation_candidates', json={
-            'allocation_requests': [], 'provider_summaries': {}})
-
-    def explain(self, *argv):
-        out, err, code = self.openstack(
-            'allocation', 'candidate', 'explain', '--resource', 'VCPU=9',
-            '--required', 'CUSTOM_GOLD', '--long', '-c', 'reasons', *argv)
-        self.assertEqual((0, ''), (code, err))
-        return out
-
-    def test_value_and_csv_print_the_text(self):
-        reasons = [row['reasons'] for row in json.loads(
-            self.explain('-f', 'json'))]
-        self.assertLess(1, len(reasons[0]))
-        self.assertEqual(
-            ''.join('%s\n' % '; '.join(found) for found in reasons),
-            self.explain('-f', 'value'))
-        self.assertEqual(
-            '"reasons"\n' + ''.join('"%s"\n' % '; '.join(found)
-                                    for found in reasons),
-            self.explain('-f', 'csv'))
-
-
-class TestDisagreement(TwoTrees):
+class TestDisagreement(clouds.TwoTrees):
     """Placement takes a tree the evaluation rules out: never a guess.
 
     The second tree has too little VCPU for the request, yet the answer
@@ -332,7 +250,7 @@ class TestDisagreement(TwoTrees):
 
     def setUp(self):
         super().setUp()
-        small = dict(INVENTORY['VCPU'], total=1, max_unit=1)
+        small = dict(clouds.TREE_INVENTORY['VCPU'], total=1, max_unit=1)
         self.requests_mock.get(
             URL + '/resource_providers/%s/inventories' % RP2,
             json={'inventories': {'VCPU': small}})
@@ -363,175 +281,7 @@ class TestDisagreement(TwoTrees):
              for row in json.loads(out)])
 
 
-class TestOpenMetricsColumns(TwoTrees):
-    """-f openmetrics writes every metric: -c and --sort-column refused.
-
-    One line, exit 1, before any request (the formatter used to guess its
-    metrics from the columns it was handed, and failed on a KeyError).
-    """
-
-    scenarios = [
-        ('%s %s %s' % (command, flag, column),
-         {'argv': argv + [flag, column], 'flag': flag})
-        for command, argv in (
-            ('list', ['resource', 'provider', 'capacity', 'list']),
-            ('list-summary', ['resource', 'provider', 'capacity', 'list',
-                              '--summary']),
-            ('fit', ['resource', 'provider', 'capacity', 'fit',
-                     '--resource', 'VCPU=1']))
-        for flag, column in (('-c', 'free'), ('-c', 'fits'),
-                             ('--sort-column', 'name'))]
-
-    def test_refused(self):
-        out, err, code = self.openstack(*self.argv, '-f', 'openmetrics')
-        self.assertEqual(
-            ('', '%s cannot be used with -f openmetrics: it writes every '
-             'metric of the command.\n' % self.flag, 1), (out, err, code))
-        self.assertEqual([], self.sent())
-
-
-class TestOpenMetricsShape(TwoTrees):
-    """The shape label: the whole request, one canonical text.
-
-    The same request typed in another order or spelling gives the same
-    series; traits, aggregates and the tree are part of it.
-    """
-
-    scenarios = [
-        ('plain', {'argv': [['--resource', 'VCPU=1', '--resource',
-                             'MEMORY_MB=64'],
-                            ['--resource', 'MEMORY_MB=064', '--resource',
-                             'VCPU=01']],
-                   'label': 'MEMORY_MB=64,VCPU=1'}),
-        ('traits', {'argv': [['--resource', 'VCPU=1', '--required',
-                              'CUSTOM_B', '--required', 'CUSTOM_A',
-                              '--forbidden', 'CUSTOM_Z,CUSTOM_Y'],
-                             ['--resource', 'VCPU=1', '--forbidden',
-                              'CUSTOM_Y', '--required', 'CUSTOM_A',
-                              '--forbidden', 'CUSTOM_Z', '--required',
-                              'CUSTOM_B']],
-                    'label': 'VCPU=1;required=CUSTOM_A,CUSTOM_B;'
-                             'forbidden=CUSTOM_Y,CUSTOM_Z'}),
-        ('any-of', {'argv': [['--resource', 'VCPU=1', '--required',
-                              'CUSTOM_B,CUSTOM_A'],
-                             ['--required', 'CUSTOM_A,CUSTOM_B',
-                              '--resource', 'VCPU=1']],
-                    'label': 'VCPU=1;required=in:CUSTOM_A,CUSTOM_B'}),
-        ('aggregates', {'argv': [['--resource', 'VCPU=1', '--member-of',
-                                  base.AGG2 + ',' + base.AGG1],
-                                 ['--member-of', base.AGG1 + ',' + base.AGG2,
-                                  '--resource', 'VCPU=1']],
-                        'label': 'VCPU=1;member_of=in:%s,%s'
-                                 % (base.AGG1, base.AGG2)}),
-        ('root-required', {'argv': [['--resource', 'VCPU=1',
-                                     '--root-required', 'CUSTOM_B,!CUSTOM_Z',
-                                     '--root-required', 'CUSTOM_A'],
-                                    ['--root-required', 'CUSTOM_A,CUSTOM_B',
-                                     '--resource', 'VCPU=1',
-                                     '--root-required', '!CUSTOM_Z']],
-                           'label': 'VCPU=1;root_required=!CUSTOM_Z,CUSTOM_A,'
-                                    'CUSTOM_B'}),
-    ]
-
-    def setUp(self):
-        super().setUp()
-        self.requests_mock.get(URL + '/allocation_candidates', json={
-            'allocation_requests': [], 'provider_summaries': {}})
-        # Every provider is in both aggregates.
-        providers = {'resource_providers': [base.provider(RP1, 'one'),
-                                            base.provider(RP2, 'two')]}
-        for argv in self.argv:
-            if '--member-of' in argv:
-                self.requests_mock.get(
-                    URL + '/resource_providers?member_of=in:%s' % argv[
-                        argv.index('--member-of') + 1],
-                    complete_qs=True, json=providers)
-
-    def test_one_label(self):
-        found = []
-        for argv in self.argv:
-            out, err, code = self.openstack(
-                'resource', 'provider', 'capacity', 'fit', *argv, '-f',
-                'openmetrics')
-            self.assertEqual((0, ''), (code, err))
-            found.append(out)
-        self.assertEqual(found[0], found[1])
-        self.assertIn('openstack_placement_cloud_fit{shape="%s"} 0\n'
-                      % self.label, found[0])
-
-
-class TestFitSelection(TwoTrees):
-    """--in-tree and --member-of choose the trees that get a row.
-
-    The trees of the providers that the provider list returns with the
-    same filters, as capacity list selects providers; the others are not
-    read. --required shapes only: every tree keeps its row.
-    """
-
-    scenarios = [
-        ('in-tree', {'argv': ['--in-tree', RP2],
-                     'query': 'in_tree=' + RP2}),
-        ('member-of', {'argv': ['--member-of', base.AGG1],
-                       'query': 'member_of=in%3A' + base.AGG1}),
-    ]
-
-    def setUp(self):
-        super().setUp()
-        self.requests_mock.get(
-            URL + '/resource_providers?' + self.query, complete_qs=True,
-            json={'resource_providers': [base.provider(RP2, 'two')]})
-        self.requests_mock.get(URL + '/allocation_candidates', json={
-            'allocation_requests': [{'allocations': {
-                RP2: {'resources': {'VCPU': 1}}}}],
-            'provider_summaries': {}})
-        self.requests_mock.get(URL + '/resource_providers/%s/aggregates'
-                               % RP2, json={'aggregates': [base.AGG1]})
-
-    def test_rows(self):
-        out, err, code = self.openstack(
-            'resource', 'provider', 'capacity', 'fit', '--resource',
-            'VCPU=1', *self.argv, '-f', 'value')
-        self.assertEqual(('%s two 8 VCPU\n' % RP2, '', 0), (out, err, code))
-        self.assertIn(('GET', '/resource_providers?' + self.query),
-                      self.sent())
-        self.assertFalse([path for _method, path in self.sent()
-                          if path.startswith('/resource_providers/' + RP1)])
-
-    def test_summary_and_metrics(self):
-        out, err, code = self.openstack(
-            'resource', 'provider', 'capacity', 'fit', '--resource',
-            'VCPU=1', *self.argv, '--summary', '-f', 'value')
-        self.assertEqual(('8 1 VCPU\n', '', 0), (out, err, code))
-        out, err, code = self.openstack(
-            'resource', 'provider', 'capacity', 'fit', '--resource',
-            'VCPU=1', *self.argv, '-f', 'openmetrics')
-        self.assertEqual(1, out.count('openstack_placement_fit{'), out)
-
-
-class TestFitShapeKeepsRows(TwoTrees):
-    """--required and --forbidden shape the request: every row stays.
-
-    A tree without the trait keeps its row, with fits 0 and the reason.
-    """
-
-    def setUp(self):
-        super().setUp()
-        self.requests_mock.get(URL + '/allocation_candidates', json={
-            'allocation_requests': [], 'provider_summaries': {}})
-
-    def test_rows(self):
-        out, err, code = self.openstack(
-            'resource', 'provider', 'capacity', 'fit', '--resource',
-            'VCPU=1', '--required', 'CUSTOM_GOLD', '-f', 'json')
-        self.assertEqual((0, ''), (code, err))
-        self.assertEqual(
-            [('one', 0), ('two', 0)],
-            [(row['name'], row['fits']) for row in json.loads(out)])
-        self.assertEqual(2, len([row for row in json.loads(out)
-                                 if 'CUSTOM_GOLD' in row['limited_by']]))
-
-
-class TestProviderListShape(TwoTrees):
+class TestProviderListShape(clouds.TwoTrees):
     """An item of the provider list without its uuid or name is refused.
 
     One line naming the request; no provider is read. The links and

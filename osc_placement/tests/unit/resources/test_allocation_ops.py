@@ -10,53 +10,28 @@
 # License for the specific language governing permissions and limitations
 # under the License.
 
-"""allocation move/save/restore and reshape: the exact requests, and the
-file errors (one line, the path inside the file, no request)."""
+"""allocation move, save and restore (``resources/allocation_ops.py``).
+
+The exact requests, and the errors of a save file (one line, the path
+inside the file, no request).
+"""
 
 import json
 import os
 
-import fixtures
 import testscenarios
 
-from osc_placement.api import allocations
-from osc_placement.model import consumers
 from osc_placement.tests.unit import base
-from osc_placement import version
 
 URL = base.ENDPOINT
 C1, C2, RP1, RP2 = base.C1, base.C2, base.RP1, base.RP2
 ALLOC = ('resource', 'provider', 'allocation')
 
 load_tests = testscenarios.load_tests_apply_scenarios
+consumer = base.consumer
 
 
-def consumer(allocations, generation=1, project='p1', user='u1',
-             consumer_type='INSTANCE'):
-    """A GET /allocations/<c> answer at 1.38."""
-    body = {'allocations': {rp: {'resources': res, 'generation': 5}
-                            for rp, res in allocations.items()}}
-    if allocations:
-        body.update(project_id=project, user_id=user,
-                    consumer_generation=generation,
-                    consumer_type=consumer_type)
-    return body
-
-
-class WritesTestCase(base.TestCase):
-
-    def setUp(self):
-        super().setUp()
-        self.dir = self.useFixture(fixtures.TempDir()).path
-
-    def file(self, data, name='f.json'):
-        path = os.path.join(self.dir, name)
-        with open(path, 'w') as f:
-            f.write(data if isinstance(data, str) else json.dumps(data))
-        return path
-
-
-class TestMove(WritesTestCase):
+class TestMove(base.FileTestCase):
 
     def test_move_at_1_38_one_post_with_generations_and_types(self):
         self.requests_mock.get(URL + '/allocations/' + C1, json=consumer(
@@ -148,9 +123,6 @@ class TestMove(WritesTestCase):
             self.assertEqual(1, code)
             self.assertIn('requires at least version 1.13', err)
             self.assertOneLine(err.rstrip('\n'))
-        out, err, code = self.openstack('resource', 'provider', 'reshape',
-                                        self.file({}), version='1.29')
-        self.assertIn('requires at least version 1.30', err)
         self.assertEqual([], self.requests_mock.request_history)
 
 
@@ -164,18 +136,10 @@ SAVED = {'format_version': 1, 'microversion': '1.39',
 
 def _edited(path, value):
     """SAVED with the value at ``path`` (a list of keys) replaced."""
-    data = json.loads(json.dumps(SAVED))
-    into = data
-    for key in path[:-1]:
-        into = into[key]
-    if value is KeyError:
-        del into[path[-1]]
-    else:
-        into[path[-1]] = value
-    return data
+    return base.edited(SAVED, path, value)
 
 
-class TestRestoreRequests(WritesTestCase):
+class TestRestoreRequests(base.FileTestCase):
 
     def test_a_type_changed_back_is_one_owner_row_and_one_post(self):
         self.requests_mock.get(URL + '/allocations/' + C1, json=consumer(
@@ -192,7 +156,7 @@ class TestRestoreRequests(WritesTestCase):
                          (post.method, post.path, post.version, post.body))
 
 
-class TestRestoreFileErrors(WritesTestCase):
+class TestRestoreFileErrors(base.FileTestCase):
 
     scenarios = [
         ('not-json', {'data': '{"consumers": ', 'expected':
@@ -234,115 +198,7 @@ class TestRestoreFileErrors(WritesTestCase):
         self.assertEqual([], self.requests_mock.request_history)
 
 
-RESHAPE = {'inventories': {RP2: {'resource_provider_generation': 0,
-                                 'inventories': {'VGPU': {'total': 4}}}},
-           'allocations': {C1: {
-               'allocations': {RP2: {'resources': {'VGPU': 1}}},
-               'project_id': 'p1', 'user_id': 'u1',
-               'consumer_generation': 1, 'consumer_type': 'INSTANCE'}}}
-
-
-def _reshape(path, value):
-    data = json.loads(json.dumps(RESHAPE))
-    into = data
-    for key in path[:-1]:
-        into = into[key]
-    if value is KeyError:
-        del into[path[-1]]
-    else:
-        into[path[-1]] = value
-    return data
-
-
-class TestReshapeFileErrors(WritesTestCase):
-
-    scenarios = [
-        ('no-inventories', {'data': _reshape(['inventories'], KeyError),
-                            'expected': ': inventories: expected an object '
-                            '(missing).'}),
-        ('generation', {'data': _reshape(
-            ['inventories', RP2, 'resource_provider_generation'], None),
-            'expected': ': inventories.%s.resource_provider_generation: '
-            'expected an integer.' % RP2}),
-        ('field', {'data': _reshape(
-            ['inventories', RP2, 'inventories', 'VGPU', 'size'], 1),
-            'expected': ': inventories.%s.inventories.VGPU.size: expected '
-            'no such field (known: allocation_ratio, max_unit, min_unit, '
-            'reserved, step_size, total).' % RP2}),
-        ('consumer-generation', {'data': _reshape(
-            ['allocations', C1, 'consumer_generation'], KeyError),
-            'expected': ': allocations.%s.consumer_generation: expected an '
-            'integer, or null for a new consumer (missing).' % C1}),
-    ]
-
-    def test_one_line_with_the_path_and_no_request(self):
-        path = self.file(self.data)
-        out, err, code = self.openstack('resource', 'provider', 'reshape',
-                                        path, version='1.39')
-        self.assertEqual(('', path + self.expected + '\n', 1),
-                         (out, err, code))
-        self.assertEqual([], self.requests_mock.request_history)
-
-
-class TestReshapeRequests(WritesTestCase):
-
-    def setUp(self):
-        super().setUp()
-        self.requests_mock.get(
-            URL + '/resource_providers/%s/inventories' % RP2,
-            json={'resource_provider_generation': 0, 'inventories': {}})
-        self.requests_mock.get(
-            URL + '/resource_providers/%s/usages' % RP2,
-            json={'resource_provider_generation': 0, 'usages': {}})
-        self.requests_mock.get(URL + '/allocations/' + C1, json=consumer(
-            {RP1: {'VGPU': 1}}))
-        self.requests_mock.post(URL + '/reshaper', status_code=204)
-
-    def test_dry_run_reads_and_sends_no_write(self):
-        out, err, code = self.openstack(
-            'resource', 'provider', 'reshape', self.file(RESHAPE),
-            '--dry-run', '-f', 'value', version='1.39')
-        self.assertEqual(0, code, err)
-        self.assertEqual(['GET'] * 3, [
-            r.method for r in self.requests_mock.request_history])
-        self.assertEqual(
-            '%s VGPU   1/4\n%s VGPU %s 1 \n%s VGPU %s  1\n'
-            % (RP2, RP1, C1, RP2, C1), out)
-
-    def test_the_body_is_the_file_at_the_live_version(self):
-        out, err, code = self.openstack(
-            'resource', 'provider', 'reshape', self.file(RESHAPE),
-            version='1.39')
-        self.assertEqual(0, code, err)
-        post = self.requests_sent()[-1]
-        self.assertEqual(('POST', '/reshaper', 'placement 1.39', RESHAPE),
-                         (post.method, post.path, post.version, post.body))
-
-    def test_dry_run_computes_the_body_the_real_run_sends(self):
-        out, err, code = self.openstack(
-            '--debug', 'resource', 'provider', 'reshape',
-            self.file(RESHAPE), '--dry-run', version='1.39')
-        self.assertEqual(0, code, err)
-        line = [line for line in err.splitlines()
-                if 'POST /reshaper at 1.39: ' in line]
-        self.assertEqual(1, len(line), err)
-        self.assertEqual(RESHAPE, json.loads(
-            line[0].split('POST /reshaper at 1.39: ', 1)[1]))
-        self.assertNotIn('POST', [
-            r.method for r in self.requests_mock.request_history])
-
-    def test_types_are_left_out_below_1_38_and_it_is_said(self):
-        out, err, code = self.openstack(
-            'resource', 'provider', 'reshape', self.file(RESHAPE),
-            version='1.30')
-        self.assertEqual(0, code, err)
-        self.assertIn('Consumer types are not written below '
-                      '--os-placement-api-version 1.38', err)
-        body = self.requests_sent()[-1].body
-        self.assertNotIn('consumer_type', body['allocations'][C1])
-
-
-class TestSave(WritesTestCase):
+class TestSave(base.FileTestCase):
 
     def test_save_one_consumer_to_stdout(self):
         self.requests_mock.get(URL + '/allocations/' + C1, json=consumer(
@@ -381,64 +237,3 @@ class TestSave(WritesTestCase):
         self.assertEqual(1, code)
         self.assertTrue(err.startswith(path + ': cannot write it: '), err)
         self.assertOneLine(err.rstrip('\n'))
-
-
-class TestConsumers(base.TestCase):
-    """The pure parts: sums, differences, the body per version."""
-
-    def test_diff_names_added_removed_changed(self):
-        self.assertEqual(
-            [(RP1, 'changed', {'VCPU': 1}, {'VCPU': 2}),
-             (RP2, 'removed', {'DISK_GB': 1}, {}),
-             (base.RP3, 'added', {}, {'VGPU': 1})],
-            consumers.diff({RP1: {'VCPU': 1}, RP2: {'DISK_GB': 1}},
-                           {RP1: {'VCPU': 2}, base.RP3: {'VGPU': 1}}))
-
-    def test_body_without_a_writable_type_sends_none(self):
-        records = {C1: {'allocations': {}, 'project_id': 'p',
-                        'user_id': 'u', 'consumer_generation': 1,
-                        'consumer_type': 'unknown'},
-                   C2: {'allocations': {}, 'project_id': 'p',
-                        'user_id': 'u', 'consumer_generation': None,
-                        'consumer_type': 'INSTANCE'}}
-        entries, types_sent = consumers.body(records, True, True)
-        self.assertFalse(types_sent)
-        self.assertNotIn('consumer_type', entries[C1])
-        self.assertNotIn('consumer_type', entries[C2])
-        self.assertEqual([C1], consumers.untyped(records))
-
-    def test_without_types_is_the_version_before_consumer_types(self):
-        self.assertEqual('1.37', consumers.WITHOUT_TYPES)
-        self.assertEqual('1.9', version.before('1.10'))
-        self.assertRaises(ValueError, version.before, '1.0')
-
-
-class TestConflict(base.TestCase):
-    """A refused write is a value; its text is derived from it."""
-
-    def test_the_advice_follows_the_kind_of_the_first_change(self):
-        conflict = allocations.Conflict(
-            'generation conflict.', 409, True, [
-                allocations.Change(allocations.Kind.PROVIDER, RP1, 3, 4),
-                allocations.Change(allocations.Kind.CONSUMER, C1, None, 1)])
-        self.assertEqual(
-            'generation conflict (HTTP 409). Nothing was written. Changed '
-            'since it was read: resource provider %s (generation 3 when '
-            'read, 4 now); consumer %s (generation none: no such consumer '
-            'when read, 1 now). Resource provider %s changed since it was '
-            'read: read it again with "openstack resource provider show '
-            '%s", then run the command again.' % (RP1, C1, RP1, RP1),
-            conflict.text())
-
-    def test_a_concurrent_update_without_changes_says_run_again(self):
-        conflict = allocations.Conflict('conflict', 409, True)
-        self.assertEqual(
-            'conflict (HTTP 409). Nothing was written; the generations read '
-            'are current again: run the command again.', conflict.text())
-
-    def test_the_error_carries_the_conflict(self):
-        conflict = allocations.Conflict('no room', 409, False)
-        error = allocations.WriteConflict(conflict)
-        self.assertIs(conflict, error.conflict)
-        self.assertEqual('no room (HTTP 409). Nothing was written.',
-                         str(error))

@@ -10,159 +10,203 @@
 # License for the specific language governing permissions and limitations
 # under the License.
 
-"""``capacity fit --flavor``: the flavors read from Nova, the requests sent.
+"""``resource provider capacity fit`` (``resources/capacity_fit.py``).
 
-Placement and Nova both on requests-mock; the compute client a real
-openstacksdk connection, as OpenStackClient holds one.
-
-* big (RP1, root, in AGG1): VCPU 16, MEMORY_MB 65536, DISK_GB 800.
-* small (RP2, root): VCPU 4, MEMORY_MB 16384, DISK_GB 200.
-
-Both roots have COMPUTE_ACCELERATORS; the fake answer of the candidates
-request holds both trees (RP1 only when the request names AGG1).
+Bad shapes are refused before any request; the trees chosen, the rows
+kept and the shape label of the metrics, against the two trees of
+``clouds.TwoTrees``; and ``--flavor``: the flavors read from Nova, the
+requests sent, against ``clouds.FlavorTestCase``. What fit shares with
+``explain`` (the verdict of each tree) is tested in
+``api/test_verdicts.py``.
 """
 
 import json
 import os
 import signal
-import subprocess
-import sys
-from urllib import parse as urlparse
 
-import fixtures
-from keystoneauth1 import noauth
-from keystoneauth1 import session
-from openstack import connection
-from osc_lib import clientmanager as osc_clientmanager
+import testscenarios
 
 from osc_placement.tests.unit import base
+from osc_placement.tests.unit import clouds
+
+load_tests = testscenarios.load_tests_apply_scenarios
 
 URL = base.ENDPOINT
-NOVA = 'http://nova.example/v2.1'
 RP1, RP2 = base.RP1, base.RP2
 AGG1 = base.AGG1
-FIT = ('resource', 'provider', 'capacity', 'fit')
 
 
-def _inventory(total):
-    return {'total': total, 'reserved': 0, 'allocation_ratio': 1.0,
-            'min_unit': 1, 'max_unit': total, 'step_size': 1}
-
-
-INVENTORIES = {
-    RP1: {'VCPU': 16, 'MEMORY_MB': 65536, 'DISK_GB': 800},
-    RP2: {'VCPU': 4, 'MEMORY_MB': 16384, 'DISK_GB': 200},
-}
-
-
-def _flavor(id_, name, vcpus, ram, disk, specs=None):
-    return {'id': id_, 'name': name, 'vcpus': vcpus, 'ram': ram,
-            'disk': disk, 'swap': 0, 'OS-FLV-EXT-DATA:ephemeral': 0,
-            'os-flavor-access:is_public': True,
-            'extra_specs': specs or {}}
-
-
-LARGE = _flavor('f-large', 'm1.large', 4, 8192, 80)
-SMALL = _flavor('f-small', 'm1.small', 1, 2048, 20)
-ACCEL = _flavor('f-accel', 'accel', 1, 2048, 20,
-                {'accel:device_profile': 'gpu'})
-TWO_GROUPS = _flavor('f-two', 'two', 1, 2048, 20,
-                     {'resources1:VCPU': '1', 'resources2:VCPU': '1',
-                      'group_policy': 'none'})
-# Two groups and no group_policy: Placement refuses the request (HTTP 400).
-NO_POLICY = _flavor('f-nopolicy', 'm1.nopolicy', 1, 2048, 20,
-                    {'resources1:VCPU': '1', 'resources2:VCPU': '1'})
-# An extra spec Nova refuses: never asked for.
-SOMETIMES = _flavor('f-sometimes', 'm1.sometimes', 1, 2048, 20,
-                    {'hw:cpu_policy': 'sometimes'})
-# A named group: Placement 1.33.
-NAMED = _flavor('f-named', 'm1.named', 1, 2048, 20,
-                {'resources_A:VCPU': '1'})
-GROUP_POLICY_DETAIL = base.webob_detail(
-    'The "group_policy" parameter is required when specifying more than '
-    'one "resources{N}" parameter.', 'The server could not comply with '
-    'the request since it is either malformed or otherwise incorrect.')
-
-
-class FlavorTestCase(base.TestCase):
+class TestBadShape(base.TestCase):
+    """capacity fit refuses a bad shape in one line, sending nothing."""
 
     api_version = '1.39'
+    scenarios = [
+        ('zero', {'argv': ['--resource', 'VCPU=0'],
+                  'error': "--resource 'VCPU=0': amount: '0' must be an "
+                           "integer of at least 1."}),
+        ('negative', {'argv': ['--resource', 'VCPU=-1']}),
+        ('not-a-number', {'argv': ['--resource', 'VCPU=x']}),
+        ('twice', {'argv': ['--resource', 'VCPU=1', '--resource', 'VCPU=2'],
+                   'error': "--resource 'VCPU=2': VCPU is given twice; "
+                            "give each resource class once."}),
+        ('none', {'argv': [],
+                  'error': 'At least one --resource must be specified.'}),
+        ('no-class', {'argv': ['--resource', '=4']}),
+    ]
+    error = None
+
+    def test_bad_shape(self):
+        out, err, code = self.openstack('resource', 'provider', 'capacity',
+                                        'fit', *self.argv)
+        self.assertEqual(('', 1), (out, code))
+        self.assertEqual(1, len(err.splitlines()), err)
+        if self.error:
+            self.assertEqual(self.error + '\n', err)
+        self.assertEqual([], self.sent())
+
+
+class TestOpenMetricsShape(clouds.TwoTrees):
+    """The shape label: the whole request, one canonical text.
+
+    The same request typed in another order or spelling gives the same
+    series; traits, aggregates and the tree are part of it.
+    """
+
+    scenarios = [
+        ('plain', {'argv': [['--resource', 'VCPU=1', '--resource',
+                             'MEMORY_MB=64'],
+                            ['--resource', 'MEMORY_MB=064', '--resource',
+                             'VCPU=01']],
+                   'label': 'MEMORY_MB=64,VCPU=1'}),
+        ('traits', {'argv': [['--resource', 'VCPU=1', '--required',
+                              'CUSTOM_B', '--required', 'CUSTOM_A',
+                              '--forbidden', 'CUSTOM_Z,CUSTOM_Y'],
+                             ['--resource', 'VCPU=1', '--forbidden',
+                              'CUSTOM_Y', '--required', 'CUSTOM_A',
+                              '--forbidden', 'CUSTOM_Z', '--required',
+                              'CUSTOM_B']],
+                    'label': 'VCPU=1;required=CUSTOM_A,CUSTOM_B;'
+                             'forbidden=CUSTOM_Y,CUSTOM_Z'}),
+        ('any-of', {'argv': [['--resource', 'VCPU=1', '--required',
+                              'CUSTOM_B,CUSTOM_A'],
+                             ['--required', 'CUSTOM_A,CUSTOM_B',
+                              '--resource', 'VCPU=1']],
+                    'label': 'VCPU=1;required=in:CUSTOM_A,CUSTOM_B'}),
+        ('aggregates', {'argv': [['--resource', 'VCPU=1', '--member-of',
+                                  base.AGG2 + ',' + base.AGG1],
+                                 ['--member-of', base.AGG1 + ',' + base.AGG2,
+                                  '--resource', 'VCPU=1']],
+                        'label': 'VCPU=1;member_of=in:%s,%s'
+                                 % (base.AGG1, base.AGG2)}),
+        ('root-required', {'argv': [['--resource', 'VCPU=1',
+                                     '--root-required', 'CUSTOM_B,!CUSTOM_Z',
+                                     '--root-required', 'CUSTOM_A'],
+                                    ['--root-required', 'CUSTOM_A,CUSTOM_B',
+                                     '--resource', 'VCPU=1',
+                                     '--root-required', '!CUSTOM_Z']],
+                           'label': 'VCPU=1;root_required=!CUSTOM_Z,CUSTOM_A,'
+                                    'CUSTOM_B'}),
+    ]
 
     def setUp(self):
         super().setUp()
-        mock = self.requests_mock
-        mock.get(URL + '/resource_providers', complete_qs=True, json={
-            'resource_providers': [base.provider(RP1, 'big'),
-                                   base.provider(RP2, 'small')]})
-        for rp, amounts in INVENTORIES.items():
-            path = URL + '/resource_providers/' + rp
-            generation = {'resource_provider_generation': 1}
-            mock.get(path + '/inventories', json=dict(generation, inventories={
-                rc: _inventory(total) for rc, total in amounts.items()}))
-            mock.get(path + '/usages', json=dict(generation, usages={}))
-            mock.get(path + '/traits', json=dict(
-                generation, traits=['COMPUTE_ACCELERATORS']))
-            mock.get(path + '/aggregates', json=dict(
-                generation, aggregates=[AGG1] if rp == RP1 else []))
+        self.requests_mock.get(URL + '/allocation_candidates', json={
+            'allocation_requests': [], 'provider_summaries': {}})
+        # Every provider is in both aggregates.
+        providers = {'resource_providers': [base.provider(RP1, 'one'),
+                                            base.provider(RP2, 'two')]}
+        for argv in self.argv:
+            if '--member-of' in argv:
+                self.requests_mock.get(
+                    URL + '/resource_providers?member_of=in:%s' % argv[
+                        argv.index('--member-of') + 1],
+                    complete_qs=True, json=providers)
 
-        def candidates(request, context):
-            # Both trees take one of anything asked, unless the request
-            # asks for AGG1: then only RP1's. Two numbered groups without
-            # a group_policy are refused, as Placement refuses them.
-            if 'resources2' in request.url and \
-                    'group_policy' not in request.url:
-                context.status_code = 400
-                return base.placement_error(400, GROUP_POLICY_DETAIL,
-                                            'Bad Request')
-            rps = (RP1,) if AGG1 in request.url else (RP1, RP2)
-            return {'allocation_requests': [
-                {'allocations': {rp: {'resources': {'VCPU': 1}}}}
-                for rp in rps], 'provider_summaries': {}}
-        mock.get(URL + '/allocation_candidates', json=candidates)
-        mock.get(URL + '/resource_providers?member_of=in:' + AGG1,
-                 complete_qs=True, json={'resource_providers': [
-                     base.provider(RP1, 'big')]})
-        mock.get(NOVA, json=self.nova_version())
-        mock.get(NOVA + '/', json=self.nova_version())
-        for body in (LARGE, SMALL, ACCEL, TWO_GROUPS, NO_POLICY, SOMETIMES,
-                     NAMED):
-            mock.get(NOVA + '/flavors/' + body['id'], json={'flavor': body})
-            # openstacksdk asks again for empty extra specs.
-            mock.get(NOVA + '/flavors/%s/os-extra_specs' % body['id'],
-                     json={'extra_specs': body['extra_specs']})
-        mock.get(NOVA + '/flavors/detail?is_public=None', json={
-            'flavors': [LARGE, SMALL]})
-        mock.get(NOVA + '/os-aggregates', json={'aggregates': [
-            {'id': 1, 'name': 'az1-hosts', 'uuid': AGG1,
-             'availability_zone': 'az1',
-             'metadata': {'availability_zone': 'az1'}, 'hosts': []}]})
-        conn = connection.Connection(
-            session=session.Session(auth=noauth.NoAuth()),
-            compute_endpoint_override=NOVA)
-        self.useFixture(fixtures.MockPatchObject(
-            osc_clientmanager.ClientManager, 'compute',
-            new=property(lambda manager: conn.compute)))
-
-    @staticmethod
-    def nova_version():
-        return {'version': {'id': 'v2.1', 'status': 'CURRENT',
-                            'version': '2.96', 'min_version': '2.1',
-                            'links': [{'rel': 'self', 'href': NOVA + '/'}]}}
-
-    def fit(self, *argv, version=None):
-        return self.openstack(*(FIT + argv), version=version)
-
-    def candidates_sent(self):
-        return [urlparse.unquote(r.url[len(URL):])
-                for r in self.requests_mock.request_history
-                if r.url.startswith(URL + '/allocation_candidates')]
-
-    def placement_sent(self):
-        return [r for r in self.requests_mock.request_history
-                if r.url.startswith(URL)]
+    def test_one_label(self):
+        found = []
+        for argv in self.argv:
+            out, err, code = self.openstack(
+                'resource', 'provider', 'capacity', 'fit', *argv, '-f',
+                'openmetrics')
+            self.assertEqual((0, ''), (code, err))
+            found.append(out)
+        self.assertEqual(found[0], found[1])
+        self.assertIn('openstack_placement_cloud_fit{shape="%s"} 0\n'
+                      % self.label, found[0])
 
 
-class TestFitFlavor(FlavorTestCase):
+class TestFitSelection(clouds.TwoTrees):
+    """--in-tree and --member-of choose the trees that get a row.
+
+    The trees of the providers that the provider list returns with the
+    same filters, as capacity list selects providers; the others are not
+    read. --required shapes only: every tree keeps its row.
+    """
+
+    scenarios = [
+        ('in-tree', {'argv': ['--in-tree', RP2],
+                     'query': 'in_tree=' + RP2}),
+        ('member-of', {'argv': ['--member-of', base.AGG1],
+                       'query': 'member_of=in%3A' + base.AGG1}),
+    ]
+
+    def setUp(self):
+        super().setUp()
+        self.requests_mock.get(
+            URL + '/resource_providers?' + self.query, complete_qs=True,
+            json={'resource_providers': [base.provider(RP2, 'two')]})
+        self.requests_mock.get(URL + '/allocation_candidates', json={
+            'allocation_requests': [{'allocations': {
+                RP2: {'resources': {'VCPU': 1}}}}],
+            'provider_summaries': {}})
+        self.requests_mock.get(URL + '/resource_providers/%s/aggregates'
+                               % RP2, json={'aggregates': [base.AGG1]})
+
+    def test_rows(self):
+        out, err, code = self.openstack(
+            'resource', 'provider', 'capacity', 'fit', '--resource',
+            'VCPU=1', *self.argv, '-f', 'value')
+        self.assertEqual(('%s two 8 VCPU\n' % RP2, '', 0), (out, err, code))
+        self.assertIn(('GET', '/resource_providers?' + self.query),
+                      self.sent())
+        self.assertFalse([path for _method, path in self.sent()
+                          if path.startswith('/resource_providers/' + RP1)])
+
+    def test_summary_and_metrics(self):
+        out, err, code = self.openstack(
+            'resource', 'provider', 'capacity', 'fit', '--resource',
+            'VCPU=1', *self.argv, '--summary', '-f', 'value')
+        self.assertEqual(('8 1 VCPU\n', '', 0), (out, err, code))
+        out, err, code = self.openstack(
+            'resource', 'provider', 'capacity', 'fit', '--resource',
+            'VCPU=1', *self.argv, '-f', 'openmetrics')
+        self.assertEqual(1, out.count('openstack_placement_fit{'), out)
+
+
+class TestFitShapeKeepsRows(clouds.TwoTrees):
+    """--required and --forbidden shape the request: every row stays.
+
+    A tree without the trait keeps its row, with fits 0 and the reason.
+    """
+
+    def setUp(self):
+        super().setUp()
+        self.requests_mock.get(URL + '/allocation_candidates', json={
+            'allocation_requests': [], 'provider_summaries': {}})
+
+    def test_rows(self):
+        out, err, code = self.openstack(
+            'resource', 'provider', 'capacity', 'fit', '--resource',
+            'VCPU=1', '--required', 'CUSTOM_GOLD', '-f', 'json')
+        self.assertEqual((0, ''), (code, err))
+        self.assertEqual(
+            [('one', 0), ('two', 0)],
+            [(row['name'], row['fits']) for row in json.loads(out)])
+        self.assertEqual(2, len([row for row in json.loads(out)
+                                 if 'CUSTOM_GOLD' in row['limited_by']]))
+
+
+class TestFitFlavor(clouds.FlavorTestCase):
 
     def test_one_flavor(self):
         out, err, code = self.fit('--flavor', 'f-large', '-f', 'json')
@@ -334,7 +378,7 @@ class TestFitFlavor(FlavorTestCase):
             out.splitlines())
 
     def test_debug_prints_the_request(self):
-        out, err, code = self.openstack('--debug', *(FIT + (
+        out, err, code = self.openstack('--debug', *(clouds.FIT + (
             '--flavor', 'f-large', '-f', 'value')))
         self.assertEqual(0, code)
         self.assertIn('Flavor m1.large: GET /allocation_candidates?'
@@ -342,7 +386,7 @@ class TestFitFlavor(FlavorTestCase):
                       'root_required=!COMPUTE_STATUS_DISABLED', err)
 
 
-class TestFitFlavorRefused(FlavorTestCase):
+class TestFitFlavorRefused(clouds.FlavorTestCase):
     """Several flavors: one that fails keeps its row; the others go on."""
 
     REFUSED = ('refused by Placement: The "group_policy" parameter is '
@@ -352,7 +396,7 @@ class TestFitFlavorRefused(FlavorTestCase):
                  "one of dedicated, shared, mixed; Nova refuses it.")
 
     def all_flavors(self, *flavors):
-        self.requests_mock.get(NOVA + '/flavors/detail?is_public=None',
+        self.requests_mock.get(clouds.NOVA + '/flavors/detail?is_public=None',
                                json={'flavors': list(flavors)})
 
     def failed_summary(self, *flavors):
@@ -364,7 +408,7 @@ class TestFitFlavorRefused(FlavorTestCase):
         return out.splitlines(), err.splitlines()
 
     def test_refused_request_keeps_a_row(self):
-        self.all_flavors(LARGE, NO_POLICY, SMALL)
+        self.all_flavors(clouds.LARGE, clouds.NO_POLICY, clouds.SMALL)
         out, err, code = self.fit('--all-flavors', '-f', 'value')
         self.assertEqual(1, code)
         self.assertEqual(
@@ -383,7 +427,8 @@ class TestFitFlavorRefused(FlavorTestCase):
         self.assertEqual(3, len(self.candidates_sent()))
 
     def test_untranslated_flavor_keeps_a_row_and_is_not_asked(self):
-        out, err = self.failed_summary(LARGE, SOMETIMES, SMALL)
+        out, err = self.failed_summary(clouds.LARGE, clouds.SOMETIMES,
+                                       clouds.SMALL)
         self.assertEqual(['m1.large 5 2 VCPU', 'm1.small 20 2 VCPU',
                           'm1.sometimes None None ' + self.NOT_ASKED], out)
         self.assertEqual(
@@ -394,7 +439,8 @@ class TestFitFlavorRefused(FlavorTestCase):
         self.assertEqual(2, len(self.candidates_sent()))
 
     def test_each_failure_in_flavor_order(self):
-        out, err = self.failed_summary(LARGE, NO_POLICY, SOMETIMES)
+        out, err = self.failed_summary(clouds.LARGE, clouds.NO_POLICY,
+                                       clouds.SOMETIMES)
         self.assertEqual(['m1.large 5 2 VCPU',
                           'm1.nopolicy None None ' + self.REFUSED,
                           'm1.sometimes None None ' + self.NOT_ASKED], out)
@@ -406,7 +452,7 @@ class TestFitFlavorRefused(FlavorTestCase):
 
     def test_a_provider_not_read_stops_the_rows(self):
         # Not a flavor that failed: every row is made of every provider.
-        self.all_flavors(LARGE, NO_POLICY)
+        self.all_flavors(clouds.LARGE, clouds.NO_POLICY)
         self.requests_mock.get(URL + '/resource_providers/%s/usages' % RP2,
                                **base.error_reply(500, 'Boom.'))
         out, err, code = self.fit('--all-flavors', '-f', 'value')
@@ -422,7 +468,7 @@ class TestFitFlavorRefused(FlavorTestCase):
     def test_interrupted_among_the_flavors_prints_no_rows(self):
         # The trees are read after the candidates requests: after the
         # signal they are not, and no row is made of them.
-        self.all_flavors(LARGE, SMALL)
+        self.all_flavors(clouds.LARGE, clouds.SMALL)
 
         def candidates(request, context):
             os.kill(os.getpid(), signal.SIGINT)
@@ -440,7 +486,7 @@ class TestFitFlavorRefused(FlavorTestCase):
 
     def test_one_flavor_below_its_microversion(self):
         # 1.30 takes the numbered groups of the others, not a named one.
-        self.all_flavors(LARGE, NAMED)
+        self.all_flavors(clouds.LARGE, clouds.NAMED)
         out, err, code = self.fit('--all-flavors', '--include-disabled',
                                   '--summary', '-f', 'json', version='1.30')
         self.assertEqual(1, code)
@@ -458,7 +504,7 @@ class TestFitFlavorRefused(FlavorTestCase):
         self.assertEqual(1, len(self.candidates_sent()))
 
     def test_openmetrics_no_samples_for_a_refused_flavor(self):
-        self.all_flavors(LARGE, NO_POLICY)
+        self.all_flavors(clouds.LARGE, clouds.NO_POLICY)
         out, err, code = self.fit('--all-flavors', '-f', 'openmetrics')
         self.assertEqual(1, code)
         self.assertIn('Failed to read 1 of 2 flavors.', err)
@@ -487,68 +533,3 @@ class TestFitFlavorRefused(FlavorTestCase):
              'one of dedicated, shared, mixed; Nova refuses it.'],
             err.splitlines())
         self.assertEqual([], self.placement_sent())
-
-
-class TestCandidatesFlavor(FlavorTestCase):
-    """allocation candidate list and explain --flavor."""
-
-    def test_list(self):
-        out, err, code = self.openstack(
-            'allocation', 'candidate', 'list', '--flavor', 'f-large',
-            '--limit', '5', '-f', 'value', '-c', 'resource provider')
-        self.assertEqual(('', 0), (err, code))
-        self.assertEqual([RP1, RP2], out.splitlines())
-        self.assertEqual(
-            ['/allocation_candidates?limit=5&resources=DISK_GB:80,'
-             'MEMORY_MB:8192,VCPU:4&root_required=!COMPUTE_STATUS_DISABLED'],
-            self.candidates_sent())
-
-    def test_list_refuses_group(self):
-        out, err, code = self.openstack(
-            'allocation', 'candidate', 'list', '--flavor', 'f-large',
-            '--group', '1', '--resource', 'VCPU=1')
-        self.assertEqual(('', 1), (out, code))
-        self.assertEqual(['--flavor replaces --resource and --group: give '
-                          'one or the other.'], err.splitlines())
-        self.assertEqual([], self.requests_mock.request_history)
-
-    def test_explain_with_required(self):
-        out, err, code = self.openstack(
-            'allocation', 'candidate', 'explain', '--flavor', 'f-large',
-            '--required', 'COMPUTE_ACCELERATORS', '-f', 'value')
-        self.assertEqual(('', 0), (err, code))
-        self.assertEqual(['%s big True ' % RP1, '%s small True ' % RP2],
-                         out.splitlines())
-        self.assertEqual(
-            ['/allocation_candidates?resources=DISK_GB:80,MEMORY_MB:8192,'
-             'VCPU:4&required=COMPUTE_ACCELERATORS&root_required='
-             '!COMPUTE_STATUS_DISABLED'], self.candidates_sent())
-
-    def test_explain_summary_drops_each_constraint(self):
-        out, err, code = self.openstack(
-            'allocation', 'candidate', 'explain', '--flavor', 'f-large',
-            '--availability-zone', 'az1', '--summary', '-f', 'value')
-        self.assertEqual(('', 0), (err, code))
-        self.assertEqual(
-            ['(none: the request as given) 1',
-             'resources=DISK_GB:80 1',
-             'resources=MEMORY_MB:8192 1',
-             'resources=VCPU:4 1',
-             'member_of=in:%s 2' % AGG1,
-             'root_required=!COMPUTE_STATUS_DISABLED 1'], out.splitlines())
-        self.assertEqual(6, len(self.candidates_sent()))
-
-
-class TestComputeNotLoaded(base.TestCase):
-    """A command without --flavor never imports the compute helpers."""
-
-    def test_plain_command(self):
-        code = (
-            'import sys\n'
-            'from osc_placement.tests import cli\n'
-            'cli.run(cli.auth_argv() + ["resource", "provider", "capacity",'
-            ' "fit", "--help"])\n'
-            'print("osc_placement.api.compute" in sys.modules)\n')
-        done = subprocess.run([sys.executable, '-c', code],
-                              capture_output=True, text=True, check=True)
-        self.assertEqual('False', done.stdout.splitlines()[-1])
