@@ -213,6 +213,34 @@ class TestLazyImports(base.BaseTestCase):
         self.assertEqual([], silent)
 
 
+class TestTestsMirrorThePackage(base.BaseTestCase):
+    """The unit tests of ``x/y.py`` are in ``tests/unit/x/test_y.py``."""
+
+    # Tests of the whole package, of no one module.
+    WHOLE_PACKAGE = ('test_layout.py', 'test_contract.py')
+
+    def test_every_test_module_mirrors_a_module(self):
+        unit = os.path.join(PACKAGE, 'tests', 'unit')
+        strays, no_init = [], []
+        for dirpath, dirnames, filenames in os.walk(unit):
+            dirnames[:] = [d for d in dirnames if d != '__pycache__']
+            rel = os.path.relpath(dirpath, unit)
+            if any(name.endswith('.py') for name in filenames) and \
+                    '__init__.py' not in filenames:
+                no_init.append(rel)
+            for name in filenames:
+                if not (name.startswith('test_') and name.endswith('.py')):
+                    continue
+                if rel == '.' and name in self.WHOLE_PACKAGE:
+                    continue
+                target = os.path.normpath(
+                    os.path.join(PACKAGE, rel, name[len('test_'):-3]))
+                if not (os.path.isfile(target + '.py')
+                        or os.path.isdir(target)):
+                    strays.append(os.path.join(rel, name))
+        self.assertEqual(([], []), (sorted(strays), sorted(no_init)))
+
+
 class TestSizes(base.BaseTestCase):
     """Modules, classes and functions small enough to read at once."""
 
