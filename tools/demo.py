@@ -34,6 +34,7 @@ import time
 
 import fixtures
 
+from osc_placement import microversions
 from osc_placement.tests import support
 from osc_placement.tests.support import client
 from osc_placement.tests.support import cloud
@@ -107,19 +108,19 @@ NOVA_TOUR = (
     ('How many more m1.large fit, tree by tree: the shape is the request '
      'Nova\'s scheduler sends for the flavor, read from the compute API '
      '(--debug prints it).',
-     ['--os-placement-api-version', '1.39', 'resource', 'provider',
-      'capacity', 'fit', '--flavor', 'm1.large']),
+     ['--os-placement-api-version', microversions.LATEST, 'resource',
+      'provider', 'capacity', 'fit', '--flavor', 'm1.large']),
     ('Every flavor at once, one row each (a flavor of several request '
      'groups is a candidate or not, but not counted).',
-     ['--os-placement-api-version', '1.39', 'resource', 'provider',
-      'capacity', 'fit', '--all-flavors', '--summary']),
+     ['--os-placement-api-version', microversions.LATEST, 'resource',
+      'provider', 'capacity', 'fit', '--all-flavors', '--summary']),
     ('"No valid host" for m1.fpga: why each tree is not a candidate ...',
-     ['--os-placement-api-version', '1.39', 'allocation', 'candidate',
-      'explain', '--flavor', 'm1.fpga']),
+     ['--os-placement-api-version', microversions.LATEST, 'allocation',
+      'candidate', 'explain', '--flavor', 'm1.fpga']),
     ('... and which constraint of its request, dropped, would let more '
      'trees in.',
-     ['--os-placement-api-version', '1.39', 'allocation', 'candidate',
-      'explain', '--flavor', 'm1.fpga', '--summary']),
+     ['--os-placement-api-version', microversions.LATEST, 'allocation',
+      'candidate', 'explain', '--flavor', 'm1.fpga', '--summary']),
 )
 
 

@@ -26,8 +26,12 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 if HERE not in sys.path:
     sys.path.insert(0, HERE)
 
-import bench  # noqa: E402
+import flavors  # noqa: E402
+import measure  # noqa: E402
 import profiled  # noqa: E402
+import report  # noqa: E402
+import scale  # noqa: E402
+import verdicts  # noqa: E402
 
 
 def _run(turn, wall, client, server=0.0, relay=0.0):
@@ -42,7 +46,7 @@ class AfterStartupTest(unittest.TestCase):
         runs = [_run(0, 3.0, 1.8, 2.6, 0.2), _run(1, 4.0, 2.0, 3.0, 0.2)]
         startups = [_run(0, 1.0, 1.0), _run(0, 1.2, 1.2),
                     _run(1, 2.0, 1.2)]
-        left = bench.after_startup(runs, startups)
+        left = measure.after_startup(runs, startups)
         # Round 0: the median start-up is 1.1 s wall, 1.1 s of CPU.
         self.assertAlmostEqual(1.9, left[0]['wall'])
         self.assertAlmostEqual(0.7, left[0]['client'])
@@ -52,8 +56,9 @@ class AfterStartupTest(unittest.TestCase):
         self.assertAlmostEqual(0.8, left[1]['client'])
 
     def test_a_round_without_start_up_is_left_out(self):
-        left = bench.after_startup([_run(0, 3.0, 1.0), _run(1, 3.0, 1.0)],
-                                   [_run(1, 1.0, 1.0)])
+        left = measure.after_startup([_run(0, 3.0, 1.0),
+                                      _run(1, 3.0, 1.0)],
+                                     [_run(1, 1.0, 1.0)])
         self.assertEqual([1], [r['round'] for r in left])
 
 
@@ -70,7 +75,7 @@ class PerRequestCpuTest(unittest.TestCase):
 
     def test_at_most_half_the_reference(self):
         reference, view = self._results()
-        bench.per_request_cpu([reference, view])
+        verdicts.per_request_cpu([reference, view])
         self.assertTrue(reference['holds'])
         self.assertEqual(0.455, reference['client_cpu_per_request_ratio'])
         self.assertFalse(view['holds'])
@@ -80,7 +85,7 @@ class PerRequestCpuTest(unittest.TestCase):
 
     def test_without_the_reference_not_checked(self):
         _, view = self._results()
-        bench.per_request_cpu([view])
+        verdicts.per_request_cpu([view])
         self.assertTrue(view['holds'])
         self.assertIn('not checked', view['detail'])
 
@@ -96,7 +101,7 @@ class ImportTimeTest(unittest.TestCase):
             'import time:       900 |        900 | osc_placement_extra',
             'some line of the command itself',
         ])
-        self.assertEqual(2.0, bench.own_import_ms(report))
+        self.assertEqual(2.0, measure.own_import_ms(report))
 
 
 class ClausesTest(unittest.TestCase):
@@ -105,8 +110,8 @@ class ClausesTest(unittest.TestCase):
         self.assertEqual(
             ['2.01x faster', 'CPUs busy 58% (>= 80%; 53% of the run)',
              'done'],
-            bench.clauses('2.01x faster; CPUs busy 58% (>= 80%; 53% of the '
-                          'run); done'))
+            report.clauses('2.01x faster; CPUs busy 58% (>= 80%; 53% of '
+                           'the run); done'))
 
 
 class ModelTest(unittest.TestCase):
@@ -115,11 +120,11 @@ class ModelTest(unittest.TestCase):
         # Latency over P: (20 + 10 + 2 + 1) ms / 8.
         self.assertAlmostEqual(
             1.0 + 1000 * 0.033 / 8,
-            bench.model_seconds(1000, 1.0, 0.002, 0.010, 0.001, 0.020, 4, 8))
+            scale.model_seconds(1000, 1.0, 0.002, 0.010, 0.001, 0.020, 4, 8))
         # The client's CPU: 5 ms > 10 / 4 and > 16 / 8.
         self.assertAlmostEqual(
             1000 * 0.005,
-            bench.model_seconds(1000, 0.0, 0.005, 0.010, 0.001, 0.0, 4, 8))
+            scale.model_seconds(1000, 0.0, 0.005, 0.010, 0.001, 0.0, 4, 8))
 
 
 class PlacementReadsTest(unittest.TestCase):
@@ -142,19 +147,19 @@ class PlacementReadsTest(unittest.TestCase):
         self.assertEqual(
             {'candidates': 3, 'reasks': 1, 'provider_lists': 1,
              'provider_reads': 6, 'providers': 2, 'most_reads': 1,
-             'other': 1}, bench.placement_reads(self.requests()))
+             'other': 1}, flavors.placement_reads(self.requests()))
 
     def test_trees_read_once_and_one_request_per_flavor(self):
-        reads = bench.placement_reads(self.requests())
-        self.assertTrue(bench.flavors_holds(reads, 3))
+        reads = flavors.placement_reads(self.requests())
+        self.assertTrue(flavors.flavors_holds(reads, 3))
         # A fourth flavor not asked for, or a provider read twice.
-        self.assertFalse(bench.flavors_holds(reads, 4))
-        twice = bench.placement_reads(self.requests(twice=True))
+        self.assertFalse(flavors.flavors_holds(reads, 4))
+        twice = flavors.placement_reads(self.requests(twice=True))
         self.assertEqual(2, twice['most_reads'])
-        self.assertFalse(bench.flavors_holds(twice, 3))
+        self.assertFalse(flavors.flavors_holds(twice, 3))
 
     def test_the_flavors_are_twenty_distinct(self):
-        names = [flavor[0] for flavor in bench.BENCH_FLAVORS]
+        names = [flavor[0] for flavor in flavors.BENCH_FLAVORS]
         self.assertEqual(20, len(set(names)))
 
 

@@ -38,7 +38,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 if HERE not in sys.path:
     sys.path.insert(0, HERE)
 
-import bench  # noqa: E402
+import targets  # noqa: E402
 
 from osc_placement.tests.support import processes  # noqa: E402
 
@@ -66,7 +66,7 @@ def main():
         calls[0] += 1
         elapsed = 0.0
         for _ in range(loops):
-            bench.restore_cloud(spec['server'], spec['restore'])
+            targets.restore_cloud(spec['server'], spec['restore'])
             server = processes.cpu_seconds(spec['server_pids'])
             relayed = relay_cpu()
             started = time.perf_counter()

@@ -101,7 +101,7 @@ HELPS = (['allocation', 'candidate', 'explain', '--help'],
          ['resource', 'provider', 'allocation', 'save', '--help'],
          ['resource', 'provider', 'tree', 'show', '--help'])
 # Simple reads of the original plugin (as in the start-up benchmark,
-# tools/bench/bench.py START_UP).
+# tools/bench/targets.py START_UP).
 READS = (['trait', 'list'],
          ['resource', 'provider', 'list'],
          ['resource', 'provider', 'inventory', 'list', _UUID],
