@@ -15,26 +15,33 @@
 ``dot_graph()`` writes one ``digraph`` of providers (depth first, an edge
 from each child to its parent) and, optionally, of the consumers that hold
 resources on them; ``dot_string()`` quotes any text as a DOT string that
-shows as typed.
+shows as typed, its control characters escaped as the tables show them.
 """
 
 from osc_placement.model import amounts
+from osc_placement.model.text import printable
+
+
+def _escaped(text):
+    """``text`` for the inside of a DOT string, shown as typed.
+
+    Control characters and line breaks escaped as the tables show them
+    (``text.printable()``: ``\\x1b``, ``\\n``), then backslashes doubled
+    (so no ``\\N``, ``\\l``... escape of Graphviz applies) and quotes
+    escaped: a hostile provider name cannot reach the terminal of whoever
+    prints the graph, nor break a label onto a second line.
+    """
+    return printable(text).replace('\\', '\\\\').replace('"', '\\"')
 
 
 def dot_string(text):
-    """``text`` as a double-quoted DOT string, shown as typed in a label.
-
-    Backslashes are doubled (so no ``\\N``, ``\\l``... escape of Graphviz
-    applies), quotes escaped and line breaks turned into ``\\n``: any
-    provider name gives a valid string on one line.
-    """
-    text = str(text).replace('\\', '\\\\').replace('"', '\\"')
-    text = text.replace('\r\n', '\n').replace('\r', '\n')
-    return '"%s"' % text.replace('\n', '\\n')
+    """``text`` as a double-quoted DOT string, shown as typed in a label."""
+    return '"%s"' % _escaped(text)
 
 
 def label(*lines):
-    return 'label=' + dot_string('\n'.join(lines))
+    """The ``label`` attribute of a node or edge: one line per argument."""
+    return 'label="%s"' % '\\n'.join(_escaped(line) for line in lines)
 
 
 def dot_graph(ordered, details, consumers):

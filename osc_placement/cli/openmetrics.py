@@ -34,11 +34,18 @@ import math
 from cliff.formatters import base
 from osc_lib import exceptions
 
+from osc_placement.model.text import printable
+
 
 def escape(value):
-    """A label value as OpenMetrics writes it between double quotes."""
-    return str(value).replace('\\', '\\\\').replace(
-        '"', '\\"').replace('\n', '\\n')
+    """A label value as OpenMetrics writes it between double quotes.
+
+    Control characters first escaped as the tables show them
+    (``text.printable()``): a carriage return in a provider name would
+    make Prometheus refuse the whole scrape, an ESC would reach the
+    terminal of whoever reads the file. Then OpenMetrics' own escapes.
+    """
+    return printable(value).replace('\\', '\\\\').replace('"', '\\"')
 
 
 def number(value):

@@ -14,10 +14,12 @@
 
 import re
 
-# Line breaks, C0/C1 controls (ANSI escapes, NUL, BEL...) and the format
-# characters that reorder or hide text (bidi overrides, zero widths).
+# Line breaks, C0/C1 controls (ANSI escapes, NUL, BEL...), the Unicode
+# line and paragraph separators (U+2028, U+2029: a line break to many
+# terminals, editors and JavaScript) and the format characters that
+# reorder or hide text (bidi overrides, zero widths).
 # (A pattern string: re compiles it, once, the first time it is needed.)
-_CONTROL_RE = ('[\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e'
+_CONTROL_RE = ('[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e'
                '\u2066-\u2069\ufeff]')
 # The C0 and C1 control characters and DEL: what a name may not contain.
 _C0_C1_DEL_RE = '[\x00-\x1f\x7f-\x9f]'

@@ -13,6 +13,9 @@
 """Names with control characters on a real Placement: refused when written
 here, escaped when printed."""
 
+from prometheus_client.openmetrics import parser
+import pydot
+
 from osc_placement.tests.functional import base
 
 BELL = 'bad\x07name\n'
@@ -54,3 +57,54 @@ class TestControlCharacters(base.TestCase):
         self.assertEqual(
             'compute-1', self.api('GET', '/resource_providers/' + uuid)[
                 'name'])
+
+
+# ESC (a terminal title, a cleared screen), CR (which makes Prometheus'
+# parser refuse the whole scrape), LF and a line separator.
+HOSTILE = 'h\x1b]0;owned\x07\x1b[2J\rx\ny\u2028z\u2029'
+SHOWN = r'h\x1b]0;owned\x07\x1b[2J\rx\ny\u2028z\u2029'
+RAW = '\x1b\x07\r\u2028\u2029'
+
+
+class TestNamesInOtherFormats(base.TestCase):
+    """--dot and -f openmetrics escape a name as the tables do."""
+
+    def setUp(self):
+        super().setUp()
+        self.uuid = self.api('POST', '/resource_providers',
+                             body={'name': HOSTILE})['uuid']
+        generation = self.api('GET', '/resource_providers/' + self.uuid)[
+            'generation']
+        self.api('PUT', '/resource_providers/%s/inventories' % self.uuid,
+                 body={'resource_provider_generation': generation,
+                       'inventories': {'VCPU': {'total': 4}}})
+
+    def assertEscaped(self, out):
+        for char in RAW:
+            self.assertNotIn(char, out)
+        # The one line breaks are those of the format itself.
+        self.assertNotIn('\n' + 'y', out)
+
+    def test_dot(self):
+        out = self.ok('resource', 'provider', 'tree', 'show', self.uuid,
+                      '--dot', version='1.39')
+        self.assertEscaped(out)
+        graph, = pydot.graph_from_dot_data(out)
+        node, = [n for n in graph.get_nodes()
+                 if n.get_name() == '"%s"' % self.uuid]
+        # What Graphviz shows: the name as the table shows it.
+        self.assertEqual('"%s\\n%s"' % (SHOWN.replace('\\', '\\\\'),
+                                        self.uuid), node.get('label'))
+        table = self.ok('resource', 'provider', 'show', self.uuid, '-f',
+                        'value', '-c', 'name')
+        self.assertEqual(SHOWN + '\n', table)
+
+    def test_openmetrics(self):
+        out = self.ok('resource', 'provider', 'capacity', 'list', '-f',
+                      'openmetrics', version='1.39')
+        self.assertEscaped(out)
+        found = {family.name: family for family in
+                 parser.text_string_to_metric_families(out)}
+        samples = found['openstack_placement_resource_total'].samples
+        self.assertEqual([({'hostname': SHOWN, 'resourcetype': 'VCPU'}, 4)],
+                         [(s.labels, s.value) for s in samples])

@@ -32,7 +32,11 @@ class TestDotString(oslotest_base.BaseTestCase):
         ('plain', {'text': 'compute-1', 'dot': '"compute-1"'}),
         ('quote', {'text': 'a"b', 'dot': '"a\\"b"'}),
         ('backslash', {'text': 'a\\N', 'dot': '"a\\\\N"'}),
-        ('line-break', {'text': 'a\r\nb\rc', 'dot': '"a\\nb\\nc"'}),
+        # Shown escaped, as the tables show them: one line, no control.
+        ('line-break', {'text': 'a\r\nb\rc',
+                        'dot': '"a\\\\r\\\\nb\\\\rc"'}),
+        ('escape', {'text': 'a\x1b[2Jb\u2028c',
+                    'dot': '"a\\\\x1b[2Jb\\\\u2028c"'}),
     ]
 
     def test_dot_string(self):
