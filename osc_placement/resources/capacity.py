@@ -27,12 +27,18 @@ dashboards keep working; ours beside them: ``..._capacity`` and
 ``..._free``.
 """
 
+from osc_lib import exceptions
+
+from osc_placement.api import paths
 from osc_placement.api import providers
 from osc_placement.cli import common
 from osc_placement.cli import filters
 from osc_placement.cli import metrics
 from osc_placement.cli import parsers
+from osc_placement import microversions
 from osc_placement.model import batch_names
+from osc_placement.model.text import printable
+from osc_placement import version
 
 # One row per provider and resource class.
 FIELDS = ('resource_provider', 'name', 'resource_class', 'total',
@@ -73,6 +79,29 @@ SUMMARY_METRICS = (metrics.Gauge(
     _CLASS),) + tuple(
         metrics.Gauge(gauge.name, gauge.help, gauge.column, _CLASS)
         for gauge in METRICS if gauge is not _RATIO)
+
+
+def check_classes_exist(http, names):
+    """Refuse in one line the resource classes Placement does not know.
+
+    A mistyped class (``VCPUS``) would otherwise select no row, the empty
+    table of a class that no provider has. One request, the list of every
+    class (``/resource_classes`` exists from 1.2, which it is asked at
+    where the session is below it).
+    """
+    at = http.api_version
+    if not version.compare(at, version.ge(microversions.RESOURCE_CLASSES),
+                           exc=False):
+        at = microversions.RESOURCE_CLASSES
+    known = set(found['name'] for found in http.request(
+        'GET', paths.url('resource_classes'), version=at).field(
+            'resource_classes', list))
+    unknown = [name for name in dict.fromkeys(names) if name not in known]
+    if unknown:
+        raise exceptions.CommandError(
+            'No resource class %s found (resource class list shows those '
+            'that exist).' % ', '.join(
+                "'%s'" % printable(name) for name in unknown))
 
 
 class ListCapacity(metrics.Metrics, filters.ManyProviders,
@@ -117,8 +146,10 @@ class ListCapacity(metrics.Metrics, filters.ManyProviders,
     def take_action(self, parsed_args):
         filters.check_aggregate_uuids(parsed_args.member_of)
         http = self.prepare(parsed_args)
-        selected = self.select_providers(http, parsed_args)
         classes = set(parsed_args.resource_class)
+        if classes:
+            check_classes_exist(http, parsed_args.resource_class)
+        selected = self.select_providers(http, parsed_args)
         # Tuples, not a dict per row: on 10,000 providers the rows are
         # a good part of the command's memory.
         rows = [(provider['uuid'], provider['name'], rc)
@@ -127,6 +158,13 @@ class ListCapacity(metrics.Metrics, filters.ManyProviders,
                     http, lambda uuid: providers.provider_capacity(
                         http, uuid), selected)
                 for rc in sorted(records) if not classes or rc in classes]
+        held = set(row[2] for row in rows)
+        for rc in dict.fromkeys(parsed_args.resource_class):
+            if rc not in held:
+                # An empty table is the answer; the line says it was no
+                # typo (that one is refused above).
+                self.log.warning('No resource provider selected has an '
+                                 'inventory of %s.', printable(rc))
         if not parsed_args.summary:
             return FIELDS, rows
         # A total over the providers read would look complete.

@@ -59,6 +59,9 @@ class TestCapacityList(clouds.CloudTestCase):
         ], rows)
 
     def test_resource_class_filter(self):
+        # The classes given are checked first: they exist.
+        self.requests_mock.get(URL + '/resource_classes', json={
+            'resource_classes': [{'name': 'VCPU'}]})
         rows = self.json('--resource-class', 'VCPU', '--summary')
         self.assertEqual(['VCPU'], [r['resource_class'] for r in rows])
 
