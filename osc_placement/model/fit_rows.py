@@ -94,26 +94,41 @@ def summary(rows):
     least one). ``limited_by`` is the class that bounds the most trees (a
     bounded count counts for its class), marked as an upper bound when
     the sum holds any bound; where no tree is counted but some are such
-    candidates, it says they are not counted.
+    candidates, it says they are not counted; where nothing fits at all,
+    it is the reason most trees give.
     """
     counts = [row.fits for row in rows]
-    bounding = {}
+    bounding = []
     bounded = False
     for row in rows:
         if row.fits:
             if row.counted is Counted.UPPER_BOUND:
                 bounded = True
-            bounding[row.limited_by] = bounding.get(row.limited_by, 0) + 1
+            bounding.append(row.limited_by)
     # A candidate of a request of several groups takes at least one, not
     # counted.
     uncounted = [row.limited_by for row in rows
                  if row.counted is Counted.AT_LEAST_ONE]
     total = None if None in counts else sum(counts)
-    most = sorted(bounding.items(), key=lambda item: (-item[1], item[0]))
-    limited_by = most[0][0] if most else ''
+    limited_by = _commonest(bounding)
     if bounded and limited_by:
         limited_by += UPPER_BOUND
     if uncounted and not limited_by:
         limited_by = uncounted[0]
+    if not limited_by:
+        # Nothing fits anywhere: why, as most trees say it (the first in
+        # sorted order among equals), rather than an empty column.
+        limited_by = _commonest([row.limited_by for row in rows
+                                 if row.fits == 0 and row.limited_by])
     return (total, sum(1 for fits in counts if fits) + len(uncounted),
             limited_by)
+
+
+def _commonest(texts):
+    """The text most often in ``texts``, the first sorted among equals.
+
+    '' for none.
+    """
+    counts = collections.Counter(texts)
+    most = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+    return most[0][0] if most else ''

@@ -135,8 +135,10 @@ class FitCapacity(metrics.Metrics, filters.ManyProviders, common.Lister):
 
     ``--summary`` prints one row: ``fits`` summed over the trees, ``trees``
     (how many take at least one) and ``limited_by`` (the class that bounds
-    the most trees). ``-f openmetrics`` writes ``openstack_placement_fit``
-    per tree and ``openstack_placement_cloud_fit`` for them all, labelled
+    the most trees; where nothing fits, the reason most trees give).
+    ``-f openmetrics`` writes ``openstack_placement_fit`` per tree,
+    ``openstack_placement_cloud_fit`` and
+    ``openstack_placement_cloud_fit_trees`` for them all, labelled
     with the whole request in one canonical text (``shape``: the classes
     sorted, then the traits, aggregates and tree).
 
@@ -169,7 +171,8 @@ class FitCapacity(metrics.Metrics, filters.ManyProviders, common.Lister):
             '--summary', action='store_true',
             help='One row for all the trees: ``fits`` (the sum), '
                  '``trees`` (how many take at least one) and '
-                 '``limited_by`` (the class that bounds the most trees). '
+                 '``limited_by`` (the class that bounds the most trees, '
+                 'or, where nothing fits, the reason most trees give). '
                  'With several flavors, one such row per flavor, led by '
                  '``flavor``.')
         self.add_option(
@@ -270,10 +273,21 @@ class FitCapacity(metrics.Metrics, filters.ManyProviders, common.Lister):
         if parsed_args.summary:
             return [gauge.family(column_names, rows, label)
                     for gauge in (CLOUD_FIT, CLOUD_TREES)]
-        # The cloud total is the one of --summary.
-        return [FIT.family(column_names, rows, label),
-                CLOUD_FIT.family(SUMMARY_FIELDS,
-                                 [fit_rows.summary(tree_rows or [])], label)]
+        # The cloud figures are those of --summary.
+        total = [fit_rows.summary(tree_rows or [])]
+        return [FIT.family(column_names, rows, label)] + [
+            gauge.family(SUMMARY_FIELDS, total, label)
+            for gauge in (CLOUD_FIT, CLOUD_TREES)]
+
+    def produce_output(self, parsed_args, column_names, data):
+        """The rows; in a table, no count (None) is an empty cell.
+
+        ``-f json`` and ``-f yaml`` keep ``null``, what a script tests.
+        """
+        if parsed_args.formatter in common.ESCAPED_FORMATS:
+            data = [tuple('' if value is None else value for value in row)
+                    for row in data]
+        return super().produce_output(parsed_args, column_names, data)
 
 
 def _asked(flavored):
@@ -301,5 +315,5 @@ def _flavor_families(summary, per_flavor):
         return cloud + [by_total]
     trees = [(name, shape) + row.shown()
              for name, shape, tree_rows in per_flavor for row in tree_rows]
-    return [FLAVOR_FIT.family(FLAVOR_COLUMNS, trees), cloud[0], by_total,
-            BY_FLAVOR_HYPERVISOR.family(FLAVOR_COLUMNS, trees)]
+    return [FLAVOR_FIT.family(FLAVOR_COLUMNS, trees)] + cloud + [
+        by_total, BY_FLAVOR_HYPERVISOR.family(FLAVOR_COLUMNS, trees)]

@@ -157,6 +157,19 @@ class TestFit(FitCloud):
             self.fit('--resource', 'VCPU=2', '--resource', 'MEMORY_MB=2048',
                      '--summary'))
 
+    def test_summary_of_a_shape_that_fits_nowhere(self):
+        # Every tree gives its reason: the one most trees give is said.
+        per_tree = self.fit('--resource', 'VCPU=1', '--resource',
+                            'MEMORY_MB=70000')
+        self.assertEqual([0, 0, 0], [row['fits'] for row in per_tree])
+        reasons = [row['limited_by'] for row in per_tree]
+        commonest = max(sorted(set(reasons)), key=reasons.count)
+        self.assertTrue(commonest)
+        self.assertEqual(
+            [{'fits': 0, 'trees': 0, 'limited_by': commonest}],
+            self.fit('--resource', 'VCPU=1', '--resource',
+                     'MEMORY_MB=70000', '--summary'))
+
     def test_resource_provider_selects_trees(self):
         rows = self.fit('--resource', 'VCPU=2', '--resource-provider',
                         'host3_numa1')
@@ -293,6 +306,17 @@ class TestOpenMetrics(FitCloud):
         self.assertEqual(
             {(('shape', shape),): sum(r['fits'] for r in rows)},
             self.samples(found['openstack_placement_cloud_fit']))
+
+    def test_fit_writes_the_trees_without_summary(self):
+        argv = ('resource', 'provider', 'capacity', 'fit', '--resource',
+                'VCPU=2')
+        summary = self.ok(*argv, '--summary', '-f', 'json', version='1.39')
+        for options in ((), ('--summary',)):
+            found = self.metrics(*argv, *options)
+            self.assertEqual(
+                {(('shape', 'VCPU=2'),): summary[0]['trees']},
+                self.samples(found['openstack_placement_cloud_fit_trees']),
+                options)
 
     def test_fit_of_a_selection(self):
         found = self.metrics('resource', 'provider', 'capacity', 'fit',

@@ -135,6 +135,10 @@ openstack_placement_fit{hostname="two \\"b\\"",shape="VCPU=2"} 3
 shape the trees take now, summed.
 # TYPE openstack_placement_cloud_fit gauge
 openstack_placement_cloud_fit{shape="VCPU=2"} 3
+# HELP openstack_placement_cloud_fit_trees How many trees take at least \
+one more allocation of the shape.
+# TYPE openstack_placement_cloud_fit_trees gauge
+openstack_placement_cloud_fit_trees{shape="VCPU=2"} 1
 # EOF
 '''
 

@@ -319,7 +319,7 @@ class TestFitFlavor(clouds.FlavorTestCase):
                                   '-c', 'fits', '-c', 'limited_by')
         self.assertEqual(('', 0), (err, code))
         self.assertEqual(
-            ['None a candidate; not counted (the request has 3 groups)']
+            [' a candidate; not counted (the request has 3 groups)']
             * 2, out.splitlines())
 
     def test_openmetrics(self):
@@ -341,6 +341,8 @@ class TestFitFlavor(clouds.FlavorTestCase):
             'openstack_placement_fit{hostname="small",%s} 4' % small,
             'openstack_placement_cloud_fit{%s} 5' % large,
             'openstack_placement_cloud_fit{%s} 20' % small,
+            'openstack_placement_cloud_fit_trees{%s} 2' % large,
+            'openstack_placement_cloud_fit_trees{%s} 2' % small,
             'openstack_free_capacity_by_flavor_total'
             '{flavor_name="m1.large"} 5',
             'openstack_free_capacity_by_flavor_total'
@@ -374,7 +376,7 @@ class TestFitFlavor(clouds.FlavorTestCase):
                                   'value')
         self.assertEqual(('', 0), (err, code))
         self.assertEqual(
-            ['None 2 a candidate; not counted (the request has 3 groups)'],
+            [' 2 a candidate; not counted (the request has 3 groups)'],
             out.splitlines())
 
     def test_debug_prints_the_request(self):
@@ -414,7 +416,7 @@ class TestFitFlavorRefused(clouds.FlavorTestCase):
         self.assertEqual(
             ['m1.large %s big 4 VCPU' % RP1,
              'm1.large %s small 1 VCPU' % RP2,
-             'm1.nopolicy None None None ' + self.REFUSED,
+             'm1.nopolicy    ' + self.REFUSED,
              'm1.small %s big 16 VCPU' % RP1,
              'm1.small %s small 4 VCPU' % RP2], out.splitlines())
         self.assertEqual(
@@ -430,7 +432,7 @@ class TestFitFlavorRefused(clouds.FlavorTestCase):
         out, err = self.failed_summary(clouds.LARGE, clouds.SOMETIMES,
                                        clouds.SMALL)
         self.assertEqual(['m1.large 5 2 VCPU', 'm1.small 20 2 VCPU',
-                          'm1.sometimes None None ' + self.NOT_ASKED], out)
+                          'm1.sometimes   ' + self.NOT_ASKED], out)
         self.assertEqual(
             ['Failed to read flavor m1.sometimes: extra spec '
              'hw:cpu_policy=sometimes: not one of dedicated, shared, mixed; '
@@ -442,8 +444,8 @@ class TestFitFlavorRefused(clouds.FlavorTestCase):
         out, err = self.failed_summary(clouds.LARGE, clouds.NO_POLICY,
                                        clouds.SOMETIMES)
         self.assertEqual(['m1.large 5 2 VCPU',
-                          'm1.nopolicy None None ' + self.REFUSED,
-                          'm1.sometimes None None ' + self.NOT_ASKED], out)
+                          'm1.nopolicy   ' + self.REFUSED,
+                          'm1.sometimes   ' + self.NOT_ASKED], out)
         self.assertEqual(['Failed to read flavor m1.nopolicy',
                           'Failed to read flavor m1.sometimes',
                           'Failed to read 2 of 3 flavors.'],
@@ -512,8 +514,8 @@ class TestFitFlavorRefused(clouds.FlavorTestCase):
                    if not line.startswith('#')]
         self.assertEqual([], [line for line in samples
                               if 'nopolicy' in line])
-        # m1.large's: two trees, its total, os-capacity's three.
-        self.assertEqual(6, len(samples))
+        # m1.large's: two trees, its total and trees, os-capacity's three.
+        self.assertEqual(7, len(samples))
         self.assertEqual('# EOF', out.splitlines()[-1])
 
     def test_one_flavor_refused_is_one_line(self):
