@@ -28,6 +28,9 @@ from osc_placement.model import batch_names
 from osc_placement.model import evaluation
 from osc_placement.model import fit_rows
 
+# What the report of a failed request says was done to its flavor.
+ASKED = 'ask Placement for'
+
 # The filters of capacity fit that select the trees (the others shape the
 # request only).
 SELECTING = ('member_of', 'in_tree')
@@ -83,7 +86,9 @@ def ask_each(cmd, http, trees, asked):
         http, ask, list(range(len(asked))), batch_names.FLAVORS,
         key=lambda index: (asked[index].name if asked[index].flavored
                            else 'request'),
-        lone_failure_raises=len(asked) == 1))
+        lone_failure_raises=len(asked) == 1,
+        # The flavors were read: what failed is Placement's answer.
+        verb=ASKED))
     return answers, failures
 
 

@@ -306,11 +306,15 @@ class Report(object):
         self.done_word = done_word
         self.undone_words = undone_words
         self.period = period
-        self.batches = []   # (batch, batch_names.Things, key)
+        self.batches = []   # (batch, batch_names.Things, key, verb)
 
-    def add(self, batch, things, key=str):
-        """Report ``batch`` of ``things`` too; ``key(item)`` names an item."""
-        self.batches.append((batch, things, key))
+    def add(self, batch, things, key=str, verb=None):
+        """Report ``batch`` of ``things`` too; ``key(item)`` names an item.
+
+        ``verb``: what was done to its items, where it is not the report's
+        (flavors read from the compute API, then asked Placement for).
+        """
+        self.batches.append((batch, things, key, verb or self.verb))
         return batch
 
     def discard(self, batch):
@@ -320,7 +324,7 @@ class Report(object):
 
     def interrupted(self):
         """The signal that stopped one of the batches, or None."""
-        for batch, _things, _key in self.batches:
+        for batch, _things, _key, _verb in self.batches:
             if batch.interrupted is not None:
                 return batch.interrupted
         return None
@@ -331,7 +335,8 @@ class Report(object):
         ``things``: the names of the batches concerned, as given
         to :meth:`add`.
         """
-        return all(batch.complete() for batch, named, _key in self.batches
+        return all(batch.complete()
+                   for batch, named, _key, _verb in self.batches
                    if named in things)
 
     def finish(self, result=0, suffix=''):
@@ -348,16 +353,17 @@ class Report(object):
         Otherwise ``result``.
         """
         logged = set()
-        counts = {}    # things -> (keys, keys failed, keys not tried)
+        # (verb, things) -> (keys, keys failed, keys not tried)
+        counts = {}
         stopped_by = None
-        for batch, things, key in self.batches:
+        for batch, things, key, verb in self.batches:
             keys, failed, not_tried = counts.setdefault(
-                things.many, (set(), set(), set()))
+                (verb, things.many), (set(), set(), set()))
             for item, exc in batch.failed():
                 if (things, key(item)) not in logged:
                     logged.add((things, key(item)))
                     self.log.error(_sentence('Failed to %s %s %s: %s' % (
-                        self.verb, things.one, printable(key(item)), exc),
+                        verb, things.one, printable(key(item)), exc),
                         self.period))
             keys.update(key(item) for item in batch.items)
             failed.update(key(item) for item, _exc in batch.failed())
@@ -378,12 +384,15 @@ class Report(object):
                            done, total, things.many, self.done_word,
                            total - done, self.undone_words, suffix)
             return EXIT_SIGNAL[batch.interrupted]
-        lines = ['%d of %d %s' % (len(failed), len(keys), things)
-                 for things, (keys, failed, not_tried) in counts.items()
-                 if failed or not_tried]
+        lines = {}    # verb -> ['N of M things']
+        for (verb, things), (keys, failed, not_tried) in counts.items():
+            if failed or not_tried:
+                lines.setdefault(verb, []).append(
+                    '%d of %d %s' % (len(failed), len(keys), things))
         if lines:
-            raise exceptions.CommandError('Failed to %s %s%s.' % (
-                self.verb, ', '.join(lines), suffix))
+            raise exceptions.CommandError('Failed to %s%s.' % (' and to '.join(
+                '%s %s' % (verb, ', '.join(counted))
+                for verb, counted in lines.items()), suffix))
         return result
 
 
@@ -451,7 +460,7 @@ class Batched(object):
         return self.batch_report.finish(result, suffix)
 
     def each(self, http, work, items, things, key=None,
-             lone_failure_raises=False):
+             lone_failure_raises=False, verb=None):
         """[(item, result)] of the items ``work`` succeeded for.
 
         ``things``: what the items are, a constant of
@@ -463,6 +472,8 @@ class Batched(object):
         After a signal, nothing more is read. With
         ``lone_failure_raises``, a batch in which one item failed (and no
         signal came) raises that item's error as the command's own.
+        ``verb``: what its failures say was done to each item, where it
+        is not ``read``.
         """
         key = key or (lambda item: item)
         if self.batch_report.interrupted() is not None:
@@ -471,7 +482,7 @@ class Batched(object):
         else:
             batch = run_for(self, http, work, items, things.many,
                             name=lambda item: printable(key(item)))
-        self.batch_report.add(batch, things, key)
+        self.batch_report.add(batch, things, key, verb)
         failed = batch.failed()
         if lone_failure_raises and len(failed) == 1 and \
                 batch.interrupted is None:

@@ -239,10 +239,11 @@ class TestNovaCloud(base.NovaCloudTestCase):
         self.assertIn('CUSTOM_E2E_UNKNOWN', refused['limited_by'])
         self.assertTrue(refused['limited_by'].endswith('(HTTP 400)'))
         errors = res.stderr.splitlines()
-        self.assertIn('Failed to read flavor m1.fit-refused: '
+        self.assertIn('Failed to ask Placement for flavor m1.fit-refused: '
                       + refused['limited_by'][len('refused by Placement: '):],
                       errors)
-        self.assertRegex(errors[-1], r'^Failed to read \d+ of %d flavors\.$'
+        self.assertRegex(errors[-1],
+                         r'^Failed to ask Placement for \d+ of %d flavors\.$'
                          % len(rows))
 
     def test_fit_availability_zone(self):

@@ -422,10 +422,11 @@ class TestFitFlavorRefused(clouds.FlavorTestCase):
         self.assertEqual(
             ['Flavor m1.nopolicy has 2 request groups and no group_policy: '
              'Placement refuses the request, as it refuses Nova\'s.',
-             'Failed to read flavor m1.nopolicy: The "group_policy" '
+             'Failed to ask Placement for flavor m1.nopolicy: The '
+             '"group_policy" '
              'parameter is required when specifying more than one '
              '"resources{N}" parameter. (HTTP 400)',
-             'Failed to read 1 of 3 flavors.'], err.splitlines())
+             'Failed to ask Placement for 1 of 3 flavors.'], err.splitlines())
         self.assertEqual(3, len(self.candidates_sent()))
 
     def test_untranslated_flavor_keeps_a_row_and_is_not_asked(self):
@@ -434,9 +435,10 @@ class TestFitFlavorRefused(clouds.FlavorTestCase):
         self.assertEqual(['m1.large 5 2 VCPU', 'm1.small 20 2 VCPU',
                           'm1.sometimes   ' + self.NOT_ASKED], out)
         self.assertEqual(
-            ['Failed to read flavor m1.sometimes: extra spec '
+            ['Failed to ask Placement for flavor m1.sometimes: extra spec '
              'hw:cpu_policy=sometimes: not one of dedicated, shared, mixed; '
-             'Nova refuses it.', 'Failed to read 1 of 3 flavors.'], err)
+             'Nova refuses it.',
+             'Failed to ask Placement for 1 of 3 flavors.'], err)
         # Only the two translated flavors are asked for.
         self.assertEqual(2, len(self.candidates_sent()))
 
@@ -446,9 +448,9 @@ class TestFitFlavorRefused(clouds.FlavorTestCase):
         self.assertEqual(['m1.large 5 2 VCPU',
                           'm1.nopolicy   ' + self.REFUSED,
                           'm1.sometimes   ' + self.NOT_ASKED], out)
-        self.assertEqual(['Failed to read flavor m1.nopolicy',
-                          'Failed to read flavor m1.sometimes',
-                          'Failed to read 2 of 3 flavors.'],
+        self.assertEqual(['Failed to ask Placement for flavor m1.nopolicy',
+                          'Failed to ask Placement for flavor m1.sometimes',
+                          'Failed to ask Placement for 2 of 3 flavors.'],
                          [line.split(':')[0] for line in err
                           if line.startswith('Failed')])
 
@@ -460,10 +462,10 @@ class TestFitFlavorRefused(clouds.FlavorTestCase):
         out, err, code = self.fit('--all-flavors', '-f', 'value')
         self.assertEqual(('', 1), (out, code))
         self.assertEqual(
-            ['Failed to read flavor m1.nopolicy',
+            ['Failed to ask Placement for flavor m1.nopolicy',
              'Failed to read resource provider %s' % RP2,
-             'Failed to read 1 of 2 flavors, 1 of 2 resource providers; no '
-             'rows printed.'],
+             'Failed to ask Placement for 1 of 2 flavors and to read 1 of 2 '
+             'resource providers; no rows printed.'],
             [line.split(':')[0] if ': ' in line else line
              for line in err.splitlines() if line.startswith('Failed')])
 
@@ -500,16 +502,18 @@ class TestFitFlavorRefused(clouds.FlavorTestCase):
                             '--os-placement-api-version 1.33 or later (this '
                             'session uses 1.30).'}], json.loads(out))
         self.assertEqual(
-            ['Failed to read flavor m1.named: request group _A needs '
+            ['Failed to ask Placement for flavor m1.named: request group _A '
+             'needs '
              '--os-placement-api-version 1.33 or later (this session uses '
-             '1.30).', 'Failed to read 1 of 2 flavors.'], err.splitlines())
+             '1.30).', 'Failed to ask Placement for 1 of 2 flavors.'],
+            err.splitlines())
         self.assertEqual(1, len(self.candidates_sent()))
 
     def test_openmetrics_no_samples_for_a_refused_flavor(self):
         self.all_flavors(clouds.LARGE, clouds.NO_POLICY)
         out, err, code = self.fit('--all-flavors', '-f', 'openmetrics')
         self.assertEqual(1, code)
-        self.assertIn('Failed to read 1 of 2 flavors.', err)
+        self.assertIn('Failed to ask Placement for 1 of 2 flavors.', err)
         samples = [line for line in out.splitlines()
                    if not line.startswith('#')]
         self.assertEqual([], [line for line in samples
