@@ -82,11 +82,13 @@ def prepare_write(records, live, log):
         with_type)
     if types_sent or not with_type:
         return entries, None
+    untyped = consumers.untyped(records)
     log.warning(
-        'Consumer %s has no type that can be written (none, or %s): the '
-        'request is sent at --os-placement-api-version %s, which keeps the '
-        'type of every consumer in it as it is (a new consumer gets none).',
-        ', '.join(consumers.untyped(records)), consumers.UNKNOWN_TYPE,
+        '%s %s %s no type that can be written (none, or %s): the request is '
+        'sent at --os-placement-api-version %s, which keeps the type of '
+        'every consumer in it as it is (a new consumer gets none).',
+        'Consumer' if len(untyped) == 1 else 'Consumers', ', '.join(untyped),
+        'has' if len(untyped) == 1 else 'have', consumers.UNKNOWN_TYPE,
         consumers.WITHOUT_TYPES)
     return entries, consumers.WITHOUT_TYPES
 

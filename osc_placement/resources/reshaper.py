@@ -107,7 +107,8 @@ class ReshapeResourceProvider(batch.Batched, common.Lister):
         result = super().run(parsed_args)
         if self._refused:
             self.log.error('Dry run: Placement would refuse this reshape '
-                           '(%d problems); nothing was sent.', self._refused)
+                           '(%d problem%s); nothing was sent.', self._refused,
+                           '' if self._refused == 1 else 's')
             return 1
         return result
 
