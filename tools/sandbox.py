@@ -245,7 +245,10 @@ def _banner(args, server, startup, state, box=None):
     activate = os.path.join(os.path.dirname(sys.executable), 'activate')
     if os.path.exists(activate):
         print('. %s' % shlex.quote(activate))
-    print('unset OS_CLOUD')
+    # Every OS_* variable of the shell first (OS_CLOUD, an openrc's, the
+    # other sandbox's: --with-nova's OS_AUTH_URL and password), as the
+    # tests' client_env() drops them: then only those below are set.
+    print("unset $(env | sed -n 's/^\\(OS_[A-Za-z0-9_]*\\)=.*/\\1/p')")
     for key, value in sorted(env.items()):
         if key.startswith('OS_'):
             print('export %s=%s' % (key, shlex.quote(value)))

@@ -183,6 +183,30 @@ class TestSandbox(oslotest_base.BaseTestCase):
         # after another, the 24 would take 12 s.
         self.assertLess(elapsed, 6)
 
+    def test_pasted_lines_replace_the_variables_of_the_shell(self):
+        # A shell where the lines of the --with-nova sandbox, an openrc or
+        # a clouds.yaml were pasted before.
+        before = dict(client.clean_env(), OS_CLOUD='devstack',
+                      OS_AUTH_TYPE='password',
+                      OS_AUTH_URL='http://127.0.0.1:5000/v3',
+                      OS_USERNAME='admin', OS_PASSWORD='secret',
+                      OS_PROJECT_NAME='admin', OS_REGION_NAME='RegionOne',
+                      OS_INTERFACE='public', OS_IDENTITY_API_VERSION='3')
+        proc, banner = start_cli('--temporary')
+        try:
+            pasted = '\n'.join(
+                line for line in banner.splitlines()
+                if line.startswith(('unset ', 'export ')))
+            res = subprocess.run(['sh', '-c', pasted + '\nenv'], env=before,
+                                 capture_output=True, text=True, timeout=30)
+            self.assertEqual((0, ''), (res.returncode, res.stderr))
+            found = dict(re.findall(r'^(OS_\w+)=(.*)$', res.stdout, re.M))
+            self.assertEqual(['OS_AUTH_TYPE', 'OS_ENDPOINT', 'OS_TOKEN'],
+                             sorted(found))
+            self.assertEqual('admin_token', found['OS_AUTH_TYPE'])
+        finally:
+            stop_cli(proc)
+
     def test_serves_until_interrupted_and_keeps_its_database(self):
         db = os.path.join(self.useFixture(fixtures.TempDir()).path,
                           'placement.sqlite')
