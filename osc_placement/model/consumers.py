@@ -278,6 +278,14 @@ def moved(source, target, rps, given, summed=False):
     ``summed`` (``--sum``) adds the source's to the target's instead, and
     replaces nothing. The target keeps its owner, or takes the source's
     when it holds nothing; each keeps its generation.
+
+    A write at 1.38 needs a type for every consumer in it: a source left
+    with nothing and none that can be written (it was written before
+    1.38) is sent with the type given for the target, so that the type
+    is written rather than the request sent at ``WITHOUT_TYPES``, which
+    would drop it; Placement deletes that consumer in the same request.
+    A source that keeps allocations keeps its type, none: the command
+    refuses the type given then.
     """
     source_held, target_held = held(source), held(target)
     moving, kept = taken(source_held, set(rps) if rps else set(source_held))
@@ -296,6 +304,8 @@ def moved(source, target, rps, given, summed=False):
     if given[TYPE] or TYPE in owner:
         new_target[TYPE] = given[TYPE] or owner.get(TYPE)
     new_source = dict(source, allocations=as_allocations(kept))
+    if given[TYPE] and not kept and not typed(new_source):
+        new_source[TYPE] = given[TYPE]
     return new_source, new_target, replaced
 
 

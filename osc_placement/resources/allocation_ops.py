@@ -73,7 +73,11 @@ class MoveAllocation(common.Lister):
 
     The target keeps its project and user, or takes the source's when it
     holds nothing yet (``--project-id`` and ``--user-id`` set them); each
-    consumer keeps its type (from ``--os-placement-api-version 1.38``).
+    consumer keeps its type (from ``--os-placement-api-version 1.38``),
+    unless ``--consumer-type`` sets the target's. A write at 1.38 carries
+    a type for every consumer: with ``--consumer-type``, a source written
+    before 1.38 (type ``unknown``) must be left with nothing (Placement
+    then deletes it), or the command refuses and writes nothing.
     From 1.28 the write carries the generations of the two consumers read
     just before: if another writer changed either in between, Placement
     refuses it (HTTP 409), nothing is written, and the command names the
@@ -116,7 +120,9 @@ class MoveAllocation(common.Lister):
             parser, '--consumer-type', metavar='<consumer_type>',
             since=microversions.CONSUMER_TYPES,
             help='Type of the target, e.g. INSTANCE (default: its own, or '
-                 'the source\'s if it holds nothing).')
+                 'the source\'s if it holds nothing). A source written '
+                 'before 1.38 (type unknown) must be left with nothing: '
+                 'the request needs a type for it too.')
         return parser
 
     def take_action(self, parsed_args):
@@ -147,6 +153,16 @@ class MoveAllocation(common.Lister):
                 'user_id': parsed_args.user_id,
                 consumers.TYPE: parsed_args.consumer_type},
             summed=parsed_args.sum)
+        if parsed_args.consumer_type and not consumers.typed(source_rec):
+            # Sent at 1.37 instead, the request would drop the type asked.
+            raise exceptions.CommandError(
+                'Consumer %s keeps allocations after the move and has no '
+                'type that can be written (%s): --consumer-type %s needs a '
+                'type for it in the same request; move all of its '
+                'allocations, or leave out --consumer-type, which writes '
+                'no type.' % (
+                    source, source_rec.get(consumers.TYPE) or 'none',
+                    printable(parsed_args.consumer_type)))
         consumer_api.write_consumers(
             http, {source: source_rec, target: target_rec},
             version.get_version(self), self.log)

@@ -151,3 +151,60 @@ class TestMoveTargetChanged(MoveTestCase):
                       '1 when read, 2 now).' % SERVER, err)
         self.assertEqual({RP1: OLD_FLAVOR}, self.held(MIGRATION))
         self.assertEqual({RP3: {'VCPU': 1}}, self.held(SERVER))
+
+
+class TestMoveTypeOfAnUntypedSource(MoveTestCase):
+    """``--consumer-type`` with a source written before 1.38 (``unknown``).
+
+    A write at 1.38 needs a type for every consumer in it.
+    """
+
+    scenarios = writes.base.versions('1.38', '1.39')
+
+    def setUp(self):
+        super().setUp()
+        # Written at 1.28: the server reads its type back as 'unknown'.
+        tests.allocate(self, MIGRATION, {RP1: OLD_FLAVOR,
+                                         RP2: {'DISK_GB': 10}},
+                       consumer_type=None)
+
+    def test_new_target_gets_the_type_asked(self):
+        out, err, code = self.openstack(
+            *ALLOC, 'move', MIGRATION, SERVER, '--consumer-type',
+            'INSTANCE', '-f', 'json', version=self.version)
+        self.assertEqual(0, code, err)
+        self.assertEqual('', err)
+        self.assertEqual('INSTANCE', self.consumer(SERVER)['consumer_type'])
+        self.assertEqual({RP1: OLD_FLAVOR, RP2: {'DISK_GB': 10}},
+                         self.held(SERVER))
+        self.assertEqual({}, self.held(MIGRATION))
+
+    def test_target_of_another_type_gets_the_type_asked(self):
+        tests.allocate(self, SERVER, {RP3: NEW_FLAVOR},
+                       consumer_type='MIGRATION')
+        out, err, code = self.openstack(
+            *ALLOC, 'move', MIGRATION, SERVER, '--consumer-type',
+            'INSTANCE', version=self.version)
+        self.assertEqual(0, code, err)
+        self.assertEqual(note(SERVER, [(RP3, NEW_FLAVOR)]) + '\n', err)
+        self.assertEqual('INSTANCE', self.consumer(SERVER)['consumer_type'])
+        self.assertEqual({RP1: OLD_FLAVOR, RP2: {'DISK_GB': 10}},
+                         self.held(SERVER))
+
+    def test_source_that_keeps_allocations_is_refused_in_one_line(self):
+        tests.allocate(self, SERVER, {RP3: NEW_FLAVOR},
+                       consumer_type='MIGRATION')
+        err, code = self.fails(
+            *ALLOC, 'move', MIGRATION, SERVER, '--resource-provider',
+            'storage-1', '--consumer-type', 'INSTANCE', version=self.version)
+        self.assertEqual(
+            'Consumer %s keeps allocations after the move and has no type '
+            'that can be written (unknown): --consumer-type INSTANCE needs '
+            'a type for it in the same request; move all of its '
+            'allocations, or leave out --consumer-type, which writes no '
+            'type.\n' % MIGRATION, err)
+        self.assertEqual([], self.writes())
+        self.assertEqual('MIGRATION', self.consumer(SERVER)['consumer_type'])
+        self.assertEqual({RP3: NEW_FLAVOR}, self.held(SERVER))
+        self.assertEqual({RP1: OLD_FLAVOR, RP2: {'DISK_GB': 10}},
+                         self.held(MIGRATION))
