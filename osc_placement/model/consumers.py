@@ -29,8 +29,9 @@ is here, all of it pure (no request):
   the request is then sent at ``WITHOUT_TYPES`` (1.37), where the types
   stay as they are;
 * :func:`moved` and :func:`restoring` decide what ``allocation move``
-  and ``allocation restore`` write; :func:`shown` and :func:`without`
-  are the rows and the edit of the commands about one consumer.
+  and ``allocation restore`` write (:func:`allocations_text` says what a
+  move replaced); :func:`shown` and :func:`without` are the rows and the
+  edit of the commands about one consumer.
 """
 
 from osc_placement import microversions
@@ -261,27 +262,63 @@ def change_rows(before, after):
     return rows
 
 
-def moved(source, target, rps, given):
-    """The records ``allocation move`` writes: (source's, target's).
+def moved(source, target, rps, given, summed=False):
+    """What ``allocation move`` writes: (source's, target's, replaced).
 
     ``source``, ``target``: the records read; ``rps``: the providers whose
     allocations move (every one of the source's when empty); ``given``:
     the owner the user gave ({'project_id', 'user_id', 'consumer_type'},
-    None where not given). The target keeps its owner, or takes the
-    source's when it holds nothing; each keeps its generation.
+    None where not given).
+
+    As Nova's ``move_allocations``, the target's allocations become the
+    source's: all of them (the target lets go of providers the source
+    does not hold), or with ``rps`` those on these providers (the target
+    keeps the others). ``replaced``: {provider: {class: amount}} the
+    target held that the source's replace, for the command to say.
+    ``summed`` (``--sum``) adds the source's to the target's instead, and
+    replaces nothing. The target keeps its owner, or takes the source's
+    when it holds nothing; each keeps its generation.
+
+    A write at 1.38 needs a type for every consumer in it: a source left
+    with nothing and none that can be written (it was written before
+    1.38) is sent with the type given for the target, so that the type
+    is written rather than the request sent at ``WITHOUT_TYPES``, which
+    would drop it; Placement deletes that consumer in the same request.
+    A source that keeps allocations keeps its type, none: the command
+    refuses the type given then.
     """
-    source_held = held(source)
+    source_held, target_held = held(source), held(target)
     moving, kept = taken(source_held, set(rps) if rps else set(source_held))
+    if summed:
+        replaced, untouched = {}, target_held
+    else:
+        replaced, untouched = taken(
+            target_held, set(rps) if rps else set(target_held))
     owner = target if exists(target) else source
     new_target = {
-        'allocations': as_allocations(added(held(target), moving)),
+        'allocations': as_allocations(added(untouched, moving)),
         'project_id': given['project_id'] or owner.get('project_id'),
         'user_id': given['user_id'] or owner.get('user_id'),
         GENERATION: target.get(GENERATION),
     }
     if given[TYPE] or TYPE in owner:
         new_target[TYPE] = given[TYPE] or owner.get(TYPE)
-    return dict(source, allocations=as_allocations(kept)), new_target
+    new_source = dict(source, allocations=as_allocations(kept))
+    if given[TYPE] and not kept and not typed(new_source):
+        new_source[TYPE] = given[TYPE]
+    return new_source, new_target, replaced
+
+
+def allocations_text(amounts):
+    """'rp=<uuid>,<class>=<amount>,...' per provider, as ``--allocation``.
+
+    ``amounts``: {provider: {class: amount}}; providers and classes
+    sorted, so that the same amounts always read the same.
+    """
+    return ' '.join(
+        'rp=%s,%s' % (rp, ','.join('%s=%s' % (rc, amount) for rc, amount
+                                   in sorted(amounts[rp].items())))
+        for rp in sorted(amounts))
 
 
 def changed_since(saved, now, by_generation):

@@ -52,18 +52,32 @@ def counted(number, thing):
 class MoveAllocation(common.Lister):
     """Move allocations from one consumer to another, in one request
 
-    The source consumer's allocations (all of them, or only those on the
-    ``--resource-provider`` ones) are added to the target consumer's,
-    summed per provider and resource class, and removed from the source,
-    in one ``POST /allocations``: both change, or neither does. This is
-    the clean-up after a failed migration, whose allocations (held by the
-    migration's UUID) go back to the instance::
+    As Nova's own move (``move_allocations``, used to revert a resize or
+    a migration), the target's allocations become the source's and the
+    source's are removed, in one ``POST /allocations``: both change, or
+    neither does. Without ``--resource-provider``, the target ends with
+    exactly what the source held: it lets go of every provider the source
+    does not hold. With ``--resource-provider``, only the source's
+    allocations on those providers move; there they replace the target's,
+    which keeps its allocations on the other providers, and the source
+    keeps its own elsewhere. The command says on stderr what the target
+    held that was replaced (as ``rp=<uuid>,<class>=<amount>``, what
+    ``allocation set --allocation`` takes). ``--sum`` adds the source's
+    amounts to the target's instead, per provider and class.
+
+    The clean-up after a failed migration, whose allocations (held by the
+    migration's UUID) go back to the server, which lets go of the
+    destination::
 
         openstack resource provider allocation move <migration> <server>
 
     The target keeps its project and user, or takes the source's when it
     holds nothing yet (``--project-id`` and ``--user-id`` set them); each
-    consumer keeps its type (from ``--os-placement-api-version 1.38``).
+    consumer keeps its type (from ``--os-placement-api-version 1.38``),
+    unless ``--consumer-type`` sets the target's. A write at 1.38 carries
+    a type for every consumer: with ``--consumer-type``, a source written
+    before 1.38 (type ``unknown``) must be left with nothing (Placement
+    then deletes it), or the command refuses and writes nothing.
     From 1.28 the write carries the generations of the two consumers read
     just before: if another writer changed either in between, Placement
     refuses it (HTTP 409), nothing is written, and the command names the
@@ -87,7 +101,13 @@ class MoveAllocation(common.Lister):
                  'anything yet)'))
         filters.add_resource_provider(
             parser, 'Move only the allocations on this provider (UUID or '
-                    'name). May be repeated. Without it, all of them move.')
+                    'name); they replace the target\'s there. May be '
+                    'repeated. Without it, all of them move and replace all '
+                    'of the target\'s.')
+        parser.add_argument(
+            '--sum', action='store_true',
+            help='Add the source\'s amounts to the target\'s, per provider '
+                 'and class, instead of replacing them.')
         parser.add_argument(
             '--project-id', metavar='<project_id>',
             help='Project of the target (default: its own, or the '
@@ -100,7 +120,9 @@ class MoveAllocation(common.Lister):
             parser, '--consumer-type', metavar='<consumer_type>',
             since=microversions.CONSUMER_TYPES,
             help='Type of the target, e.g. INSTANCE (default: its own, or '
-                 'the source\'s if it holds nothing).')
+                 'the source\'s if it holds nothing). A source written '
+                 'before 1.38 (type unknown) must be left with nothing: '
+                 'the request needs a type for it too.')
         return parser
 
     def take_action(self, parsed_args):
@@ -125,14 +147,32 @@ class MoveAllocation(common.Lister):
             raise exceptions.CommandError(
                 'Consumer %s holds nothing on resource provider %s: '
                 'nothing to move from it.' % (source, ', '.join(missing)))
-        source_rec, target_rec = consumers.moved(
+        source_rec, target_rec, replaced = consumers.moved(
             source_rec, target_rec, rps, {
                 'project_id': parsed_args.project_id,
                 'user_id': parsed_args.user_id,
-                consumers.TYPE: parsed_args.consumer_type})
+                consumers.TYPE: parsed_args.consumer_type},
+            summed=parsed_args.sum)
+        if parsed_args.consumer_type and not consumers.typed(source_rec):
+            # Sent at 1.37 instead, the request would drop the type asked.
+            raise exceptions.CommandError(
+                'Consumer %s keeps allocations after the move and has no '
+                'type that can be written (%s): --consumer-type %s needs a '
+                'type for it in the same request; move all of its '
+                'allocations, or leave out --consumer-type, which writes '
+                'no type.' % (
+                    source, source_rec.get(consumers.TYPE) or 'none',
+                    printable(parsed_args.consumer_type)))
         consumer_api.write_consumers(
             http, {source: source_rec, target: target_rec},
             version.get_version(self), self.log)
+        if replaced:
+            # Said once the write is done: what was there is gone, and
+            # this line is all that is left of it.
+            self.log.warning(
+                'Consumer %s held %s before the move: replaced by the '
+                'source\'s (--sum adds to them instead).', target,
+                consumers.allocations_text(replaced))
         fields = common.columns(self, consumers.CONSUMER_FIELDS)
         return fields, consumers.shown(
             consumer_api.read_allocations(http, target), fields)

@@ -16,11 +16,13 @@ on the PostgreSQL sandbox (four gunicorn workers).
 Nova starts a migration by giving the instance's allocations on the source
 host to the migration's consumer, and allocating the instance on the
 destination. When the migration fails with the instance still on the
-source, an operator puts things back: the migration's allocations on the
-source return to the instance in one request (``allocation move``), with
-no moment where the source is counted for nobody or twice; then the
-instance's allocations on the destination go (``allocation unset``).
+source, an operator puts things back as Nova reverts a migration: the
+instance's allocations become the migration's, on the source, in one
+request (``allocation move``), with no moment where the source is counted
+for nobody or twice, and the destination is released in the same request.
 """
+
+import json
 
 from osc_placement import tests
 from osc_placement.tests.e2e import base
@@ -50,28 +52,29 @@ class TestMigrationCleanup(base.ProductionTestCase):
         self.assertEqual([FLAVOR, FLAVOR], self.usages(source, dest))
 
         with self.sandbox.count_requests() as seen:
-            rows = self.cli.ok(*ALLOC, 'move', migration, instance,
+            res = self.cli.run(*ALLOC, 'move', migration, instance,
                                '-f', 'json', version='1.39')
+        self.assertEqual(0, res.returncode, res.stderr)
+        # What the instance held on the destination, said once.
+        self.assertEqual(
+            'Consumer %s held rp=%s,MEMORY_MB=1024,VCPU=2 before the move: '
+            'replaced by the source\'s (--sum adds to them instead).\n'
+            % (instance, dest), res.stderr)
+        rows = json.loads(res.stdout)
         self.assertEqual([('POST', '/allocations')],
                          [(r.method, r.uri) for r in seen
                           if r.method != 'GET'])
         self.assertEqual(
-            {source: FLAVOR, dest: FLAVOR},
+            {source: FLAVOR},
             {row['resource_provider']: row['resources'] for row in rows})
         self.assertEqual({('project-9', 'user-9', 'INSTANCE')}, set(
             (row['project_id'], row['user_id'], row['consumer_type'])
             for row in rows))
-        # Nothing changed in the usages: the source's moved from the
-        # migration to the instance in the same request.
-        self.assertEqual([FLAVOR, FLAVOR], self.usages(source, dest))
-        self.assertEqual({}, base.allocations_of(self.sandbox, migration))
-
-        self.cli.ok(*ALLOC, 'unset', instance, '--provider', dest,
-                    version='1.39')
         # The source is used as much as before, by the instance now; the
-        # destination is free.
+        # destination is free, released by the same request.
         self.assertEqual([FLAVOR, {'VCPU': 0, 'MEMORY_MB': 0}],
                          self.usages(source, dest))
+        self.assertEqual({}, base.allocations_of(self.sandbox, migration))
         self.assertEqual({source: FLAVOR},
                          base.allocations_of(self.sandbox, instance))
         self.assertEqual('INSTANCE', self.sandbox.api(

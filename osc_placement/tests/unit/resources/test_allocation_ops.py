@@ -40,7 +40,7 @@ class TestMove(base.FileTestCase):
         self.requests_mock.get(URL + '/allocations/' + C2, [
             {'json': consumer({RP1: {'VCPU': 1}}, generation=7,
                               project='p2', user='u2')},
-            {'json': consumer({RP1: {'VCPU': 3}, RP2: {'DISK_GB': 10}},
+            {'json': consumer({RP1: {'VCPU': 2}, RP2: {'DISK_GB': 10}},
                               generation=8, project='p2', user='u2')}])
         self.requests_mock.post(URL + '/allocations', status_code=204)
         out, err, code = self.openstack(*ALLOC, 'move', C1, C2,
@@ -52,15 +52,33 @@ class TestMove(base.FileTestCase):
              ('POST', '/allocations'), ('GET', '/allocations/' + C2)],
             [(s.method, s.path) for s in sent])
         self.assertEqual('placement 1.38', sent[2].version)
+        # As Nova's move_allocations: the target's allocations become the
+        # source's, each with the generation read.
         self.assertEqual({
             C1: {'allocations': {}, 'project_id': 'p1', 'user_id': 'u1',
                  'consumer_generation': 3, 'consumer_type': 'MIGRATION'},
-            C2: {'allocations': {RP1: {'resources': {'VCPU': 3}},
+            C2: {'allocations': {RP1: {'resources': {'VCPU': 2}},
                                  RP2: {'resources': {'DISK_GB': 10}}},
                  'project_id': 'p2', 'user_id': 'u2',
                  'consumer_generation': 7, 'consumer_type': 'INSTANCE'}},
             sent[2].body)
-        self.assertIn("{'VCPU': 3}", out)
+        self.assertIn("{'VCPU': 2}", out)
+        self.assertEqual(
+            'Consumer %s held rp=%s,VCPU=1 before the move: replaced by the '
+            'source\'s (--sum adds to them instead).\n' % (C2, RP1), err)
+
+    def test_move_sum_adds_to_the_targets_amounts(self):
+        self.requests_mock.get(URL + '/allocations/' + C1, json=consumer(
+            {RP1: {'VCPU': 2}}, generation=3))
+        self.requests_mock.get(URL + '/allocations/' + C2, json=consumer(
+            {RP1: {'VCPU': 1}, RP2: {'DISK_GB': 10}}, generation=7))
+        self.requests_mock.post(URL + '/allocations', status_code=204)
+        out, err, code = self.openstack(*ALLOC, 'move', C1, C2, '--sum',
+                                        version='1.38')
+        self.assertEqual((0, ''), (code, err))
+        self.assertEqual({RP1: {'resources': {'VCPU': 3}},
+                          RP2: {'resources': {'DISK_GB': 10}}},
+                         self.requests_sent()[2].body[C2]['allocations'])
 
     def test_move_at_1_13_sends_no_generation_nor_type(self):
         self.requests_mock.get(URL + '/allocations/' + C1, json={
