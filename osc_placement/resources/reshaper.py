@@ -23,10 +23,13 @@ runs build the body with the same function (:func:`reshape_body`).
 
 import json
 
+from osc_lib import exceptions
+
 from osc_placement.api import allocations as consumer_api
 from osc_placement.api import paths
 from osc_placement.cli import batch
 from osc_placement.cli import common
+from osc_placement import errors
 from osc_placement import microversions
 from osc_placement.model import batch_names
 from osc_placement.model import consumers
@@ -87,6 +90,11 @@ class ReshapeResourceProvider(batch.Batched, common.Lister):
     set``, each allocation within the new inventory and capacity, no class
     removed that stays allocated): each refusal on a line of its own, then
     exit 1; nothing is written.
+
+    Placement's policy ``placement:reshaper:reshape`` lets only the
+    ``service`` role (the token of Nova's compute service) send it by
+    default: an admin token is refused (HTTP 403), which the dry run, a
+    read, cannot tell.
     """
 
     min_version = microversions.RESHAPER
@@ -159,8 +167,11 @@ class ReshapeResourceProvider(batch.Batched, common.Lister):
                 self.log.warning('Dry run: no rule of Placement refuses '
                                  'this reshape; nothing was sent.')
             return reshape.FIELDS, plan.rows()
-        consumer_api.post(
-            http, RESHAPER_URL, body, at, body['allocations'],
-            {rp: entry['resource_provider_generation']
-             for rp, entry in data['inventories'].items()})
+        try:
+            consumer_api.post(
+                http, RESHAPER_URL, body, at, body['allocations'],
+                {rp: entry['resource_provider_generation']
+                 for rp, entry in data['inventories'].items()})
+        except exceptions.Forbidden:
+            raise errors.reshaper_refused() from None
         return reshape.FIELDS, plan.rows()
