@@ -30,6 +30,7 @@ from osc_placement.cli import parsers
 from osc_placement import microversions
 from osc_placement.model import batch_names
 from osc_placement.model import consumers
+from osc_placement.model import reshape
 from osc_placement.model import scalars
 from osc_placement.model.text import printable
 from osc_placement import version
@@ -250,7 +251,8 @@ class RestoreAllocation(batch.Batched, common.Lister):
             help='A file written by ``resource provider allocation save``')
         parser.add_argument(
             '--dry-run', action='store_true',
-            help='Print what would change; write nothing (exit 0).')
+            help='Print what would change and check it as the real run '
+                 'does (exit 1 where it would refuse); write nothing.')
         parser.add_argument(
             '--force', action='store_true',
             help='Also restore the consumers that changed since the save, '
@@ -288,6 +290,63 @@ class RestoreAllocation(batch.Batched, common.Lister):
         """Whether the live microversion writes consumer types."""
         return self.compare_version(version.ge(microversions.CONSUMER_TYPES))
 
+    def run(self, parsed_args):
+        self._refusal = None
+        result = super().run(parsed_args)
+        if self._refusal:
+            # The dry run's rows are printed; its refusal is the real
+            # run's last line, and its exit code.
+            self.log.error('%s', self._refusal)
+            return 1
+        return result
+
+    def _problems(self, http, records, read):
+        """Why Placement would refuse writing ``records``: one line each.
+
+        The allocation checks of ``reshape --dry-run``
+        (``model.reshape.Plan.allocation_problems``): the providers exist,
+        each amount fits their inventory and capacity.
+        """
+        rps = sorted(set(rp for rec in records.values()
+                         for rp in consumers.held(rec)))
+        states = dict(self.each(
+            http, lambda rp: consumer_api.read_provider_state(http, rp), rps,
+            batch_names.PROVIDERS))
+        self.require_complete(batch_names.ROWS, batch_names.PROVIDERS)
+        return reshape.Plan.of_states(
+            {'inventories': {}, 'allocations': records}, states,
+            read).allocation_problems()
+
+    def _refuse(self, parsed_args, refused, problems, records):
+        """Say each refusal; the line that ends the run, or None.
+
+        The dry run and the real run say the same, and both exit 1.
+        """
+        for consumer, why, now in refused:
+            if parsed_args.force:
+                self.log.warning(
+                    'Consumer %s changed since the save (%s): its current '
+                    'allocations are replaced by the saved ones (--force).',
+                    consumer, why)
+                continue
+            self.log.error(
+                'Consumer %s changed since the save (%s): not restored; '
+                '--force writes the saved allocations over its current '
+                'ones%s.', consumer, why,
+                '' if now.get(consumers.GENERATION) is None else
+                ' (with its generation %s)' % now[consumers.GENERATION])
+        for line in problems:
+            self.log.error('Placement would refuse: %s.', line)
+        parts = []
+        if refused and not parsed_args.force:
+            parts.append('Refused %d of %s to restore, changed since the '
+                         'save' % (len(refused), counted(len(records),
+                                                         'consumer')))
+        if problems:
+            parts.append('Placement would refuse this restore (%s)'
+                         % counted(len(problems), 'problem'))
+        return '; '.join(parts) + '; nothing was written.' if parts else None
+
     def take_action(self, parsed_args):
         # save and restore only: the file format (see
         # osc_placement.resources).
@@ -311,30 +370,16 @@ class RestoreAllocation(batch.Batched, common.Lister):
                              'file (%d) holds what it says.',
                              len(saved.consumers))
             return consumers.CHANGE_FIELDS, []
-        for consumer, why, now in refused:
-            if parsed_args.force:
-                self.log.warning(
-                    'Consumer %s changed since the save (%s): its current '
-                    'allocations are replaced by the saved ones (--force).',
-                    consumer, why)
-                continue
-            (self.log.warning if parsed_args.dry_run else self.log.error)(
-                'Consumer %s changed since the save (%s): not restored; '
-                '--force writes the saved allocations over its current '
-                'ones%s.', consumer, why,
-                '' if now.get(consumers.GENERATION) is None else
-                ' (with its generation %s)' % now[consumers.GENERATION])
-        if refused and not parsed_args.force and not parsed_args.dry_run:
-            raise exceptions.CommandError(
-                'Refused %d of %s to restore, changed since the save; '
-                'nothing was written.' % (len(refused), counted(
-                    len(records), 'consumer')))
+        refusal = self._refuse(parsed_args, refused,
+                               self._problems(http, records, read), records)
+        if refusal and not parsed_args.dry_run:
+            raise exceptions.CommandError(refusal)
         if parsed_args.dry_run:
-            self.log.warning(
-                'Dry run: %s would be written in one request%s; nothing '
-                'was sent.', counted(len(records), 'consumer'),
-                ' (%d refused without --force)' % len(refused)
-                if refused and not parsed_args.force else '')
+            self._refusal = refusal
+            if not refusal:
+                self.log.warning(
+                    'Dry run: %s would be written in one request; nothing '
+                    'was sent.', counted(len(records), 'consumer'))
             return consumers.CHANGE_FIELDS, rows
         consumer_api.write_consumers(http, records,
                                      version.get_version(self), self.log)

@@ -125,25 +125,15 @@ class ReshapeResourceProvider(batch.Batched, common.Lister):
             set(rp for entry in data['allocations'].values()
                 for rp in entry['allocations']))))
 
-        def read_provider(rp):
-            response = http.request('GET', paths.url(
-                'resource_providers', rp, 'inventories'))
-            return (response.field('resource_provider_generation'),
-                    response.field('inventories', dict),
-                    http.request('GET', paths.url(
-                        'resource_providers', rp, 'usages')).field(
-                            'usages', dict))
-
-        state = dict(self.each(http, read_provider, rps,
-                               batch_names.PROVIDERS))
+        states = dict(self.each(
+            http, lambda rp: consumer_api.read_provider_state(http, rp), rps,
+            batch_names.PROVIDERS))
         now = dict(self.each(
             http, lambda consumer: consumer_api.read_consumer(http, consumer),
             list(data['allocations']), batch_names.CONSUMERS))
         self.require_complete(batch_names.ROWS, batch_names.PROVIDERS,
                               batch_names.CONSUMERS)
-        return reshape.Plan(data, {rp: state[rp][1] for rp in rps},
-                            {rp: state[rp][0] for rp in rps},
-                            {rp: state[rp][2] for rp in rps}, now)
+        return reshape.Plan.of_states(data, states, now)
 
     def take_action(self, parsed_args):
         # The file format, loaded by this command's runs only (see

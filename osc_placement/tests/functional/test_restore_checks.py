@@ -1,0 +1,100 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
+
+"""``allocation restore --dry-run`` predicts the real run, on a real
+Placement: the same refusals, the same exit code, and no write.
+"""
+
+import json
+import os
+
+import fixtures
+
+from osc_placement import tests
+from osc_placement.tests.functional import test_allocation_writes as writes
+
+ALLOC = writes.ALLOC
+C1, C2, RP1 = writes.C1, writes.C2, writes.RP1
+MISSING_RP = 'aaaaaaaa-aaaa-4aaa-8aaa-0000000000ff'
+
+
+class RestoreCase(writes.WritesTestCase):
+    """C1 on compute-1 and storage-1, C2 on compute-1; a file dir."""
+
+    def setUp(self):
+        super().setUp()
+        tests.allocate(self, C1, {RP1: {'VCPU': 2, 'MEMORY_MB': 256},
+                                  writes.RP2: {'DISK_GB': 10}})
+        tests.allocate(self, C2, {RP1: {'VCPU': 1}}, project='project-2',
+                       user='user-2')
+        self.dir = self.useFixture(fixtures.TempDir()).path
+        self.file = os.path.join(self.dir, 'saved.json')
+
+    def edit(self, change):
+        """Change the saved file: ``change(data)``."""
+        with open(self.file) as f:
+            data = json.load(f)
+        change(data)
+        with open(self.file, 'w') as f:
+            json.dump(data, f)
+
+    def state(self):
+        return {c: self.held(c) for c in (C1, C2)}
+
+
+class TestDryRunPredicts(RestoreCase):
+
+    def both(self):
+        """The dry run and the real run: (stderr lines, exit code) of each.
+
+        Asserts that neither wrote anything.
+        """
+        before = self.state()
+        self.sent[:] = []
+        _out, dry_err, dry = self.openstack(*ALLOC, 'restore', self.file,
+                                            '--dry-run', version='1.39')
+        self.assertEqual([], self.writes())
+        self.assertEqual(before, self.state())
+        _out, err, code = self.openstack(*ALLOC, 'restore', self.file,
+                                         version='1.39')
+        return (dry_err.splitlines(), dry), (err.splitlines(), code)
+
+    def test_consumer_changed_since_the_save(self):
+        self.ok(*ALLOC, 'save', '--file', self.file, version='1.39')
+        self.ok(*ALLOC, 'delete', C2, version='1.39')
+        tests.allocate(self, C1, {RP1: {'VCPU': 4}}, generation=1)
+        dry, real = self.both()
+        self.assertEqual(1, real[1])
+        self.assertEqual(real, dry)
+        self.assertEqual([], self.writes())
+
+    def test_provider_that_does_not_exist(self):
+        self.ok(*ALLOC, 'save', '--file', self.file, version='1.39')
+        self.edit(lambda data: data['consumers'][C1]['allocations'].update(
+            {MISSING_RP: {'resources': {'VCPU': 1}}}))
+        dry, real = self.both()
+        self.assertEqual(1, real[1])
+        self.assertEqual(real, dry)
+        self.assertIn('resource provider %s does not exist' % MISSING_RP,
+                      dry[0][0])
+        self.assertEqual([], self.writes())
+
+    def test_amount_above_capacity(self):
+        self.ok(*ALLOC, 'save', '--file', self.file, version='1.39')
+        self.edit(lambda data: data['consumers'][C1]['allocations'][RP1][
+            'resources'].update(VCPU=100000))
+        dry, real = self.both()
+        self.assertEqual(1, real[1])
+        self.assertEqual(real, dry)
+        self.assertIn('VCPU would be used 100001 of a capacity of 8',
+                      dry[0][0])
+        self.assertEqual([], self.writes())
