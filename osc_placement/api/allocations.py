@@ -15,7 +15,7 @@
 * :func:`consumer_url`, :func:`read_allocations` (the body of ``GET
   /allocations/<c>``, its allocations checked) and :func:`read_consumer`
   (its record, ``model.consumers.record``); :func:`read_provider_state`
-  (what a write on a provider is checked against);
+  (what a write on a provider is checked against), :func:`read_class_names`;
 * the write service of the commands that write several consumers at once
   (``allocation move``, ``restore``, ``resource provider reshape``):
   :func:`prepare_write` (the entries and the microversion of the write),
@@ -78,6 +78,13 @@ def read_provider_state(http, rp):
             response.field('inventories', dict),
             http.request('GET', paths.url(
                 'resource_providers', rp, 'usages')).field('usages', dict))
+
+
+def read_class_names(http):
+    """The names of every resource class Placement has: one GET."""
+    return {rc.get('name') for rc in http.request(
+        'GET', paths.url('resource_classes')).field('resource_classes', list)
+        if isinstance(rc, dict)}
 
 
 def _at_least(live, microversion):

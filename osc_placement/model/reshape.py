@@ -239,3 +239,27 @@ class Plan(object):
 def _shown(generation):
     """A generation as the file writes it: ``null`` for a new consumer."""
     return 'null' if generation is None else generation
+
+
+def unknown_classes(data, known):
+    """The resource classes of a reshape file Placement does not have.
+
+    One line each, in the file's order: Placement refuses the whole
+    reshape for the first it meets. ``known``: the names it has.
+    """
+    found = []
+    for rp, entry in data['inventories'].items():
+        for rc in entry['inventories']:
+            if rc not in known:
+                found.append('resource provider %s: no resource class %s '
+                             '(create it with "openstack resource class '
+                             'create %s")' % (rp, printable(rc),
+                                              printable(rc)))
+    for consumer, entry in data['allocations'].items():
+        for rp, resources in consumers.held(entry).items():
+            for rc in resources:
+                if rc not in known:
+                    found.append('consumer %s: resource provider %s: no '
+                                 'resource class %s' % (consumer, rp,
+                                                        printable(rc)))
+    return found

@@ -69,8 +69,15 @@ def load(name):
     except (OSError, UnicodeError) as exc:
         raise FileError('%s: cannot read it: %s' % (
             printable(name), printable(exc)))
+
+    def not_a_number(constant):
+        # Python's json takes NaN and Infinity; JSON has no such number,
+        # and Placement fails on them (HTTP 500).
+        raise FileError('%s: not JSON: %s is not a number JSON allows.'
+                        % (printable(name), constant))
+
     try:
-        return json.loads(text)
+        return json.loads(text, parse_constant=not_a_number)
     except ValueError as exc:
         raise FileError('%s: not JSON: %s' % (printable(name),
                                               printable(exc)))
@@ -230,6 +237,8 @@ def read_reshape(name):
             where = at + ['inventories', rc]
             _object(name, inv, where, 'an inventory record (an object '
                     'with a total)')
+            if 'total' not in inv:
+                raise _error(name, where + ['total'], 'an integer (missing)')
             for field, value in inv.items():
                 if field not in INVENTORY_FIELDS:
                     raise _error(name, where + [field], 'no such field '

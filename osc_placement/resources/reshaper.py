@@ -60,6 +60,12 @@ def reshape_body(cmd, data, now):
     return {'inventories': data['inventories'], 'allocations': entries}, at
 
 
+def refusal(problems):
+    """The last line of a reshape refused before any write."""
+    return 'Placement would refuse this reshape (%d problem%s); nothing ' \
+        'was sent.' % (problems, '' if problems == 1 else 's')
+
+
 class ReshapeResourceProvider(batch.Batched, common.Lister):
     """Change inventories and allocations together, in one request
 
@@ -89,7 +95,8 @@ class ReshapeResourceProvider(batch.Batched, common.Lister):
     as Placement would (generations, the inventory rules of ``inventory
     set``, each allocation within the new inventory and capacity, no class
     removed that stays allocated): each refusal on a line of its own, then
-    exit 1; nothing is written.
+    exit 1; nothing is written. Both runs refuse, before any write, a
+    resource class that Placement does not have.
 
     Placement's policy ``placement:reshaper:reshape`` lets only the
     ``service`` role (the token of Nova's compute service) send it by
@@ -114,8 +121,8 @@ class ReshapeResourceProvider(batch.Batched, common.Lister):
         self._refused = 0
         result = super().run(parsed_args)
         if self._refused:
-            self.log.error('Dry run: Placement would refuse this reshape '
-                           '(%d problems); nothing was sent.', self._refused)
+            # The real run's last line, and its exit code.
+            self.log.error('%s', refusal(self._refused))
             return 1
         return result
 
@@ -142,6 +149,14 @@ class ReshapeResourceProvider(batch.Batched, common.Lister):
         http = self.prepare(parsed_args)
         data = savefile.read_reshape(parsed_args.path)
         plan = self._read(http, data)
+        # Checked by both runs: an unknown class makes Placement refuse the
+        # whole reshape, with words that do not say how to go on.
+        unknown = reshape.unknown_classes(
+            data, consumer_api.read_class_names(http))
+        for line in unknown:
+            self.log.error('Placement would refuse: %s.', line)
+        if unknown and not parsed_args.dry_run:
+            raise exceptions.CommandError(refusal(len(unknown)))
         body, at = reshape_body(self, data, plan.now)
         self.log.debug('POST %s at %s: %s', RESHAPER_URL,
                        at or version.get_version(self),
@@ -152,8 +167,8 @@ class ReshapeResourceProvider(batch.Batched, common.Lister):
             problems = plan.problems()
             for line in problems:
                 self.log.error('Placement would refuse: %s.', line)
-            self._refused = len(problems)
-            if not problems:
+            self._refused = len(unknown) + len(problems)
+            if not self._refused:
                 self.log.warning('Dry run: no rule of Placement refuses '
                                  'this reshape; nothing was sent.')
             return reshape.FIELDS, plan.rows()

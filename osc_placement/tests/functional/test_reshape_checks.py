@@ -129,3 +129,58 @@ class TestReshapePolicy(ReshapeCase):
         self.assertEqual({'VCPU': 8}, self.inventories(writes.RP3))
         self.assertEqual({writes.RP3: {'VCPU': 2},
                           self.child: {'VGPU': 1}}, self.held(writes.C1))
+
+
+class TestReshapeRefusedBeforeAnyWrite(ReshapeCase):
+    """What Placement refuses, or fails on, is one line in both runs."""
+
+    def both(self):
+        """(stderr, exit code) of the dry run, then the real run's.
+
+        Asserts that neither sent a write and the server is unchanged.
+        """
+        self.sent[:] = []
+        _out, dry_err, dry = self.openstack(*RESHAPE, self.file, '--dry-run',
+                                            version='1.39')
+        _out, err, code = self.openstack(*RESHAPE, self.file,
+                                         version='1.39')
+        self.assertEqual([], self.writes())
+        self.unchanged()
+        return (dry_err, dry), (err, code)
+
+    def test_unknown_resource_class(self):
+        body = self.body()
+        body['inventories'][CHILD]['inventories']['CUSTOM_NOPE'] = {
+            'total': 1}
+        self.write_file(body)
+        dry, real = self.both()
+        self.assertEqual((
+            'Placement would refuse: resource provider %s: no resource '
+            'class CUSTOM_NOPE (create it with "openstack resource class '
+            'create CUSTOM_NOPE").\n'
+            'Placement would refuse this reshape (1 problem); nothing was '
+            'sent.\n' % CHILD, 1), real)
+        self.assertEqual(real, dry)
+
+    def test_record_without_total(self):
+        body = self.body()
+        body['inventories'][CHILD]['inventories']['VGPU'] = {'max_unit': 2}
+        self.write_file(body)
+        dry, real = self.both()
+        self.assertEqual((
+            '%s: inventories.%s.inventories.VGPU.total: expected an integer '
+            '(missing).\n' % (self.file, CHILD), 1), real)
+        self.assertEqual(real, dry)
+
+    def test_nan_and_infinity(self):
+        for constant in ('NaN', 'Infinity', '-Infinity'):
+            text = json.dumps(self.body()).replace(
+                '"VGPU": {"total": 4}',
+                '"VGPU": {"total": 4, "allocation_ratio": %s}' % constant)
+            self.assertIn(constant, text)
+            self.write_file(text=text)
+            dry, real = self.both()
+            self.assertEqual((
+                '%s: not JSON: %s is not a number JSON allows.\n'
+                % (self.file, constant), 1), real)
+            self.assertEqual(real, dry)
