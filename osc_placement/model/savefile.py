@@ -98,12 +98,15 @@ def _text(value):
     return isinstance(value, str) and 0 < len(value) <= 255
 
 
-def check_consumer(name, entry, where, generation_required=False):
+def check_consumer(name, entry, where, generation_required=False,
+                   owner_required=True):
     """Check one consumer entry of a file; return it.
 
     ``allocations`` ({provider UUID: {"resources": {class: amount >= 1}}},
     empty for a consumer that holds nothing), ``project_id`` and
-    ``user_id``; ``consumer_generation`` (an integer or null, required when
+    ``user_id`` (unless ``owner_required`` is False and the consumer holds
+    nothing: a save file's consumer that held nothing when read has no
+    owner); ``consumer_generation`` (an integer or null, required when
     ``generation_required``) and ``consumer_type`` (text) when present. No
     other key.
     """
@@ -138,6 +141,8 @@ def check_consumer(name, entry, where, generation_required=False):
                 raise _error(name, at + ['resources', rc],
                              'an amount from 1 to %d' % scalars.MAX_INT)
     for key in ('project_id', 'user_id'):
+        if not owner_required and not allocations and key not in entry:
+            continue
         if key not in entry or not _text(entry[key]):
             raise _error(name, where + [key],
                          'text of 1 to 255 characters')
@@ -155,13 +160,15 @@ def check_consumer(name, entry, where, generation_required=False):
     return entry
 
 
-def _consumers(name, value, where, generation_required=False):
+def _consumers(name, value, where, generation_required=False,
+               owner_required=True):
     _object(name, value, where, 'an object of consumer UUIDs')
     for consumer, entry in value.items():
         if not scalars.is_uuid_like(consumer):
             raise _error(name, where + [consumer],
                          'a consumer UUID as the key')
-        check_consumer(name, entry, where + [consumer], generation_required)
+        check_consumer(name, entry, where + [consumer], generation_required,
+                       owner_required)
     return value
 
 
@@ -193,9 +200,10 @@ def read_saved(name):
         raise _error(name, ['format_version'], str(FORMAT_VERSION))
     if not isinstance(data['saved_at'], str):
         raise _error(name, ['saved_at'], 'a time as text')
-    consumers = _consumers(name, data['consumers'], ['consumers'])
-    if not consumers:
-        raise _error(name, ['consumers'], 'at least one consumer')
+    # A save of a cloud without allocations has no consumer; one that held
+    # nothing when read is saved as {"allocations": {}}.
+    consumers = _consumers(name, data['consumers'], ['consumers'],
+                           owner_required=False)
     return Saved(_microversion(name, data['microversion'], ['microversion']),
                  data['saved_at'], consumers)
 

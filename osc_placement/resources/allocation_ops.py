@@ -195,6 +195,18 @@ class SaveAllocation(filters.ManyProviders, common.Command):
             http, lambda consumer: consumer_api.read_consumer(http, consumer),
             wanted, batch_names.CONSUMERS))
         self.require_complete(batch_names.SAVE_FILE, batch_names.CONSUMERS)
+        for consumer in given:
+            if not consumers.exists(records[consumer]):
+                raise exceptions.CommandError(
+                    '--consumer %s holds no allocations (a mistyped UUID?): '
+                    'nothing was saved.' % consumer)
+        # One found on a provider that holds nothing by the time it is
+        # read (its server deleted meanwhile) is saved as such: restore
+        # then leaves it alone, or removes what it holds by then.
+        empty = [consumer for consumer, rec in records.items()
+                 if not consumers.exists(rec)]
+        for consumer in empty:
+            records[consumer] = {'allocations': {}}
         # save and restore only: the file format (see
         # osc_placement.resources).
         from osc_placement.model import savefile
@@ -212,6 +224,10 @@ class SaveAllocation(filters.ManyProviders, common.Command):
                 counted(len(records), 'consumer'),
                 counted(len(rps), 'resource provider'),
                 printable(parsed_args.file), microversion))
+        if empty:
+            self.app.stdout.write(
+                '%d of them held nothing when read (deleted meanwhile?): '
+                'saved as holding nothing.\n' % len(empty))
         return 0
 
 
@@ -365,6 +381,9 @@ class RestoreAllocation(batch.Batched, common.Lister):
         records, refused, before = consumers.restoring(
             saved.consumers, read, by_generation, self._types_written())
         rows = consumers.change_rows(before, records)
+        if not saved.consumers:
+            self.log.warning('Nothing to restore: the file has no consumer.')
+            return consumers.CHANGE_FIELDS, []
         if not records:
             self.log.warning('Nothing to restore: every consumer of the '
                              'file (%d) holds what it says.',

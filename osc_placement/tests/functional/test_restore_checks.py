@@ -98,3 +98,63 @@ class TestDryRunPredicts(RestoreCase):
         self.assertIn('VCPU would be used 100001 of a capacity of 8',
                       dry[0][0])
         self.assertEqual([], self.writes())
+
+
+class TestSaveWhatRestoreTakes(RestoreCase):
+    """A consumer that holds nothing is saved as such and restored."""
+
+    def saved(self):
+        with open(self.file) as f:
+            return json.load(f)
+
+    def test_mistyped_consumer_is_one_line_and_no_file(self):
+        err, code = self.fails(*ALLOC, 'save', '--consumer', MISSING_RP,
+                               '--file', self.file, version='1.39')
+        self.assertEqual((
+            ['--consumer %s holds no allocations (a mistyped UUID?): '
+             'nothing was saved.' % MISSING_RP], 1),
+            (err.splitlines(), code))
+        self.assertFalse(os.path.exists(self.file))
+
+    def test_consumer_gone_while_saving_is_saved_as_holding_nothing(self):
+        deleted = []
+
+        def delete_c2(method, url, kwargs):
+            # Once: the server deleted between the two reads of save.
+            if not deleted:
+                deleted.append(self.api('DELETE', '/allocations/' + C2))
+
+        self.before_request(delete_c2, 'GET', '/allocations/' + C2)
+        out = self.ok(*ALLOC, 'save', '--file', self.file, version='1.39')
+        self.assertIn('Saved the allocations of 2 consumers', out)
+        self.assertIn('1 of them held nothing when read', out)
+        self.assertEqual({'allocations': {}},
+                         self.saved()['consumers'][C2])
+        # What save wrote, restore takes: C2 still holds nothing.
+        out, err, code = self.openstack(*ALLOC, 'restore', self.file,
+                                        version='1.39')
+        self.assertEqual(0, code, err)
+        self.assertIn('Nothing to restore', err)
+        # C2 holds something now: changed since the save; --force
+        # removes it.
+        tests.allocate(self, C2, {RP1: {'VCPU': 1}})
+        err, code = self.fails(*ALLOC, 'restore', self.file,
+                               version='1.39')
+        self.assertIn('Consumer %s changed since the save (generation none '
+                      'in the file, 1 now)' % C2, err)
+        self.assertEqual({RP1: {'VCPU': 1}}, self.held(C2))
+        rows = self.ok(*ALLOC, 'restore', self.file, '--force', '-f',
+                       'json', version='1.39')
+        self.assertEqual([{'consumer_uuid': C2, 'resource_provider': RP1,
+                           'change': 'removed', 'before': {'VCPU': 1},
+                           'after': {}}], rows)
+        self.assertEqual({}, self.held(C2))
+
+    def test_empty_cloud_saves_and_restores_nothing(self):
+        self.ok(*ALLOC, 'delete', C1, C2, version='1.39')
+        self.ok(*ALLOC, 'save', '--file', self.file, version='1.39')
+        self.assertEqual({}, self.saved()['consumers'])
+        out, err, code = self.openstack(*ALLOC, 'restore', self.file,
+                                        version='1.39')
+        self.assertEqual((0, ['Nothing to restore: the file has no '
+                              'consumer.']), (code, err.splitlines()))
