@@ -36,6 +36,7 @@ one line naming the file, the path of the value inside it
 import datetime
 import json
 import os
+import stat
 import tempfile
 import time
 
@@ -287,12 +288,46 @@ def dumps(consumers, microversion, saved_at):
                        'consumers': consumers}, indent=2) + '\n'
 
 
+# What a path that is not a regular file is, said when save refuses it.
+_NODE_KINDS = ((stat.S_ISLNK, 'a symbolic link'),
+               (stat.S_ISDIR, 'a directory'),
+               (stat.S_ISCHR, 'a character device'),
+               (stat.S_ISBLK, 'a block device'), (stat.S_ISFIFO, 'a FIFO'),
+               (stat.S_ISSOCK, 'a socket'))
+
+
+def _refuse_node(name):
+    """Refuse a path that exists and is not a regular file.
+
+    Renaming over it would replace a symlink (not its target) or a device
+    node such as /dev/null with a regular file: refused instead.
+    """
+    try:
+        mode = os.lstat(name).st_mode
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise FileError('%s: cannot write it: %s' % (printable(name),
+                                                     printable(exc)))
+    if stat.S_ISREG(mode):
+        return
+    kind = next((text for test, text in _NODE_KINDS if test(mode)),
+                'not a file')
+    raise FileError('%s: not a regular file (%s): save writes a new file or '
+                    'replaces a regular one; give another path, or - for '
+                    'standard output.' % (printable(name), kind))
+
+
 def write(name, text):
     """Write ``text`` to the file ``name`` whole, or not at all.
 
-    Through a temporary file in the same directory, renamed over ``name``
-    once complete: an interrupted save never leaves half a file.
+    A new regular file, or one that replaces a regular file: anything else
+    at ``name`` is refused. Through a temporary file in the same directory
+    (created 0600: the file holds project and user IDs), synced to disk,
+    then renamed over ``name``: an interrupted save, or a crash after it,
+    never leaves half a file.
     """
+    _refuse_node(name)
     directory = os.path.dirname(os.path.abspath(name))
     try:
         fd, temporary = tempfile.mkstemp(dir=directory, prefix='.save-')
@@ -302,6 +337,8 @@ def write(name, text):
     try:
         with os.fdopen(fd, 'w', encoding='utf-8') as f:
             f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
         os.replace(temporary, name)
     except OSError as exc:
         os.unlink(temporary)

@@ -174,8 +174,10 @@ class SaveAllocation(filters.ManyProviders, common.Command):
             help='Save this consumer. May be repeated.')
         parser.add_argument(
             '--file', metavar='<path>',
-            help='Write the file here (replaced whole, or not at all); '
-                 'default: standard output.')
+            help='Write the file here: a new file, created 0600 (it holds '
+                 'project and user IDs), or a regular file replaced whole or '
+                 'not at all; a symlink or a device is refused. Default, or '
+                 '"-": standard output.')
         return parser
 
     def take_action(self, parsed_args):
@@ -212,7 +214,7 @@ class SaveAllocation(filters.ManyProviders, common.Command):
         from osc_placement.model import savefile
         microversion = version.get_version(self)
         text = savefile.dumps(records, microversion, savefile.now_text())
-        if not parsed_args.file:
+        if parsed_args.file in (None, '-'):
             self.app.stdout.write(text)
             return 0
         savefile.write(parsed_args.file, text)

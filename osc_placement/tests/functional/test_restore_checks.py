@@ -16,6 +16,7 @@ Placement: the same refusals, the same exit code, and no write.
 
 import json
 import os
+import stat
 
 import fixtures
 
@@ -158,3 +159,49 @@ class TestSaveWhatRestoreTakes(RestoreCase):
                                         version='1.39')
         self.assertEqual((0, ['Nothing to restore: the file has no '
                               'consumer.']), (code, err.splitlines()))
+
+
+class TestSaveFile(RestoreCase):
+    """``save --file`` writes a new regular file, or replaces one."""
+
+    def test_symlink_is_refused_and_left_alone(self):
+        target = os.path.join(self.dir, 'target')
+        with open(target, 'w') as f:
+            f.write('keep\n')
+        os.symlink(target, self.file)
+        err, code = self.fails(*ALLOC, 'save', '--file', self.file,
+                               version='1.39')
+        self.assertEqual((
+            ['%s: not a regular file (a symbolic link): save writes a new '
+             'file or replaces a regular one; give another path, or - for '
+             'standard output.' % self.file], 1), (err.splitlines(), code))
+        self.assertTrue(os.path.islink(self.file))
+        with open(target) as f:
+            self.assertEqual('keep\n', f.read())
+
+    def test_fifo_is_refused(self):
+        # A FIFO stands for every node that is not a regular file (a
+        # device such as /dev/null, which a test must not risk).
+        os.mkfifo(self.file)
+        err, code = self.fails(*ALLOC, 'save', '--file', self.file,
+                               version='1.39')
+        self.assertIn('%s: not a regular file (a FIFO)' % self.file, err)
+        self.assertTrue(stat.S_ISFIFO(os.lstat(self.file).st_mode))
+
+    def test_dash_is_standard_output(self):
+        # In the test's own directory: no file named "-" appears there.
+        self.addCleanup(os.chdir, os.getcwd())
+        os.chdir(self.dir)
+        out = self.ok(*ALLOC, 'save', '--file', '-', version='1.39')
+        self.assertEqual({C1, C2}, set(json.loads(out)['consumers']))
+        self.assertEqual([], os.listdir(self.dir))
+
+    def test_new_file_is_0600_and_replaces_a_regular_one(self):
+        with open(self.file, 'w') as f:
+            f.write('old\n')
+        os.chmod(self.file, 0o644)
+        self.ok(*ALLOC, 'save', '--file', self.file, version='1.39')
+        self.assertEqual(0o600, stat.S_IMODE(os.stat(self.file).st_mode))
+        with open(self.file) as f:
+            self.assertEqual({C1, C2}, set(json.load(f)['consumers']))
+        self.assertEqual(['saved.json'], os.listdir(self.dir))
