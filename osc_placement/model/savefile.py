@@ -42,13 +42,20 @@ import time
 
 from osc_lib import exceptions
 
+from osc_placement import microversions
 from osc_placement.model import scalars
 from osc_placement.model.text import printable
+from osc_placement import version
 
 FORMAT_VERSION = 1
 # The fields of an inventory record Placement accepts (its PUT schema).
 INVENTORY_FIELDS = ('allocation_ratio', 'max_unit', 'min_unit', 'reserved',
                     'step_size', 'total')
+# The largest file read: far above the save of a large cloud (some 400
+# bytes a consumer), far below what exhausts memory (``restore /dev/zero``).
+MAX_FILE_BYTES = 64 * 1024 * 1024
+# The keys of a save file.
+SAVE_KEYS = ('consumers', 'format_version', 'microversion', 'saved_at')
 
 
 class FileError(exceptions.CommandError):
@@ -62,14 +69,58 @@ def _error(name, where, expected):
         or '(top)', expected))
 
 
-def load(name):
-    """The JSON of a file, or one line saying why it cannot be read."""
+def _duplicates_hook(found):
+    """An ``object_pairs_hook`` that builds dicts, noting duplicate keys.
+
+    ``found`` gets (the dict, the key, how many times) of each duplicate:
+    Python's json keeps the last value silently.
+    """
+    def pairs(items):
+        result = {}
+        counts = {}
+        for key, value in items:
+            counts[key] = counts.get(key, 0) + 1
+            result[key] = value
+        found.extend((result, key, count) for key, count in counts.items()
+                     if count > 1)
+        return result
+    return pairs
+
+
+def _path_of(value, target, where=()):
+    """The path (list of keys) of the dict ``target`` inside ``value``."""
+    if value is target:
+        return list(where)
+    children = value.items() if isinstance(value, dict) else enumerate(
+        value) if isinstance(value, list) else ()
+    for key, child in children:
+        found = _path_of(child, target, where + (key,))
+        if found is not None:
+            return found
+    return None
+
+
+def _read_bytes(name):
+    """The bytes of a file, at most ``MAX_FILE_BYTES``, or one line."""
     try:
-        with open(name, encoding='utf-8') as f:
-            text = f.read()
-    except (OSError, UnicodeError) as exc:
+        with open(name, 'rb') as f:
+            data = f.read(MAX_FILE_BYTES + 1)
+    except OSError as exc:
         raise FileError('%s: cannot read it: %s' % (
             printable(name), printable(exc)))
+    if len(data) > MAX_FILE_BYTES:
+        raise FileError('%s: larger than %d bytes: not a file this command '
+                        'writes.' % (printable(name), MAX_FILE_BYTES))
+    return data
+
+
+def load(name):
+    """The JSON of a file, or one line saying why it cannot be read.
+
+    At most ``MAX_FILE_BYTES``; JSON as Placement reads it (no NaN or
+    Infinity) and each key of an object given once.
+    """
+    data = _read_bytes(name)
 
     def not_a_number(constant):
         # Python's json takes NaN and Infinity; JSON has no such number,
@@ -77,11 +128,24 @@ def load(name):
         raise FileError('%s: not JSON: %s is not a number JSON allows.'
                         % (printable(name), constant))
 
+    duplicates = []
     try:
-        return json.loads(text, parse_constant=not_a_number)
+        value = json.loads(data.decode('utf-8'), parse_constant=not_a_number,
+                           object_pairs_hook=_duplicates_hook(duplicates))
+    except UnicodeError as exc:
+        raise FileError('%s: cannot read it: %s' % (
+            printable(name), printable(exc)))
+    except RecursionError:
+        raise FileError('%s: not JSON this command reads: nested too '
+                        'deeply.' % printable(name)) from None
     except ValueError as exc:
         raise FileError('%s: not JSON: %s' % (printable(name),
                                               printable(exc)))
+    if duplicates:
+        target, key, count = duplicates[0]
+        raise _error(name, _path_of(value, target) + [key],
+                     'the key once (it is given %d times)' % count)
+    return value
 
 
 def _object(name, value, where, what='an object'):
@@ -176,7 +240,11 @@ def _consumers(name, value, where, generation_required=False,
 def _microversion(name, value, where):
     if not isinstance(value, str) or not value.startswith('1.') or \
             not value[2:].isdigit():
-        raise _error(name, where, 'a microversion such as "1.39"')
+        raise _error(name, where, 'a microversion such as "%s"'
+                     % microversions.LATEST)
+    if version.parse(value) > version.parse(microversions.LATEST):
+        raise _error(name, where, 'a microversion this client knows, %s to '
+                     '%s' % (microversions.BASE, microversions.LATEST))
     return value
 
 
@@ -197,6 +265,10 @@ def read_saved(name):
         if key not in data:
             raise _error(name, [key], 'a value (missing: is it a file of '
                          '"resource provider allocation save"?)')
+    for key in data:
+        if key not in SAVE_KEYS:
+            raise _error(name, [key], 'no such key (known: %s)'
+                         % ', '.join(SAVE_KEYS))
     if data['format_version'] != FORMAT_VERSION:
         raise _error(name, ['format_version'], str(FORMAT_VERSION))
     if not isinstance(data['saved_at'], str):

@@ -20,6 +20,7 @@ import stat
 
 import fixtures
 
+from osc_placement.model import savefile
 from osc_placement import tests
 from osc_placement.tests.functional import test_allocation_writes as writes
 
@@ -205,3 +206,13 @@ class TestSaveFile(RestoreCase):
         with open(self.file) as f:
             self.assertEqual({C1, C2}, set(json.load(f)['consumers']))
         self.assertEqual(['saved.json'], os.listdir(self.dir))
+
+    def test_restore_of_dev_zero_is_one_line(self):
+        self.sent[:] = []
+        err, code = self.fails(*ALLOC, 'restore', '/dev/zero',
+                               version='1.39')
+        self.assertEqual(
+            (['/dev/zero: larger than %d bytes: not a file this command '
+              'writes.' % savefile.MAX_FILE_BYTES], 1),
+            (err.splitlines(), code))
+        self.assertEqual([], self.writes())
