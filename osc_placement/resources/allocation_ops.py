@@ -264,9 +264,8 @@ class RestoreAllocation(batch.Batched, common.Lister):
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
-        parser.add_argument(
-            'path', metavar='<path>',
-            help='A file written by ``resource provider allocation save``')
+        parsers.add_file(
+            parser, 'A file written by ``resource provider allocation save``')
         parser.add_argument(
             '--dry-run', action='store_true',
             help='Print what would change and check it as the real run '
@@ -369,8 +368,9 @@ class RestoreAllocation(batch.Batched, common.Lister):
         # save and restore only: the file format (see
         # osc_placement.resources).
         from osc_placement.model import savefile
+        path = parsers.file_of(parsed_args)
         http = self.prepare(parsed_args)
-        saved = savefile.read_saved(parsed_args.path)
+        saved = savefile.read_saved(path)
         self._saved_notes(saved)
         read = dict(self.each(
             http, lambda consumer: consumer_api.read_consumer(http, consumer),

@@ -29,6 +29,7 @@ from osc_placement.api import allocations as consumer_api
 from osc_placement.api import paths
 from osc_placement.cli import batch
 from osc_placement.cli import common
+from osc_placement.cli import parsers
 from osc_placement import errors
 from osc_placement import microversions
 from osc_placement.model import batch_names
@@ -109,9 +110,8 @@ class ReshapeResourceProvider(batch.Batched, common.Lister):
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
-        parser.add_argument(
-            'path', metavar='<path>',
-            help='A JSON file in the shape of the POST /reshaper body')
+        parsers.add_file(
+            parser, 'A JSON file in the shape of the POST /reshaper body')
         parser.add_argument(
             '--dry-run', action='store_true',
             help='Check and print the change; write nothing.')
@@ -146,8 +146,9 @@ class ReshapeResourceProvider(batch.Batched, common.Lister):
         # The file format, loaded by this command's runs only (see
         # osc_placement.resources).
         from osc_placement.model import savefile
+        path = parsers.file_of(parsed_args)
         http = self.prepare(parsed_args)
-        data = savefile.read_reshape(parsed_args.path)
+        data = savefile.read_reshape(path)
         plan = self._read(http, data)
         # Checked by both runs: an unknown class makes Placement refuse the
         # whole reshape, with words that do not say how to go on.

@@ -216,3 +216,43 @@ class TestSaveFile(RestoreCase):
               'writes.' % savefile.MAX_FILE_BYTES], 1),
             (err.splitlines(), code))
         self.assertEqual([], self.writes())
+
+
+class TestFileOption(RestoreCase):
+    """``--file`` on save, restore and reshape; the positional kept."""
+
+    def test_restore_takes_file_option_as_the_positional(self):
+        self.ok(*ALLOC, 'save', '--file', self.file, version='1.39')
+        self.ok(*ALLOC, 'delete', C2, version='1.39')
+        out = self.ok(*ALLOC, 'restore', '--file', self.file, '--dry-run',
+                      '-f', 'value', version='1.39')
+        self.assertEqual(out, self.ok(*ALLOC, 'restore', self.file,
+                                      '--dry-run', '-f', 'value',
+                                      version='1.39'))
+        self.ok(*ALLOC, 'restore', '--file', self.file, version='1.39')
+        self.assertEqual({RP1: {'VCPU': 1}}, self.held(C2))
+
+    def test_reshape_takes_file_option(self):
+        with open(self.file, 'w') as f:
+            json.dump({'inventories': {RP1: {
+                'resource_provider_generation': self.api(
+                    'GET', '/resource_providers/' + RP1)['generation'],
+                'inventories': {'VCPU': {'total': 16},
+                                'MEMORY_MB': {'total': 4096}}}},
+                'allocations': {}}, f)
+        self.ok('resource', 'provider', 'reshape', '--file', self.file,
+                version='1.39')
+        self.assertEqual(16, self.api(
+            'GET', '/resource_providers/%s/inventories/VCPU' % RP1)['total'])
+
+    def test_neither_or_two_files_is_one_line(self):
+        for command in (ALLOC + ('restore',),
+                        ('resource', 'provider', 'reshape')):
+            err, code = self.fails(*command, version='1.39')
+            self.assertEqual((['Give the file: <path> or --file <path>.'],
+                              1), (err.splitlines(), code))
+            err, code = self.fails(*command, self.file, '--file', 'other',
+                                   version='1.39')
+            self.assertEqual(([
+                'Two files given: %s and --file other; give one.'
+                % self.file], 1), (err.splitlines(), code))
