@@ -185,6 +185,25 @@ def _conflict_guidance(response):
     return None
 
 
+# Placement's policy rule of ``POST /reshaper`` and its default
+# (placement/policies/reshaper.py: ``rule:service_api``, which is
+# ``role:service``): the token of Nova's compute service may reshape, an
+# admin's may not once the new defaults are enforced (oslo.policy's
+# ``enforce_new_defaults``, on by default today).
+RESHAPER_POLICY = 'placement:reshaper:reshape'
+RESHAPER_POLICY_TEXT = (
+    'Placement refuses POST /reshaper to this token (HTTP 403): its policy '
+    '%s allows, by default, only the service role (rule:service_api, '
+    'role:service), not admin; run it with a token of the service role (as '
+    'Nova\'s compute service does) or a policy that allows it. Nothing was '
+    'written.' % RESHAPER_POLICY)
+
+
+def reshaper_refused():
+    """The one line of a ``POST /reshaper`` that the policy refuses."""
+    return exceptions.CommandError(RESHAPER_POLICY_TEXT)
+
+
 def exception_for(response):
     """The osc-lib exception for an HTTP error response.
 

@@ -14,7 +14,8 @@
 
 * :func:`consumer_url`, :func:`read_allocations` (the body of ``GET
   /allocations/<c>``, its allocations checked) and :func:`read_consumer`
-  (its record, ``model.consumers.record``);
+  (its record, ``model.consumers.record``); :func:`read_provider_state`
+  (what a write on a provider is checked against), :func:`read_class_names`;
 * the write service of the commands that write several consumers at once
   (``allocation move``, ``restore``, ``resource provider reshape``):
   :func:`prepare_write` (the entries and the microversion of the write),
@@ -60,6 +61,30 @@ def read_consumer(http, consumer):
     """The record (``model.consumers.record``) of a consumer: one GET."""
     return consumers.record(http.request(
         'GET', consumer_url(consumer)).json_object())
+
+
+def read_provider_state(http, rp):
+    """(generation, inventories, usages) of a provider; None: no such one.
+
+    What a write of allocations on it is checked against
+    (``model.reshape.Plan.of_states``). Two GETs.
+    """
+    try:
+        response = http.request('GET', paths.url(
+            'resource_providers', rp, 'inventories'))
+    except exceptions.NotFound:
+        return None
+    return (response.field('resource_provider_generation'),
+            response.field('inventories', dict),
+            http.request('GET', paths.url(
+                'resource_providers', rp, 'usages')).field('usages', dict))
+
+
+def read_class_names(http):
+    """The names of every resource class Placement has: one GET."""
+    return {rc.get('name') for rc in http.request(
+        'GET', paths.url('resource_classes')).field('resource_classes', list)
+        if isinstance(rc, dict)}
 
 
 def _at_least(live, microversion):

@@ -119,3 +119,27 @@ def parse_float(value, what):
         raise exceptions.CommandError(
             '%s: %r is not a number.' % (printable(what), value))
     return number
+
+
+def add_file(parser, help_text):
+    """The file a command reads: ``<path>`` or ``--file <path>``.
+
+    ``--file`` as ``allocation save`` writes it; the positional kept.
+    :func:`file_of` gives the one path.
+    """
+    parser.add_argument('path', metavar='<path>', nargs='?', help=help_text)
+    parser.add_argument('--file', metavar='<path>',
+                        help='The same as <path>.')
+
+
+def file_of(parsed_args):
+    """The path of :func:`add_file`, or one line: none given, or two."""
+    path, option = parsed_args.path, parsed_args.file
+    if path is None and option is None:
+        raise exceptions.CommandError(
+            'Give the file: <path> or --file <path>.')
+    if path is not None and option is not None and path != option:
+        raise exceptions.CommandError(
+            'Two files given: %s and --file %s; give one.'
+            % (printable(path), printable(option)))
+    return option if path is None else path

@@ -362,6 +362,10 @@ def restoring(saved, now, by_generation, types_written):
         why = changed_since(entry, current, by_generation)
         if why:
             refused.append((consumer, why, current))
+        if not rec['allocations']:
+            # Saved holding nothing: what it holds now is removed, by its
+            # owner now (the write needs one).
+            rec.update({name: current.get(name) for name in OWNER})
         rec[GENERATION] = current.get(GENERATION)
         records[consumer] = rec
         before[consumer] = current

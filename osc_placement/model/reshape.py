@@ -57,18 +57,39 @@ class Plan(object):
 
     ``inventories``: {rp: {class: record}} now, of every provider
     concerned; ``generations``: {rp: generation now}; ``usages``: {rp:
-    {class: used}} now; ``now``: {consumer: record} now.
+    {class: used}} now; ``now``: {consumer: record} now; ``missing``: the
+    providers concerned that do not exist (none of the dicts has them).
     """
 
-    def __init__(self, data, inventories, generations, usages, now):
+    @classmethod
+    def of_states(cls, data, states, now):
+        """The Plan of ``data`` from the states of the providers.
+
+        ``states``: {rp: (generation, inventories, usages), or None for a
+        provider that does not exist}, as
+        ``api.allocations.read_provider_state`` reads them.
+        """
+        found = {rp: state for rp, state in states.items()
+                 if state is not None}
+        return cls(data, {rp: state[1] for rp, state in found.items()},
+                   {rp: state[0] for rp, state in found.items()},
+                   {rp: state[2] for rp, state in found.items()}, now,
+                   [rp for rp, state in states.items() if state is None])
+
+    def __init__(self, data, inventories, generations, usages, now,
+                 missing=()):
         self.data = data
+        self.missing = list(missing)
         self.file_inventories = {rp: entry['inventories'] for rp, entry
                                  in data['inventories'].items()}
-        self.inventories = inventories
-        self.generations = generations
-        self.usages = usages
+        # A provider that does not exist has nothing yet: its rows show
+        # the file's side only.
+        self.inventories = dict({rp: {} for rp in missing}, **inventories)
+        self.generations = dict({rp: None for rp in missing}, **generations)
+        self.usages = dict({rp: {} for rp in missing}, **usages)
         self.now = now
-        self.new_inventories = dict(inventories, **self.file_inventories)
+        self.new_inventories = dict(self.inventories,
+                                    **self.file_inventories)
         old = {}
         new = {}
         for consumer, entry in data['allocations'].items():
@@ -76,11 +97,11 @@ class Plan(object):
             new = consumers.added(new, consumers.held(entry))
         self.old_amounts, self.new_amounts = old, new
         self.used_after = {}
-        for rp in inventories:
-            classes = set(usages[rp]) | set(old.get(rp, {})) | set(
+        for rp in self.inventories:
+            classes = set(self.usages[rp]) | set(old.get(rp, {})) | set(
                 new.get(rp, {}))
             self.used_after[rp] = {
-                rc: usages[rp].get(rc, 0) - old.get(rp, {}).get(rc, 0)
+                rc: self.usages[rp].get(rc, 0) - old.get(rp, {}).get(rc, 0)
                 + new.get(rp, {}).get(rc, 0) for rc in classes}
 
     def rows(self):
@@ -112,15 +133,16 @@ class Plan(object):
     def problems(self):
         """Why Placement would refuse the reshape: one line each.
 
-        Its rules, in the order it meets them: the providers' generations,
-        the inventory records (the rules of ``inventory set``'s dry run),
-        the consumers' generations, then each allocation against the new
-        inventory (the class is there; min_unit, max_unit, step_size; the
-        capacity, unless the provider was already over it and the reshape
-        makes that no worse), and no class removed that stays allocated.
+        Its rules, in the order it meets them: the providers (they exist,
+        their generations), the inventory records (the rules of ``inventory
+        set``'s dry run), the consumers' generations, then the allocations
+        (:meth:`allocation_problems`).
         """
-        found = []
+        found = ['resource provider %s does not exist' % rp
+                 for rp in self.missing]
         for rp, entry in self.data['inventories'].items():
+            if rp in self.missing:
+                continue
             if entry['resource_provider_generation'] != self.generations[rp]:
                 found.append(
                     'resource provider %s: generation %s in the file, %s now'
@@ -137,8 +159,24 @@ class Plan(object):
                 found.append('consumer %s: generation %s in the file, %s now'
                              % (consumer, _shown(entry['consumer_generation']),
                                 _shown(now)))
+        return found + self.allocation_problems(with_missing=False)
+
+    def allocation_problems(self, with_missing=True):
+        """Why Placement would refuse the allocations: one line each.
+
+        A provider that does not exist (unless ``with_missing`` is False:
+        :meth:`problems` said it first); each allocation against the new
+        inventory (the class is there; min_unit, max_unit, step_size; the
+        capacity, unless the provider was already over it and the write
+        makes that no worse), and no class removed that stays allocated.
+        The checks of ``allocation restore`` too.
+        """
+        found = ['resource provider %s does not exist' % rp
+                 for rp in self.missing] if with_missing else []
         for consumer, entry in self.data['allocations'].items():
             for rp, resources in consumers.held(entry).items():
+                if rp in self.missing:
+                    continue
                 for rc, amount in resources.items():
                     record = self.new_inventories[rp].get(rc)
                     if record is None:
@@ -156,6 +194,8 @@ class Plan(object):
                                full['min_unit'], full['max_unit'],
                                full['step_size']))
         for rp, resources in self.new_amounts.items():
+            if rp in self.missing:
+                continue
             for rc in resources:
                 record = self.new_inventories[rp].get(rc)
                 if record is None:
@@ -199,3 +239,27 @@ class Plan(object):
 def _shown(generation):
     """A generation as the file writes it: ``null`` for a new consumer."""
     return 'null' if generation is None else generation
+
+
+def unknown_classes(data, known):
+    """The resource classes of a reshape file Placement does not have.
+
+    One line each, in the file's order: Placement refuses the whole
+    reshape for the first it meets. ``known``: the names it has.
+    """
+    found = []
+    for rp, entry in data['inventories'].items():
+        for rc in entry['inventories']:
+            if rc not in known:
+                found.append('resource provider %s: no resource class %s '
+                             '(create it with "openstack resource class '
+                             'create %s")' % (rp, printable(rc),
+                                              printable(rc)))
+    for consumer, entry in data['allocations'].items():
+        for rp, resources in consumers.held(entry).items():
+            for rc in resources:
+                if rc not in known:
+                    found.append('consumer %s: resource provider %s: no '
+                                 'resource class %s' % (consumer, rp,
+                                                        printable(rc)))
+    return found

@@ -36,18 +36,26 @@ one line naming the file, the path of the value inside it
 import datetime
 import json
 import os
+import stat
 import tempfile
 import time
 
 from osc_lib import exceptions
 
+from osc_placement import microversions
 from osc_placement.model import scalars
 from osc_placement.model.text import printable
+from osc_placement import version
 
 FORMAT_VERSION = 1
 # The fields of an inventory record Placement accepts (its PUT schema).
 INVENTORY_FIELDS = ('allocation_ratio', 'max_unit', 'min_unit', 'reserved',
                     'step_size', 'total')
+# The largest file read: far above the save of a large cloud (some 400
+# bytes a consumer), far below what exhausts memory (``restore /dev/zero``).
+MAX_FILE_BYTES = 64 * 1024 * 1024
+# The keys of a save file.
+SAVE_KEYS = ('consumers', 'format_version', 'microversion', 'saved_at')
 
 
 class FileError(exceptions.CommandError):
@@ -61,19 +69,83 @@ def _error(name, where, expected):
         or '(top)', expected))
 
 
-def load(name):
-    """The JSON of a file, or one line saying why it cannot be read."""
+def _duplicates_hook(found):
+    """An ``object_pairs_hook`` that builds dicts, noting duplicate keys.
+
+    ``found`` gets (the dict, the key, how many times) of each duplicate:
+    Python's json keeps the last value silently.
+    """
+    def pairs(items):
+        result = {}
+        counts = {}
+        for key, value in items:
+            counts[key] = counts.get(key, 0) + 1
+            result[key] = value
+        found.extend((result, key, count) for key, count in counts.items()
+                     if count > 1)
+        return result
+    return pairs
+
+
+def _path_of(value, target, where=()):
+    """The path (list of keys) of the dict ``target`` inside ``value``."""
+    if value is target:
+        return list(where)
+    children = value.items() if isinstance(value, dict) else enumerate(
+        value) if isinstance(value, list) else ()
+    for key, child in children:
+        found = _path_of(child, target, where + (key,))
+        if found is not None:
+            return found
+    return None
+
+
+def _read_bytes(name):
+    """The bytes of a file, at most ``MAX_FILE_BYTES``, or one line."""
     try:
-        with open(name, encoding='utf-8') as f:
-            text = f.read()
-    except (OSError, UnicodeError) as exc:
+        with open(name, 'rb') as f:
+            data = f.read(MAX_FILE_BYTES + 1)
+    except OSError as exc:
         raise FileError('%s: cannot read it: %s' % (
             printable(name), printable(exc)))
+    if len(data) > MAX_FILE_BYTES:
+        raise FileError('%s: larger than %d bytes: not a file this command '
+                        'writes.' % (printable(name), MAX_FILE_BYTES))
+    return data
+
+
+def load(name):
+    """The JSON of a file, or one line saying why it cannot be read.
+
+    At most ``MAX_FILE_BYTES``; JSON as Placement reads it (no NaN or
+    Infinity) and each key of an object given once.
+    """
+    data = _read_bytes(name)
+
+    def not_a_number(constant):
+        # Python's json takes NaN and Infinity; JSON has no such number,
+        # and Placement fails on them (HTTP 500).
+        raise FileError('%s: not JSON: %s is not a number JSON allows.'
+                        % (printable(name), constant))
+
+    duplicates = []
     try:
-        return json.loads(text)
+        value = json.loads(data.decode('utf-8'), parse_constant=not_a_number,
+                           object_pairs_hook=_duplicates_hook(duplicates))
+    except UnicodeError as exc:
+        raise FileError('%s: cannot read it: %s' % (
+            printable(name), printable(exc)))
+    except RecursionError:
+        raise FileError('%s: not JSON this command reads: nested too '
+                        'deeply.' % printable(name)) from None
     except ValueError as exc:
         raise FileError('%s: not JSON: %s' % (printable(name),
                                               printable(exc)))
+    if duplicates:
+        target, key, count = duplicates[0]
+        raise _error(name, _path_of(value, target) + [key],
+                     'the key once (it is given %d times)' % count)
+    return value
 
 
 def _object(name, value, where, what='an object'):
@@ -91,12 +163,15 @@ def _text(value):
     return isinstance(value, str) and 0 < len(value) <= 255
 
 
-def check_consumer(name, entry, where, generation_required=False):
+def check_consumer(name, entry, where, generation_required=False,
+                   owner_required=True):
     """Check one consumer entry of a file; return it.
 
     ``allocations`` ({provider UUID: {"resources": {class: amount >= 1}}},
     empty for a consumer that holds nothing), ``project_id`` and
-    ``user_id``; ``consumer_generation`` (an integer or null, required when
+    ``user_id`` (unless ``owner_required`` is False and the consumer holds
+    nothing: a save file's consumer that held nothing when read has no
+    owner); ``consumer_generation`` (an integer or null, required when
     ``generation_required``) and ``consumer_type`` (text) when present. No
     other key.
     """
@@ -131,6 +206,8 @@ def check_consumer(name, entry, where, generation_required=False):
                 raise _error(name, at + ['resources', rc],
                              'an amount from 1 to %d' % scalars.MAX_INT)
     for key in ('project_id', 'user_id'):
+        if not owner_required and not allocations and key not in entry:
+            continue
         if key not in entry or not _text(entry[key]):
             raise _error(name, where + [key],
                          'text of 1 to 255 characters')
@@ -148,20 +225,26 @@ def check_consumer(name, entry, where, generation_required=False):
     return entry
 
 
-def _consumers(name, value, where, generation_required=False):
+def _consumers(name, value, where, generation_required=False,
+               owner_required=True):
     _object(name, value, where, 'an object of consumer UUIDs')
     for consumer, entry in value.items():
         if not scalars.is_uuid_like(consumer):
             raise _error(name, where + [consumer],
                          'a consumer UUID as the key')
-        check_consumer(name, entry, where + [consumer], generation_required)
+        check_consumer(name, entry, where + [consumer], generation_required,
+                       owner_required)
     return value
 
 
 def _microversion(name, value, where):
     if not isinstance(value, str) or not value.startswith('1.') or \
             not value[2:].isdigit():
-        raise _error(name, where, 'a microversion such as "1.39"')
+        raise _error(name, where, 'a microversion such as "%s"'
+                     % microversions.LATEST)
+    if version.parse(value) > version.parse(microversions.LATEST):
+        raise _error(name, where, 'a microversion this client knows, %s to '
+                     '%s' % (microversions.BASE, microversions.LATEST))
     return value
 
 
@@ -182,13 +265,18 @@ def read_saved(name):
         if key not in data:
             raise _error(name, [key], 'a value (missing: is it a file of '
                          '"resource provider allocation save"?)')
+    for key in data:
+        if key not in SAVE_KEYS:
+            raise _error(name, [key], 'no such key (known: %s)'
+                         % ', '.join(SAVE_KEYS))
     if data['format_version'] != FORMAT_VERSION:
         raise _error(name, ['format_version'], str(FORMAT_VERSION))
     if not isinstance(data['saved_at'], str):
         raise _error(name, ['saved_at'], 'a time as text')
-    consumers = _consumers(name, data['consumers'], ['consumers'])
-    if not consumers:
-        raise _error(name, ['consumers'], 'at least one consumer')
+    # A save of a cloud without allocations has no consumer; one that held
+    # nothing when read is saved as {"allocations": {}}.
+    consumers = _consumers(name, data['consumers'], ['consumers'],
+                           owner_required=False)
     return Saved(_microversion(name, data['microversion'], ['microversion']),
                  data['saved_at'], consumers)
 
@@ -230,6 +318,8 @@ def read_reshape(name):
             where = at + ['inventories', rc]
             _object(name, inv, where, 'an inventory record (an object '
                     'with a total)')
+            if 'total' not in inv:
+                raise _error(name, where + ['total'], 'an integer (missing)')
             for field, value in inv.items():
                 if field not in INVENTORY_FIELDS:
                     raise _error(name, where + [field], 'no such field '
@@ -270,12 +360,46 @@ def dumps(consumers, microversion, saved_at):
                        'consumers': consumers}, indent=2) + '\n'
 
 
+# What a path that is not a regular file is, said when save refuses it.
+_NODE_KINDS = ((stat.S_ISLNK, 'a symbolic link'),
+               (stat.S_ISDIR, 'a directory'),
+               (stat.S_ISCHR, 'a character device'),
+               (stat.S_ISBLK, 'a block device'), (stat.S_ISFIFO, 'a FIFO'),
+               (stat.S_ISSOCK, 'a socket'))
+
+
+def _refuse_node(name):
+    """Refuse a path that exists and is not a regular file.
+
+    Renaming over it would replace a symlink (not its target) or a device
+    node such as /dev/null with a regular file: refused instead.
+    """
+    try:
+        mode = os.lstat(name).st_mode
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise FileError('%s: cannot write it: %s' % (printable(name),
+                                                     printable(exc)))
+    if stat.S_ISREG(mode):
+        return
+    kind = next((text for test, text in _NODE_KINDS if test(mode)),
+                'not a file')
+    raise FileError('%s: not a regular file (%s): save writes a new file or '
+                    'replaces a regular one; give another path, or - for '
+                    'standard output.' % (printable(name), kind))
+
+
 def write(name, text):
     """Write ``text`` to the file ``name`` whole, or not at all.
 
-    Through a temporary file in the same directory, renamed over ``name``
-    once complete: an interrupted save never leaves half a file.
+    A new regular file, or one that replaces a regular file: anything else
+    at ``name`` is refused. Through a temporary file in the same directory
+    (created 0600: the file holds project and user IDs), synced to disk,
+    then renamed over ``name``: an interrupted save, or a crash after it,
+    never leaves half a file.
     """
+    _refuse_node(name)
     directory = os.path.dirname(os.path.abspath(name))
     try:
         fd, temporary = tempfile.mkstemp(dir=directory, prefix='.save-')
@@ -285,6 +409,8 @@ def write(name, text):
     try:
         with os.fdopen(fd, 'w', encoding='utf-8') as f:
             f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
         os.replace(temporary, name)
     except OSError as exc:
         os.unlink(temporary)

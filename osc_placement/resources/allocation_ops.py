@@ -30,6 +30,7 @@ from osc_placement.cli import parsers
 from osc_placement import microversions
 from osc_placement.model import batch_names
 from osc_placement.model import consumers
+from osc_placement.model import reshape
 from osc_placement.model import scalars
 from osc_placement.model.text import printable
 from osc_placement import version
@@ -213,8 +214,10 @@ class SaveAllocation(filters.ManyProviders, common.Command):
             help='Save this consumer. May be repeated.')
         parser.add_argument(
             '--file', metavar='<path>',
-            help='Write the file here (replaced whole, or not at all); '
-                 'default: standard output.')
+            help='Write the file here: a new file, created 0600 (it holds '
+                 'project and user IDs), or a regular file replaced whole or '
+                 'not at all; a symlink or a device is refused. Default, or '
+                 '"-": standard output.')
         return parser
 
     def take_action(self, parsed_args):
@@ -234,12 +237,24 @@ class SaveAllocation(filters.ManyProviders, common.Command):
             http, lambda consumer: consumer_api.read_consumer(http, consumer),
             wanted, batch_names.CONSUMERS))
         self.require_complete(batch_names.SAVE_FILE, batch_names.CONSUMERS)
+        for consumer in given:
+            if not consumers.exists(records[consumer]):
+                raise exceptions.CommandError(
+                    '--consumer %s holds no allocations (a mistyped UUID?): '
+                    'nothing was saved.' % consumer)
+        # One found on a provider that holds nothing by the time it is
+        # read (its server deleted meanwhile) is saved as such: restore
+        # then leaves it alone, or removes what it holds by then.
+        empty = [consumer for consumer, rec in records.items()
+                 if not consumers.exists(rec)]
+        for consumer in empty:
+            records[consumer] = {'allocations': {}}
         # save and restore only: the file format (see
         # osc_placement.resources).
         from osc_placement.model import savefile
         microversion = version.get_version(self)
         text = savefile.dumps(records, microversion, savefile.now_text())
-        if not parsed_args.file:
+        if parsed_args.file in (None, '-'):
             self.app.stdout.write(text)
             return 0
         savefile.write(parsed_args.file, text)
@@ -251,6 +266,10 @@ class SaveAllocation(filters.ManyProviders, common.Command):
                 counted(len(records), 'consumer'),
                 counted(len(rps), 'resource provider'),
                 printable(parsed_args.file), microversion))
+        if empty:
+            self.app.stdout.write(
+                '%d of them held nothing when read (deleted meanwhile?): '
+                'saved as holding nothing.\n' % len(empty))
         return 0
 
 
@@ -285,12 +304,12 @@ class RestoreAllocation(batch.Batched, common.Lister):
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
-        parser.add_argument(
-            'path', metavar='<path>',
-            help='A file written by ``resource provider allocation save``')
+        parsers.add_file(
+            parser, 'A file written by ``resource provider allocation save``')
         parser.add_argument(
             '--dry-run', action='store_true',
-            help='Print what would change; write nothing (exit 0).')
+            help='Print what would change and check it as the real run '
+                 'does (exit 1 where it would refuse); write nothing.')
         parser.add_argument(
             '--force', action='store_true',
             help='Also restore the consumers that changed since the save, '
@@ -328,12 +347,70 @@ class RestoreAllocation(batch.Batched, common.Lister):
         """Whether the live microversion writes consumer types."""
         return self.compare_version(version.ge(microversions.CONSUMER_TYPES))
 
+    def run(self, parsed_args):
+        self._refusal = None
+        result = super().run(parsed_args)
+        if self._refusal:
+            # The dry run's rows are printed; its refusal is the real
+            # run's last line, and its exit code.
+            self.log.error('%s', self._refusal)
+            return 1
+        return result
+
+    def _problems(self, http, records, read):
+        """Why Placement would refuse writing ``records``: one line each.
+
+        The allocation checks of ``reshape --dry-run``
+        (``model.reshape.Plan.allocation_problems``): the providers exist,
+        each amount fits their inventory and capacity.
+        """
+        rps = sorted(set(rp for rec in records.values()
+                         for rp in consumers.held(rec)))
+        states = dict(self.each(
+            http, lambda rp: consumer_api.read_provider_state(http, rp), rps,
+            batch_names.PROVIDERS))
+        self.require_complete(batch_names.ROWS, batch_names.PROVIDERS)
+        return reshape.Plan.of_states(
+            {'inventories': {}, 'allocations': records}, states,
+            read).allocation_problems()
+
+    def _refuse(self, parsed_args, refused, problems, records):
+        """Say each refusal; the line that ends the run, or None.
+
+        The dry run and the real run say the same, and both exit 1.
+        """
+        for consumer, why, now in refused:
+            if parsed_args.force:
+                self.log.warning(
+                    'Consumer %s changed since the save (%s): its current '
+                    'allocations are replaced by the saved ones (--force).',
+                    consumer, why)
+                continue
+            self.log.error(
+                'Consumer %s changed since the save (%s): not restored; '
+                '--force writes the saved allocations over its current '
+                'ones%s.', consumer, why,
+                '' if now.get(consumers.GENERATION) is None else
+                ' (with its generation %s)' % now[consumers.GENERATION])
+        for line in problems:
+            self.log.error('Placement would refuse: %s.', line)
+        parts = []
+        if refused and not parsed_args.force:
+            parts.append('Refused %d of %s to restore, changed since the '
+                         'save' % (len(refused), counted(len(records),
+                                                         'consumer')))
+        if problems:
+            parts.append('Placement would refuse this restore (%s)'
+                         % counted(len(problems), 'problem'))
+        return '; '.join(parts) + '; nothing was written.' if parts else None
+
     def take_action(self, parsed_args):
         # save and restore only: the file format (see
         # osc_placement.resources).
         from osc_placement.model import savefile
+        path = parsers.file_of(parsed_args)
         http = self.prepare(parsed_args)
-        saved = savefile.read_saved(parsed_args.path)
+        saved = savefile.read_saved(path)
         self._saved_notes(saved)
         read = dict(self.each(
             http, lambda consumer: consumer_api.read_consumer(http, consumer),
@@ -346,35 +423,24 @@ class RestoreAllocation(batch.Batched, common.Lister):
         records, refused, before = consumers.restoring(
             saved.consumers, read, by_generation, self._types_written())
         rows = consumers.change_rows(before, records)
+        if not saved.consumers:
+            self.log.warning('Nothing to restore: the file has no consumer.')
+            return consumers.CHANGE_FIELDS, []
         if not records:
             self.log.warning('Nothing to restore: every consumer of the '
                              'file (%d) holds what it says.',
                              len(saved.consumers))
             return consumers.CHANGE_FIELDS, []
-        for consumer, why, now in refused:
-            if parsed_args.force:
-                self.log.warning(
-                    'Consumer %s changed since the save (%s): its current '
-                    'allocations are replaced by the saved ones (--force).',
-                    consumer, why)
-                continue
-            (self.log.warning if parsed_args.dry_run else self.log.error)(
-                'Consumer %s changed since the save (%s): not restored; '
-                '--force writes the saved allocations over its current '
-                'ones%s.', consumer, why,
-                '' if now.get(consumers.GENERATION) is None else
-                ' (with its generation %s)' % now[consumers.GENERATION])
-        if refused and not parsed_args.force and not parsed_args.dry_run:
-            raise exceptions.CommandError(
-                'Refused %d of %s to restore, changed since the save; '
-                'nothing was written.' % (len(refused), counted(
-                    len(records), 'consumer')))
+        refusal = self._refuse(parsed_args, refused,
+                               self._problems(http, records, read), records)
+        if refusal and not parsed_args.dry_run:
+            raise exceptions.CommandError(refusal)
         if parsed_args.dry_run:
-            self.log.warning(
-                'Dry run: %s would be written in one request%s; nothing '
-                'was sent.', counted(len(records), 'consumer'),
-                ' (%d refused without --force)' % len(refused)
-                if refused and not parsed_args.force else '')
+            self._refusal = refusal
+            if not refusal:
+                self.log.warning(
+                    'Dry run: %s would be written in one request; nothing '
+                    'was sent.', counted(len(records), 'consumer'))
             return consumers.CHANGE_FIELDS, rows
         consumer_api.write_consumers(http, records,
                                      version.get_version(self), self.log)

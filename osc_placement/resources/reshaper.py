@@ -23,10 +23,14 @@ runs build the body with the same function (:func:`reshape_body`).
 
 import json
 
+from osc_lib import exceptions
+
 from osc_placement.api import allocations as consumer_api
 from osc_placement.api import paths
 from osc_placement.cli import batch
 from osc_placement.cli import common
+from osc_placement.cli import parsers
+from osc_placement import errors
 from osc_placement import microversions
 from osc_placement.model import batch_names
 from osc_placement.model import consumers
@@ -55,6 +59,12 @@ def reshape_body(cmd, data, now):
     entries, at = consumer_api.prepare_write(
         records, version.get_version(cmd), cmd.log)
     return {'inventories': data['inventories'], 'allocations': entries}, at
+
+
+def refusal(problems):
+    """The last line of a reshape refused before any write."""
+    return 'Placement would refuse this reshape (%d problem%s); nothing ' \
+        'was sent.' % (problems, '' if problems == 1 else 's')
 
 
 class ReshapeResourceProvider(batch.Batched, common.Lister):
@@ -86,7 +96,13 @@ class ReshapeResourceProvider(batch.Batched, common.Lister):
     as Placement would (generations, the inventory rules of ``inventory
     set``, each allocation within the new inventory and capacity, no class
     removed that stays allocated): each refusal on a line of its own, then
-    exit 1; nothing is written.
+    exit 1; nothing is written. Both runs refuse, before any write, a
+    resource class that Placement does not have.
+
+    Placement's policy ``placement:reshaper:reshape`` lets only the
+    ``service`` role (the token of Nova's compute service) send it by
+    default: an admin token is refused (HTTP 403), which the dry run, a
+    read, cannot tell.
     """
 
     min_version = microversions.RESHAPER
@@ -94,9 +110,8 @@ class ReshapeResourceProvider(batch.Batched, common.Lister):
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
-        parser.add_argument(
-            'path', metavar='<path>',
-            help='A JSON file in the shape of the POST /reshaper body')
+        parsers.add_file(
+            parser, 'A JSON file in the shape of the POST /reshaper body')
         parser.add_argument(
             '--dry-run', action='store_true',
             help='Check and print the change; write nothing.')
@@ -106,9 +121,8 @@ class ReshapeResourceProvider(batch.Batched, common.Lister):
         self._refused = 0
         result = super().run(parsed_args)
         if self._refused:
-            self.log.error('Dry run: Placement would refuse this reshape '
-                           '(%d problem%s); nothing was sent.', self._refused,
-                           '' if self._refused == 1 else 's')
+            # The real run's last line, and its exit code.
+            self.log.error('%s', refusal(self._refused))
             return 1
         return result
 
@@ -118,33 +132,32 @@ class ReshapeResourceProvider(batch.Batched, common.Lister):
             set(rp for entry in data['allocations'].values()
                 for rp in entry['allocations']))))
 
-        def read_provider(rp):
-            response = http.request('GET', paths.url(
-                'resource_providers', rp, 'inventories'))
-            return (response.field('resource_provider_generation'),
-                    response.field('inventories', dict),
-                    http.request('GET', paths.url(
-                        'resource_providers', rp, 'usages')).field(
-                            'usages', dict))
-
-        state = dict(self.each(http, read_provider, rps,
-                               batch_names.PROVIDERS))
+        states = dict(self.each(
+            http, lambda rp: consumer_api.read_provider_state(http, rp), rps,
+            batch_names.PROVIDERS))
         now = dict(self.each(
             http, lambda consumer: consumer_api.read_consumer(http, consumer),
             list(data['allocations']), batch_names.CONSUMERS))
         self.require_complete(batch_names.ROWS, batch_names.PROVIDERS,
                               batch_names.CONSUMERS)
-        return reshape.Plan(data, {rp: state[rp][1] for rp in rps},
-                            {rp: state[rp][0] for rp in rps},
-                            {rp: state[rp][2] for rp in rps}, now)
+        return reshape.Plan.of_states(data, states, now)
 
     def take_action(self, parsed_args):
         # The file format, loaded by this command's runs only (see
         # osc_placement.resources).
         from osc_placement.model import savefile
+        path = parsers.file_of(parsed_args)
         http = self.prepare(parsed_args)
-        data = savefile.read_reshape(parsed_args.path)
+        data = savefile.read_reshape(path)
         plan = self._read(http, data)
+        # Checked by both runs: an unknown class makes Placement refuse the
+        # whole reshape, with words that do not say how to go on.
+        unknown = reshape.unknown_classes(
+            data, consumer_api.read_class_names(http))
+        for line in unknown:
+            self.log.error('Placement would refuse: %s.', line)
+        if unknown and not parsed_args.dry_run:
+            raise exceptions.CommandError(refusal(len(unknown)))
         body, at = reshape_body(self, data, plan.now)
         self.log.debug('POST %s at %s: %s', RESHAPER_URL,
                        at or version.get_version(self),
@@ -155,13 +168,16 @@ class ReshapeResourceProvider(batch.Batched, common.Lister):
             problems = plan.problems()
             for line in problems:
                 self.log.error('Placement would refuse: %s.', line)
-            self._refused = len(problems)
-            if not problems:
+            self._refused = len(unknown) + len(problems)
+            if not self._refused:
                 self.log.warning('Dry run: no rule of Placement refuses '
                                  'this reshape; nothing was sent.')
             return reshape.FIELDS, plan.rows()
-        consumer_api.post(
-            http, RESHAPER_URL, body, at, body['allocations'],
-            {rp: entry['resource_provider_generation']
-             for rp, entry in data['inventories'].items()})
+        try:
+            consumer_api.post(
+                http, RESHAPER_URL, body, at, body['allocations'],
+                {rp: entry['resource_provider_generation']
+                 for rp, entry in data['inventories'].items()})
+        except exceptions.Forbidden:
+            raise errors.reshaper_refused() from None
         return reshape.FIELDS, plan.rows()

@@ -270,7 +270,8 @@ class TestSaveRestore(WritesTestCase):
         out, err, code = self.openstack(
             *ALLOC, 'restore', self.file, '--dry-run', '-f', 'json',
             version='1.39')
-        self.assertEqual(0, code, err)
+        # C1 changed (the unset): the real run refuses it, so does this.
+        self.assertEqual(1, code, err)
         self.assertEqual([], self.writes())
         self.assertEqual([
             {'consumer_uuid': C1, 'resource_provider': RP2,
@@ -278,10 +279,9 @@ class TestSaveRestore(WritesTestCase):
             {'consumer_uuid': C3, 'resource_provider': RP2,
              'change': 'added', 'before': {}, 'after': {'DISK_GB': 5}}],
             json.loads(out))
-        # C1 changed (the unset), so the real run would refuse it.
         self.assertIn('Consumer %s changed since the save' % C1, err)
-        self.assertIn('Dry run: 2 consumers would be written in one request '
-                      '(1 refused without --force); nothing was sent.', err)
+        self.assertIn('Refused 1 of 2 consumers to restore, changed since '
+                      'the save; nothing was written.', err)
         self.assertEqual({RP1: {'VCPU': 2, 'MEMORY_MB': 256}},
                          self.held(C1))
 

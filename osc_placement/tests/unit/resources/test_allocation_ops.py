@@ -162,6 +162,14 @@ class TestRestoreRequests(base.FileTestCase):
     def test_a_type_changed_back_is_one_owner_row_and_one_post(self):
         self.requests_mock.get(URL + '/allocations/' + C1, json=consumer(
             {RP1: {'VCPU': 2}}, consumer_type='MIGRATION'))
+        # What the restore checks the amounts against.
+        self.requests_mock.get(
+            URL + '/resource_providers/%s/inventories' % RP1, json={
+                'resource_provider_generation': 1,
+                'inventories': {'VCPU': {'total': 8}}})
+        self.requests_mock.get(
+            URL + '/resource_providers/%s/usages' % RP1, json={
+                'resource_provider_generation': 1, 'usages': {'VCPU': 2}})
         self.requests_mock.post(URL + '/allocations', status_code=204)
         out, err, code = self.openstack(
             *ALLOC, 'restore', self.file(SAVED), '-f', 'value',

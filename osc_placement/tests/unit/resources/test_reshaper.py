@@ -83,6 +83,9 @@ class TestReshapeRequests(base.FileTestCase):
             json={'resource_provider_generation': 0, 'usages': {}})
         self.requests_mock.get(URL + '/allocations/' + C1, json=consumer(
             {RP1: {'VGPU': 1}}))
+        # The classes of the file are checked against Placement's.
+        self.requests_mock.get(URL + '/resource_classes', json={
+            'resource_classes': [{'name': 'VGPU'}, {'name': 'VCPU'}]})
         self.requests_mock.post(URL + '/reshaper', status_code=204)
 
     def test_below_1_30_names_the_version_without_a_request(self):
@@ -96,7 +99,7 @@ class TestReshapeRequests(base.FileTestCase):
             'resource', 'provider', 'reshape', self.file(RESHAPE),
             '--dry-run', '-f', 'value', version='1.39')
         self.assertEqual(0, code, err)
-        self.assertEqual(['GET'] * 3, [
+        self.assertEqual(['GET'] * 4, [
             r.method for r in self.requests_mock.request_history])
         self.assertEqual(
             '%s VGPU   1/4\n%s VGPU %s 1 \n%s VGPU %s  1\n'

@@ -1,0 +1,107 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
+
+"""The save file on disk: written whole, synced, then renamed."""
+
+import json
+import os
+
+import fixtures
+from oslotest import base
+
+from osc_placement import microversions
+from osc_placement.model import savefile
+
+
+class TestWrite(base.BaseTestCase):
+
+    def test_fsync_before_the_rename(self):
+        path = os.path.join(self.useFixture(fixtures.TempDir()).path, 'f')
+        calls = []
+        real_fsync, real_replace = os.fsync, os.replace
+
+        def fsync(fd):
+            calls.append('fsync')
+            return real_fsync(fd)
+
+        def replace(src, dst):
+            calls.append('replace')
+            return real_replace(src, dst)
+
+        self.useFixture(fixtures.MonkeyPatch('os.fsync', fsync))
+        self.useFixture(fixtures.MonkeyPatch('os.replace', replace))
+        savefile.write(path, '{}\n')
+        self.assertEqual(['fsync', 'replace'], calls[:2])
+        with open(path) as f:
+            self.assertEqual('{}\n', f.read())
+
+
+class TestRead(base.BaseTestCase):
+    """What a file must be, one line naming the file and the path."""
+
+    def setUp(self):
+        super().setUp()
+        self.dir = self.useFixture(fixtures.TempDir()).path
+        self.path = os.path.join(self.dir, 'saved.json')
+
+    def refused(self, text, reader=savefile.read_saved):
+        with open(self.path, 'w') as f:
+            f.write(text)
+        exc = self.assertRaises(savefile.FileError, reader, self.path)
+        self.assertEqual(1, len(str(exc).splitlines()), str(exc))
+        return str(exc)
+
+    @staticmethod
+    def saved(**changes):
+        data = {'format_version': 1, 'microversion': '1.39',
+                'saved_at': '2026-12-01T15:00:00Z', 'consumers': {}}
+        data.update(changes)
+        return json.dumps(data)
+
+    def test_a_file_above_the_limit(self):
+        self.useFixture(fixtures.MonkeyPatch(
+            'osc_placement.model.savefile.MAX_FILE_BYTES', 100))
+        self.assertEqual(
+            '%s: larger than 100 bytes: not a file this command writes.'
+            % self.path, self.refused(' ' * 90 + self.saved()))
+
+    def test_deeply_nested_json_names_the_file(self):
+        self.assertEqual(
+            '%s: not JSON this command reads: nested too deeply.'
+            % self.path, self.refused('[' * 100000 + ']' * 100000))
+
+    def test_duplicate_key_is_named_with_its_path(self):
+        c1 = 'cccccccc-cccc-4ccc-8ccc-000000000001'
+        text = ('{"format_version": 1, "microversion": "1.39", "saved_at": '
+                '"x", "consumers": {"%s": {"allocations": {}, '
+                '"allocations": {}}}}' % c1)
+        self.assertEqual(
+            '%s: consumers.%s.allocations: expected the key once (it is '
+            'given 2 times).' % (self.path, c1), self.refused(text))
+
+    def test_unknown_top_level_key(self):
+        self.assertEqual(
+            '%s: consumer: expected no such key (known: consumers, '
+            'format_version, microversion, saved_at).' % self.path,
+            self.refused(self.saved(consumer={})))
+
+    def test_unknown_microversion(self):
+        self.assertEqual(
+            '%s: microversion: expected a microversion this client knows, '
+            '%s to %s.' % (self.path, microversions.BASE,
+                           microversions.LATEST),
+            self.refused(self.saved(microversion='1.99')))
+
+    def test_reshape_file_too(self):
+        self.assertIn('expected the key once',
+                      self.refused('{"inventories": {}, "inventories": {}}',
+                                   savefile.read_reshape))
