@@ -62,6 +62,15 @@ KEYSTONEAUTH_LOGGERS = ('keystoneauth1.session',
 _SILENT_AUTH = (token_endpoint.Token, noauth.NoAuth)
 
 
+def without_catalog(session):
+    """Whether the session's auth gives one fixed endpoint and no catalog.
+
+    ``--os-auth-type admin_token`` and ``none``: no other service's
+    endpoint can be looked up.
+    """
+    return isinstance(session.auth, _SILENT_AUTH)
+
+
 def writes_debug(name):
     """Whether a DEBUG record of the logger ``name`` would be written.
 
