@@ -62,6 +62,15 @@ KEYSTONEAUTH_LOGGERS = ('keystoneauth1.session',
 _SILENT_AUTH = (token_endpoint.Token, noauth.NoAuth)
 
 
+def without_catalog(session):
+    """Whether the session's auth gives one fixed endpoint and no catalog.
+
+    ``--os-auth-type admin_token`` and ``none``: no other service's
+    endpoint can be looked up.
+    """
+    return isinstance(session.auth, _SILENT_AUTH)
+
+
 def writes_debug(name):
     """Whether a DEBUG record of the logger ``name`` would be written.
 
@@ -206,6 +215,15 @@ def _server_maximum(resp):
         if isinstance(entry, dict) and isinstance(
                 entry.get('max_version'), str):
             return entry['max_version']
+
+
+def _parsed_or_none(text):
+    """``text`` if it is a microversion, else None (a maximum unknown)."""
+    try:
+        version.parse(text)
+    except (TypeError, ValueError):
+        return None
+    return text
 
 
 def _with_pools(adapter, size):
@@ -455,6 +473,10 @@ class SessionClient(object):
             'No Placement API at %s: GET %s answered %s.'
             % (self._endpoint() or resp.url, resp.url, what))
 
+    def raise_for(self, needed, what):
+        """``needed`` where the default negotiation may: see raise_for()."""
+        raise_for(self, needed, what)
+
     def negotiate_api_version(self, api_version):
         """Set ``self.api_version``, asking the server if needed.
 
@@ -463,6 +485,9 @@ class SessionClient(object):
         1.39 for 'latest'); a 406 answer names the server's maximum.
         """
         api_version = version.validate(api_version)
+        # Only the default ('1') may go above its ceiling: raise_for().
+        self.may_raise = api_version == version.NEGOTIATE_VERSION
+        self.server_maximum = None
         if api_version not in version.NEGOTIATE_VERSIONS:
             self.api_version = api_version
             return
@@ -471,7 +496,8 @@ class SessionClient(object):
         resp = self.request('GET', '/', raise_exc=False)
         self._check_root(resp)
         if resp.status_code != 406:
-            self._log_negotiated(_server_maximum(resp))
+            self.server_maximum = _parsed_or_none(_server_maximum(resp))
+            _log_negotiated(self, self.server_maximum)
             return
         server_max = None
         try:
@@ -484,14 +510,41 @@ class SessionClient(object):
                 'versions it supports (%s). Pass an explicit '
                 '--os-placement-api-version.'
                 % (ceiling, errors.error_message(resp)))
+        self.server_maximum = server_max
         if version.parse(server_max) < version.parse(ceiling):
             self.api_version = server_max
         LOG.debug('Microversion %s not supported in server. '
                   'Falling back to microversion %s', ceiling,
                   self.api_version)
-        self._log_negotiated(server_max)
+        _log_negotiated(self, server_max)
 
-    def _log_negotiated(self, server_max):
-        """The --debug line of the microversion a negotiation chose."""
-        LOG.debug('Negotiated Placement API microversion %s (server '
-                  'maximum %s)', self.api_version, server_max or 'unknown')
+
+def raise_for(client, needed, what):
+    """Use ``needed`` if the default negotiation may and the server can.
+
+    Where the user did not pin a version ('1'), a command or option that
+    the reference plugin never had gets the microversion its request
+    needs instead of the reference's default, up to the server's maximum
+    (``client``: a :class:`SessionClient`); the reference's own commands
+    and options never ask. A pinned version, 'latest' (already the
+    server's maximum) or a version at least ``needed`` is left as it is.
+    ``what`` names the need in the --debug line.
+    """
+    current = client.api_version
+    if not client.may_raise or \
+            client.server_maximum is None or \
+            version.parse(needed) <= version.parse(current):
+        return
+    chosen = min(needed, client.server_maximum, key=version.parse)
+    if version.parse(chosen) <= version.parse(current):
+        return
+    LOG.debug('Placement API microversion %s instead of %s: %s needs %s '
+              '(server maximum %s)', chosen, current, what, needed,
+              client.server_maximum)
+    client.api_version = chosen
+
+
+def _log_negotiated(client, server_max):
+    """The --debug line of the microversion a negotiation chose."""
+    LOG.debug('Negotiated Placement API microversion %s (server maximum %s)',
+              client.api_version, server_max or 'unknown')

@@ -30,14 +30,45 @@ from openstack import exceptions as sdk_exceptions
 from osc_lib import exceptions
 
 from osc_placement import errors
+from osc_placement import http
 from osc_placement.model import text
 
 # Aggregates carry their UUID from this compute microversion.
 AGGREGATE_UUID = '2.41'
 
 
+# What the --flavor options need and a session without a catalog lacks.
+NO_CATALOG = (
+    '--flavor, --all-flavors and --availability-zone read the compute API, '
+    'which this session cannot reach: --os-auth-type %s gives no service '
+    'catalog. Log in through Keystone (e.g. --os-auth-type password) so '
+    'that the catalog names the compute endpoint, or ask with --resource '
+    'instead.')
+
+
 def _compute(cmd):
-    return cmd.app.client_manager.compute
+    """The compute proxy, or one line if the session cannot reach Nova.
+
+    With an auth of one fixed endpoint and no catalog (``admin_token``,
+    ``none``), openstacksdk's proxy has none of the compute calls, or
+    sends them to that endpoint, Placement's; only a compute endpoint of
+    its own (``compute_endpoint_override`` in clouds.yaml) is Nova's.
+    """
+    manager = cmd.app.client_manager
+    proxy = manager.compute
+    if not hasattr(proxy, 'find_flavor') or (
+            http.without_catalog(proxy.session)
+            and not _own_endpoint(proxy)):
+        raise exceptions.CommandError(NO_CATALOG % text.printable(
+            str(getattr(manager, 'auth_plugin_name', None))))
+    return proxy
+
+
+def _own_endpoint(proxy):
+    """Whether the proxy has an endpoint other than its auth's fixed one."""
+    override = (proxy.endpoint_override or '').rstrip('/')
+    fixed = (getattr(proxy.session.auth, 'endpoint', None) or '').rstrip('/')
+    return bool(override) and override != fixed
 
 
 def _call(what, read):

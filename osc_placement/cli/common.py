@@ -194,6 +194,41 @@ def fill_paragraphs(text, width=DESCRIPTION_WIDTH):
     return '\n\n'.join(paragraphs)
 
 
+def _gated_given(cmd, parsed_args, values):
+    """(dest, since, value_gates, value) of each gated option given.
+
+    In the order ``cmd`` checks their gates; ``values``: see
+    ``PlacementCommand.check_option_gates()``.
+    """
+    for dest, since, value_gates in sorted(cmd._option_gates,
+                                           key=cmd._gate_rank):
+        if values is not None:
+            value = values.get(dest)
+        else:
+            value = getattr(parsed_args, dest, None)
+        if _given(value):
+            yield dest, since, value_gates, value
+
+
+def needed_version(cmd, parsed_args, values=None):
+    """The microversion that what the reference never had needs.
+
+    The highest that the gates of the options given to ``cmd`` ask for,
+    among the options declared ``extended`` (all of them in a command that
+    is not the reference's); None if they ask for none. The reference's
+    own options never count: its commands keep its default.
+    """
+    needs = []
+    for dest, since, value_gates, value in _gated_given(cmd, parsed_args,
+                                                        values):
+        if cmd.in_reference and dest not in cmd._extended:
+            continue
+        needs.extend([since] if since else [])
+        needs.extend(gate.min_version for gate in value_gates
+                     if gate.applies(value))
+    return max(needs, key=version.parse, default=None)
+
+
 class PlacementCommand(version.CheckerMixin):
     """Mixin of every placement command.
 
@@ -232,6 +267,8 @@ class PlacementCommand(version.CheckerMixin):
         for kind in TEXT_TYPES:
             parser.register('type', kind, _utf8(kind or str))
         self._option_gates = []
+        # The dests of the options declared extended: see needed_version().
+        self._extended = set()
         self._required_since = []
         self._required_before = []
         self._missing_errors = {}
@@ -341,6 +378,8 @@ class PlacementCommand(version.CheckerMixin):
         action.min_version = since
         if since or value_gates:
             self._option_gates.append((action.dest, since, value_gates))
+        if extended:
+            self._extended.add(action.dest)
         if required_since:
             self._required_since.append((flags[0], action.dest,
                                          required_since))
@@ -367,16 +406,16 @@ class PlacementCommand(version.CheckerMixin):
         is required (``required_since``, ``required_before``). ``values``
         (dest -> value) replaces ``parsed_args`` for the ``since`` and
         ``value_gates`` of options that are collected elsewhere (the
-        request groups of allocation candidates).
+        request groups of allocation candidates). Where the user did not
+        pin a version, the options the reference never had first get the
+        version they need (:func:`needed_version`).
         """
-        for dest, since, value_gates in sorted(self._option_gates,
-                                               key=self._gate_rank):
-            if values is not None:
-                value = values.get(dest)
-            else:
-                value = getattr(parsed_args, dest, None)
-            if not _given(value):
-                continue
+        needed = needed_version(self, parsed_args, values)
+        if needed:
+            self.app.client_manager.placement.raise_for(
+                needed, 'an option given')
+        for dest, since, value_gates, value in _gated_given(
+                self, parsed_args, values):
             if since:
                 self.check_version(version.ge(since))
             for gate in value_gates:
@@ -409,6 +448,8 @@ class PlacementCommand(version.CheckerMixin):
         self.check_utf8(parsed_args)
         self.check_path_values(parsed_args)
         http = self.app.client_manager.placement
+        if self.min_version and not self.in_reference:
+            http.raise_for(self.min_version, 'this command')
         if self.min_version:
             self.check_version(version.ge(self.min_version))
         self.check_option_gates(parsed_args)

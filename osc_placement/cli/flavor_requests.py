@@ -153,10 +153,24 @@ def translated(cmd, http, parsed_args, found, aggregates, required=(),
                    aggregates=aggregates, required=required,
                    forbidden=forbidden, member_of=member_of, in_tree=in_tree,
                    root_required=root_required)
-    result = []
+    translations = []
     for flavor in found:
         try:
-            translation = flavors.translate(flavor, **options)
+            translations.append(flavors.translate(flavor, **options))
+        except flavors.Refused as refused:
+            translations.append(refused)
+    # The flavor options are the reference's none: where the user did not
+    # pin a version, the session gets what the flavors' requests need.
+    needs = [needed for one in translations
+             if not isinstance(one, flavors.Refused)
+             for _part, needed in one.needs]
+    if needs:
+        http.raise_for(max(needs, key=version.parse), 'the flavors')
+    result = []
+    for flavor, translation in zip(found, translations):
+        try:
+            if isinstance(translation, flavors.Refused):
+                raise translation
             name = text.printable(flavor['name'])
             too_new = _too_new(http, translation)
             if too_new:

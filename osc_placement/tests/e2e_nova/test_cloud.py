@@ -196,6 +196,24 @@ class TestNovaCloud(base.NovaCloudTestCase):
               'fits': 1, 'limited_by': 'VCPU'}],
             self.fit('--flavor', 'm1.fit'))
 
+    def test_fit_flavor_at_the_default_version(self):
+        # No version pinned: the flavor's request (root_required, 1.35)
+        # goes at the version it needs, in silence; pinned below it, the
+        # one line as ever.
+        made = self.flavor_cloud()
+        argv = ('resource', 'provider', 'capacity', 'fit',
+                '--resource-provider', made['fit-a'], '--resource-provider',
+                made['fit-b'], '--flavor', 'm1.fit')
+        self.assertEqual(
+            [(made['fit-a'], 4), (made['fit-b'], 1)],
+            [(r['resource_provider'], r['fits'])
+             for r in self.ok(*argv + ('-f', 'json'))])
+        res = self.openstack('--os-placement-api-version', '1.29', *argv)
+        self.assertEqual(
+            (1, '', 'Flavor m1.fit: root_required (!COMPUTE_STATUS_DISABLED) '
+             'needs --os-placement-api-version 1.35 or later (this session '
+             'uses 1.29).\n'), (res.returncode, res.stdout, res.stderr))
+
     def test_fit_two_flavors_and_summary(self):
         made = self.flavor_cloud()
         rows = self.fit('--flavor', 'm1.fit', '--flavor', 'm1.fit-big')
