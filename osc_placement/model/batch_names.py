@@ -19,11 +19,22 @@ resource providers``), and ``require_complete()`` finds the batches a
 command's output is made of by them.
 """
 
-import collections
 
+class Things(object):
+    """The items of a batch, as its messages name one and many.
 
-class Things(collections.namedtuple('Things', 'one many')):
-    """The items of a batch, as its messages name one and many."""
+    Each constant below is the one value of its kind: batches are matched
+    by it, as the same object.
+    """
+
+    __slots__ = ('one', 'many')
+
+    def __init__(self, one, many):
+        self.one = one
+        self.many = many
+
+    def __repr__(self):
+        return 'Things(%r, %r)' % (self.one, self.many)
 
 
 PROVIDERS = Things('resource provider', 'resource providers')

@@ -28,7 +28,6 @@ at once, are in ``allocation_ops.py``.
 from osc_lib import exceptions
 from osc_lib import utils
 
-from osc_placement.api import allocations as consumer_api
 from osc_placement.api import providers
 from osc_placement.cli import batch
 from osc_placement.cli import common
@@ -136,6 +135,8 @@ def allocations_body(cmd, allocations):
 
 def consumer_rows(cmd, http, consumer):
     """(columns, rows) of ``allocation show``: one row per provider."""
+    # Runs only: consumer reads, writes (see osc_placement.resources).
+    from osc_placement.api import allocations as consumer_api
     fields = common.columns(cmd, consumers.CONSUMER_FIELDS)
     return fields, consumers.shown(
         consumer_api.read_allocations(http, consumer), fields)
@@ -188,6 +189,8 @@ class SetAllocation(common.NamedCommand, common.Lister):
         return parser
 
     def take_action(self, parsed_args):
+        # Runs only: consumer reads, writes (see osc_placement.resources).
+        from osc_placement.api import allocations as consumer_api
         allocations = parse_allocations(parsed_args.allocation)
         http = self.prepare(parsed_args)
         allocations = resolve_providers(http, allocations)
@@ -264,6 +267,8 @@ class UnsetAllocation(common.NamedCommand, common.Lister):
         return parser
 
     def take_action(self, parsed_args):
+        # Runs only: consumer reads, writes (see osc_placement.resources).
+        from osc_placement.api import allocations as consumer_api
         http = self.prepare(parsed_args)
         rps = set(providers.find_provider(http, p)
                   for p in parsed_args.provider)
@@ -319,6 +324,8 @@ class DeleteAllocation(common.NamedCommand, common.Command):
     more_help = 'More consumers can follow.'
 
     def take_action(self, parsed_args):
+        # Runs only: consumer reads, writes (see osc_placement.resources).
+        from osc_placement.api import allocations as consumer_api
         http = self.prepare(parsed_args)
         return batch.delete_each(
             self, http, self.named(parsed_args),
@@ -448,6 +455,8 @@ class ListProviderAllocation(filters.ManyProviders, common.Lister):
         return True
 
     def take_action(self, parsed_args):
+        # Runs only: consumer reads, writes (see osc_placement.resources).
+        from osc_placement.api import allocations as consumer_api
         across = parsed_args.uuid is None
         if not across and (parsed_args.in_tree or parsed_args.member_of):
             raise exceptions.CommandError(

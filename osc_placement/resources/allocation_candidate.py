@@ -21,7 +21,6 @@ candidate (``model.candidates.rows()``).
 from osc_placement.cli import candidate_options
 from osc_placement.cli import common
 from osc_placement import microversions
-from osc_placement.model import candidates
 from osc_placement import version
 
 BASE_URL = '/allocation_candidates'
@@ -76,6 +75,8 @@ class ListAllocationCandidate(candidate_options.CandidateRequest,
                  % microversions.CANDIDATE_MAPPINGS)
 
     def take_action(self, parsed_args):
+        # Runs only: candidates rows (see osc_placement.resources).
+        from osc_placement.model import candidates
         http, params = self.request(parsed_args)
         response = http.request('GET', BASE_URL, params=params)
         summaries = response.field('provider_summaries', dict)

@@ -21,7 +21,6 @@ and ``restore`` read and write the save file of ``model.savefile``.
 
 from osc_lib import exceptions
 
-from osc_placement.api import allocations as consumer_api
 from osc_placement.api import providers
 from osc_placement.cli import batch
 from osc_placement.cli import common
@@ -30,7 +29,6 @@ from osc_placement.cli import parsers
 from osc_placement import microversions
 from osc_placement.model import batch_names
 from osc_placement.model import consumers
-from osc_placement.model import reshape
 from osc_placement.model import scalars
 from osc_placement.model.text import printable
 from osc_placement import version
@@ -127,6 +125,8 @@ class MoveAllocation(common.Lister):
         return parser
 
     def take_action(self, parsed_args):
+        # Runs only: consumer reads, writes (see osc_placement.resources).
+        from osc_placement.api import allocations as consumer_api
         source = consumer_uuid(parsed_args.source, 'Source consumer')
         target = consumer_uuid(parsed_args.target, 'Target consumer')
         if source == target:
@@ -221,6 +221,8 @@ class SaveAllocation(filters.ManyProviders, common.Command):
         return parser
 
     def take_action(self, parsed_args):
+        # Runs only: consumer reads, writes (see osc_placement.resources).
+        from osc_placement.api import allocations as consumer_api
         given = [consumer_uuid(value, '--consumer')
                  for value in parsed_args.consumer]
         http = self.prepare(parsed_args)
@@ -364,6 +366,10 @@ class RestoreAllocation(batch.Batched, common.Lister):
         (``model.reshape.Plan.allocation_problems``): the providers exist,
         each amount fits their inventory and capacity.
         """
+        # Runs only: consumer reads, writes (see osc_placement.resources).
+        from osc_placement.api import allocations as consumer_api
+        # Runs only: the reshape plan (see osc_placement.resources).
+        from osc_placement.model import reshape
         rps = sorted(set(rp for rec in records.values()
                          for rp in consumers.held(rec)))
         states = dict(self.each(
@@ -407,6 +413,8 @@ class RestoreAllocation(batch.Batched, common.Lister):
     def take_action(self, parsed_args):
         # save and restore only: the file format (see
         # osc_placement.resources).
+        # Runs only: consumer reads, writes (see osc_placement.resources).
+        from osc_placement.api import allocations as consumer_api
         from osc_placement.model import savefile
         path = parsers.file_of(parsed_args)
         http = self.prepare(parsed_args)

@@ -35,8 +35,6 @@ from osc_placement.cli import parsers
 from osc_placement.cli import request_groups
 from osc_placement import microversions
 from osc_placement.model import batch_names
-from osc_placement.model import candidates
-from osc_placement.model import fit_rows
 
 FIELDS = ('resource_provider', 'name', 'fits', 'limited_by')
 SUMMARY_FIELDS = ('fits', 'trees', 'limited_by')
@@ -188,9 +186,11 @@ class FitCapacity(metrics.Metrics, filters.ManyProviders, common.Lister):
         return parser
 
     def take_action(self, parsed_args):
-        # fit only: the local evaluation (see osc_placement.resources).
+        # fit only: the local evaluation and the rows of a fit (see
+        # osc_placement.resources).
         from osc_placement.api import fit_requests
         from osc_placement.api import verdicts
+        from osc_placement.model import fit_rows
         http, asked = self._requests(parsed_args)
         trees = verdicts.Trees(self, http, parsed_args.resource_provider,
                                fit_requests.selection(asked))
@@ -237,8 +237,10 @@ class FitCapacity(metrics.Metrics, filters.ManyProviders, common.Lister):
 
         Every value checked before the first request.
         """
-        # fit only: the --flavor options (see osc_placement.resources).
+        # fit only: the --flavor options and the rows of a fit (see
+        # osc_placement.resources).
         from osc_placement.cli import flavor_requests
+        from osc_placement.model import fit_rows
         flavor_requests.check(parsed_args)
         flavored = flavor_requests.given(parsed_args)
         if not flavored:
@@ -262,8 +264,11 @@ class FitCapacity(metrics.Metrics, filters.ManyProviders, common.Lister):
 
     def metric_families(self, parsed_args, column_names, rows):
         """The metrics of the rows and of the requests beside them."""
-        # fit only: the --flavor options (see osc_placement.resources).
+        # fit only: the --flavor options, the rows of the answers and of
+        # the fit (see osc_placement.resources).
         from osc_placement.cli import flavor_requests
+        from osc_placement.model import candidates
+        from osc_placement.model import fit_rows
         if flavor_requests.given(parsed_args):
             return _flavor_families(parsed_args.summary, [
                 (one.name, candidates.shape_label(one.params), tree_rows)
@@ -292,6 +297,8 @@ class FitCapacity(metrics.Metrics, filters.ManyProviders, common.Lister):
 
 def _asked(flavored):
     """The fit_rows.Asked of a flavor_requests.Flavored."""
+    # Runs only: the rows of a fit (see osc_placement.resources).
+    from osc_placement.model import fit_rows
     if flavored.refused:
         return fit_rows.Asked(flavored.name, None, flavored.refused.reason,
                               False)
@@ -306,6 +313,8 @@ def _flavor_families(summary, per_flavor):
     asked for has no samples (OpenMetrics has no comment line to say
     why; its line on stderr and the exit code do).
     """
+    # Runs only: the rows of a fit (see osc_placement.resources).
+    from osc_placement.model import fit_rows
     totals = [(name, shape) + fit_rows.summary(tree_rows)
               for name, shape, tree_rows in per_flavor]
     cloud = [gauge.family(FLAVOR_SUMMARY_COLUMNS, totals)

@@ -29,7 +29,6 @@ from osc_placement.cli import common
 from osc_placement.cli import filters
 from osc_placement.cli import request_groups
 from osc_placement.model import batch_names
-from osc_placement.model import candidates
 
 
 class Reasons(columns.FormattableColumn):
@@ -147,9 +146,10 @@ class ExplainAllocationCandidate(batch.Batched,
         from it; else those of the options, the query made again without
         each.
         """
-        # The commands of candidates requests only (see
-        # osc_placement.resources).
+        # The runs of candidates requests only: the --flavor options and
+        # the rows of the answers (see osc_placement.resources).
         from osc_placement.cli import flavor_requests
+        from osc_placement.model import candidates
         if flavor_requests.given(parsed_args):
             return (candidates.constraints(params),
                     functools.partial(candidates.without, params))

@@ -25,7 +25,6 @@ import json
 
 from osc_lib import exceptions
 
-from osc_placement.api import allocations as consumer_api
 from osc_placement.api import paths
 from osc_placement.cli import batch
 from osc_placement.cli import common
@@ -34,7 +33,6 @@ from osc_placement import errors
 from osc_placement import microversions
 from osc_placement.model import batch_names
 from osc_placement.model import consumers
-from osc_placement.model import reshape
 from osc_placement import version
 
 RESHAPER_URL = paths.url('reshaper')
@@ -47,6 +45,8 @@ def reshape_body(cmd, data, now):
     /allocations`` writes them at the live version (a consumer without a
     type in the file keeps the one it has now).
     """
+    # Runs only: consumer reads, writes (see osc_placement.resources).
+    from osc_placement.api import allocations as consumer_api
     records = {consumer: consumers.with_type_of(entry, now[consumer])
                for consumer, entry in data['allocations'].items()}
     if not cmd.compare_version(version.ge(microversions.CONSUMER_TYPES)) \
@@ -128,6 +128,10 @@ class ReshapeResourceProvider(batch.Batched, common.Lister):
 
     def _read(self, http, data):
         """The Plan of the file, from one read of each provider, consumer."""
+        # Runs only: consumer reads, writes (see osc_placement.resources).
+        from osc_placement.api import allocations as consumer_api
+        # Runs only: the reshape plan (see osc_placement.resources).
+        from osc_placement.model import reshape
         rps = list(dict.fromkeys(list(data['inventories']) + sorted(
             set(rp for entry in data['allocations'].values()
                 for rp in entry['allocations']))))
@@ -145,6 +149,10 @@ class ReshapeResourceProvider(batch.Batched, common.Lister):
     def take_action(self, parsed_args):
         # The file format, loaded by this command's runs only (see
         # osc_placement.resources).
+        # Runs only: consumer reads, writes (see osc_placement.resources).
+        from osc_placement.api import allocations as consumer_api
+        # Runs only: the reshape plan (see osc_placement.resources).
+        from osc_placement.model import reshape
         from osc_placement.model import savefile
         path = parsers.file_of(parsed_args)
         http = self.prepare(parsed_args)

@@ -55,9 +55,11 @@ SNAPSHOT = set(sys.modules)
 # Modules that no run needs unless it uses them: loaded only by the
 # commands (or options) that use them, never by importing a command module
 # or building a parser.
-ENGINES = ('osc_placement.api.compute', 'osc_placement.api.fit_requests',
-           'osc_placement.api.verdicts', 'osc_placement.cli.dot',
-           'osc_placement.model.evaluation', 'osc_placement.model.flavors',
+ENGINES = ('osc_placement.api.allocations', 'osc_placement.api.compute',
+           'osc_placement.api.fit_requests', 'osc_placement.api.verdicts',
+           'osc_placement.cli.dot', 'osc_placement.model.candidates',
+           'osc_placement.model.evaluation', 'osc_placement.model.fit_rows',
+           'osc_placement.model.flavors', 'osc_placement.model.reshape',
            'osc_placement.model.savefile')
 # Modules of a part that only a few commands have: never loaded by
 # importing a command module, nor by the other commands' runs. The
