@@ -48,8 +48,8 @@ class TestCounts(base.TestCase):
                                self.reshape_file(now + 5), '--dry-run',
                                version='1.39')
         self.assertEqual(1, code)
-        self.assertIn('Dry run: Placement would refuse this reshape (1 '
-                      'problem); nothing was sent.', err)
+        self.assertIn('Placement would refuse this reshape (1 problem); '
+                      'nothing was sent.', err)
 
     def test_consumers_without_a_type(self):
         # Written at 1.28: the server reads their type back as 'unknown'.
