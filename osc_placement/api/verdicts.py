@@ -277,7 +277,7 @@ def reasons(verdict, candidate):
 
 
 def relaxed(cmd, http, trees, constraints, params_of):
-    """[(label, trees with candidates)], the request as given first.
+    """([(label, trees with candidates)], refusal), the request as given first.
 
     constraints: [(label, drop)], the first (its label, None);
     params_of(drop): the query without that constraint (a CommandError
@@ -287,9 +287,12 @@ def relaxed(cmd, http, trees, constraints, params_of):
     candidate (the answer may have been cut), the trees are read and that
     tree is asked about again within it, as the rows of explain are
     settled. A count is None where it is not known: the request was
-    refused or failed, or so did a request within a tree.
+    refused or failed, or so did a request within a tree. ``refusal``:
+    Placement's error where it refused the request as given (the question
+    asked has no answer: the caller's error, not a warning), else None.
     """
     label_of = {drop: label for label, drop in constraints}
+    refusals = []
 
     def ask_without(drop):
         # Without it the request may not be one Placement takes (a
@@ -304,8 +307,11 @@ def relaxed(cmd, http, trees, constraints, params_of):
             return refused(drop, exc)
 
     def refused(drop, exc):
-        cmd.log.warning('Without %s the request is refused: %s',
-                        label_of[drop], exc)
+        if drop is None:
+            refusals.append(exc)
+        else:
+            cmd.log.warning('Without %s the request is refused: %s',
+                            label_of[drop], exc)
 
     answered = [(item, result) for item, result in cmd.each(
         http, lambda item: ask_without(item[1]), constraints,
@@ -330,5 +336,6 @@ def relaxed(cmd, http, trees, constraints, params_of):
     for (item, _result), found in zip(answered, settled):
         known = [found[root] for root in considered]
         counted[item] = None if None in known else sum(known)
-    return [(label, counted.get((label, drop)))
-            for label, drop in constraints]
+    return ([(label, counted.get((label, drop)))
+             for label, drop in constraints],
+            refusals[0] if refusals else None)

@@ -85,7 +85,9 @@ class ExplainAllocationCandidate(batch.Batched,
     ``--summary`` instead counts the trees Placement finds candidates in
     for the request as given (the first row), then drops each constraint
     of the request in turn and counts again: the "relax one at a time"
-    bisection of a "No valid host".
+    bisection of a "No valid host". Where Placement refuses the request
+    as given, the rows are printed, then the refusal, and the command
+    exits 1 (as ``capacity fit`` for a flavor Placement refuses).
     """
 
     offers_limit = False
@@ -112,6 +114,20 @@ class ExplainAllocationCandidate(batch.Batched,
                  'request per constraint), after a first row for the '
                  'request as given.')
 
+    def run(self, parsed_args):
+        self._refusal = None
+        try:
+            result = super().run(parsed_args)
+        finally:
+            # The request as given has no count: the question asked has
+            # no answer. As capacity fit for a flavor Placement refuses,
+            # the counts made are printed, then the refusal, and exit 1
+            # (also said where other requests failed).
+            if self._refusal is not None:
+                self.log.error('The request as given is refused: %s',
+                               self._refusal)
+        return 1 if self._refusal is not None else result
+
     def take_action(self, parsed_args):
         # explain only: the local evaluation (see osc_placement.resources).
         from osc_placement.api import verdicts
@@ -119,8 +135,9 @@ class ExplainAllocationCandidate(batch.Batched,
         trees = verdicts.Trees(self, http, parsed_args.resource_provider)
         if parsed_args.summary:
             dropped, params_of = self._constraints(http, parsed_args, params)
-            return self.SUMMARY_FIELDS, verdicts.relaxed(
+            rows, self._refusal = verdicts.relaxed(
                 self, http, trees, [(AS_GIVEN, None)] + dropped, params_of)
+            return self.SUMMARY_FIELDS, rows
         trees.read()
         self.require_complete(batch_names.ROWS, batch_names.PROVIDERS)
         _request, local = verdicts.local_verdicts(params, http.api_version,

@@ -17,6 +17,8 @@ trees are or are not candidates; the verdict must be Placement's and the
 reason the one in the command's documented words.
 """
 
+import json
+
 import testscenarios
 
 from osc_placement import tests
@@ -135,6 +137,32 @@ class TestExplain(ExplainTestCase):
               'candidates_without_it': 0},
              {'constraint': '--forbidden CUSTOM_MAINTENANCE',
               'candidates_without_it': 1}], rows)
+
+    def test_summary_of_a_refused_request_exits_1(self):
+        # The question asked (the request as given) has no answer: as
+        # capacity fit for a flavor Placement refuses, exit 1 with the
+        # refusal on one line of stderr, the counts it could make printed.
+        out, err, code = self.openstack(
+            'allocation', 'candidate', 'explain', '--resource', 'VCPU=1',
+            '--required', 'CUSTOM_MAINTENANCE', '--forbidden',
+            'CUSTOM_MAINTENANCE', '--summary', '-f', 'json',
+            version='1.39')
+        self.assertEqual(1, code, err)
+        self.assertEqual(
+            [{'constraint': '(none: the request as given)',
+              'candidates_without_it': None},
+             {'constraint': '--resource VCPU=1',
+              'candidates_without_it': None},
+             {'constraint': '--required CUSTOM_MAINTENANCE',
+              'candidates_without_it': 1},
+             {'constraint': '--forbidden CUSTOM_MAINTENANCE',
+              'candidates_without_it': 1}], json.loads(out))
+        # Beside the warning of a relaxed request refused (no resources).
+        self.assertEqual(
+            ['The request as given is refused: Conflicting required and '
+             'forbidden traits found in the following traits keys: '
+             'required: (CUSTOM_MAINTENANCE) (HTTP 400)'],
+            [line for line in err.splitlines() if 'as given' in line])
 
     def test_resource_provider_checked_as_capacity_list_checks_it(self):
         # A UUID Placement does not know: capacity list's error.
