@@ -35,6 +35,7 @@ from osc_lib import exceptions
 from osc_placement.api import paths
 from osc_placement import errors
 from osc_placement import microversions
+from osc_placement.model import batch_names
 from osc_placement.model import consumers
 from osc_placement import version
 
@@ -147,23 +148,37 @@ class Change(collections.namedtuple('Change', 'kind name read now')):
             self.name, self.read, self.now)
 
 
-def changes(http, sent, provider_generations):
+def serially(work, items, things):
+    """[(item, work(item))] of every item, one at a time, in item order.
+
+    The reads again of a command that has no batch engine (``allocation
+    move``: two consumers); ``things`` (``model.batch_names``) is unused.
+    """
+    return [(item, work(item)) for item in items]
+
+
+def changes(http, sent, provider_generations, each=serially):
     """What differs now from the generations a write sent: [Change].
 
     ``sent``: {consumer: generation sent}; ``provider_generations``:
-    {provider: generation sent} (reshape). Read again, one GET each;
-    the consumers first.
+    {provider: generation sent} (reshape). Read again, one GET each,
+    through ``each(work, items, things)`` (:func:`serially`, or the
+    command's batch engine: [(item, result)] in item order, the first
+    failure raised); the consumers first.
     """
     found = []
-    for consumer, generation in sent.items():
-        now = read_consumer(http, consumer).get(consumers.GENERATION)
-        if now != generation:
-            found.append(Change(Kind.CONSUMER, consumer, generation, now))
-    for rp, generation in provider_generations.items():
-        now = http.request('GET', paths.url(
-            'resource_providers', rp)).field('generation')
-        if now != generation:
-            found.append(Change(Kind.PROVIDER, rp, generation, now))
+    for consumer, now in each(
+            lambda c: read_consumer(http, c).get(consumers.GENERATION),
+            list(sent), batch_names.CONSUMERS):
+        if now != sent[consumer]:
+            found.append(Change(Kind.CONSUMER, consumer, sent[consumer], now))
+    for rp, now in each(
+            lambda rp: http.request('GET', paths.url(
+                'resource_providers', rp)).field('generation'),
+            list(provider_generations), batch_names.PROVIDERS):
+        if now != provider_generations[rp]:
+            found.append(Change(Kind.PROVIDER, rp, provider_generations[rp],
+                                now))
     return found
 
 
@@ -183,11 +198,15 @@ class Conflict(object):
         self.changes = list(changes)
 
     @classmethod
-    def read(cls, http, exc, sent, provider_generations=None):
-        """The conflict of the refusal ``exc``; what changed read again."""
+    def read(cls, http, exc, sent, provider_generations=None,
+             each=serially):
+        """The conflict of the refusal ``exc``; what changed read again.
+
+        ``each``: how the reads again are made, as :func:`changes`.
+        """
         concurrent = getattr(exc, 'error_code', None) == \
             errors.CONCURRENT_UPDATE
-        found = changes(http, sent, provider_generations or {}) \
+        found = changes(http, sent, provider_generations or {}, each) \
             if concurrent else ()
         return cls(exc.message, exc.code, concurrent, found)
 
@@ -219,13 +238,15 @@ class WriteConflict(exceptions.CommandError):
         self.conflict = conflict
 
 
-def post(http, url, payload, at, entries, provider_generations=None):
+def post(http, url, payload, at, entries, provider_generations=None,
+         each=serially):
     """The one POST of a write, all or nothing; a 409 explained.
 
     ``at``: the microversion (None: the live one); ``entries``: the
     consumers' part of ``payload`` (their generations, when the write
     carries them, say after a 409 which consumer changed);
-    ``provider_generations`` the providers' (reshape). Raises
+    ``provider_generations`` the providers' (reshape); ``each``: how
+    they are read again after a 409 (:func:`changes`). Raises
     :class:`WriteConflict`.
     """
     try:
@@ -235,14 +256,15 @@ def post(http, url, payload, at, entries, provider_generations=None):
                 for consumer, entry in entries.items()
                 if consumers.GENERATION in entry}
         raise WriteConflict(Conflict.read(
-            http, exc, sent, provider_generations)) from None
+            http, exc, sent, provider_generations, each)) from None
 
 
-def write_consumers(http, records, live, log):
+def write_consumers(http, records, live, log, each=serially):
     """One ``POST /allocations`` of several consumers; the entries sent.
 
-    ``records``, ``live``, ``log``: as :func:`prepare_write`.
+    ``records``, ``live``, ``log``: as :func:`prepare_write`; ``each``:
+    as :func:`post`.
     """
     entries, at = prepare_write(records, live, log)
-    post(http, MULTIPLE_URL, entries, at, entries)
+    post(http, MULTIPLE_URL, entries, at, entries, each=each)
     return entries

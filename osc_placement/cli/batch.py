@@ -490,6 +490,26 @@ class Batched(object):
             raise failed[0][1]
         return batch.done()
 
+    def each_whole(self, http):
+        """``each(work, items, things)`` for reads an error is made of.
+
+        As :meth:`each` (``--os-placement-parallel`` at a time, the
+        results in item order whatever order they came in), but every
+        item or none: the first failure, in item order, is raised, as the
+        reads one at a time did; after a signal, what was read. Used for
+        the reads again that say what changed after a write was refused
+        (``api.allocations.changes``), which end the command with its
+        own error and no batch report.
+        """
+        def each(work, items, things):
+            batch = run_for(self, http, work, items, things.many,
+                            name=printable)
+            failed = batch.failed()
+            if failed:
+                raise failed[0][1]
+            return batch.done()
+        return each
+
     def each_provider(self, http, work, providers):
         """``each`` over provider records, ``work(uuid)`` for each."""
         return self.each(http, lambda p: work(p['uuid']), providers,

@@ -451,5 +451,6 @@ class RestoreAllocation(batch.Batched, common.Lister):
                     'was sent.', counted(len(records), 'consumer'))
             return consumers.CHANGE_FIELDS, rows
         consumer_api.write_consumers(http, records,
-                                     version.get_version(self), self.log)
+                                     version.get_version(self), self.log,
+                                     each=self.each_whole(http))
         return consumers.CHANGE_FIELDS, rows

@@ -185,7 +185,8 @@ class ReshapeResourceProvider(batch.Batched, common.Lister):
             consumer_api.post(
                 http, RESHAPER_URL, body, at, body['allocations'],
                 {rp: entry['resource_provider_generation']
-                 for rp, entry in data['inventories'].items()})
+                 for rp, entry in data['inventories'].items()},
+                each=self.each_whole(http))
         except exceptions.Forbidden:
             raise errors.reshaper_refused() from None
         return reshape.FIELDS, plan.rows()

@@ -18,6 +18,8 @@ inside the file, no request).
 
 import json
 import os
+import threading
+import time
 
 import testscenarios
 
@@ -263,3 +265,97 @@ class TestSave(base.FileTestCase):
         self.assertEqual(1, code)
         self.assertTrue(err.startswith(path + ': cannot write it: '), err)
         self.assertOneLine(err.rstrip('\n'))
+
+
+class TestRestoreConflict(base.FileTestCase):
+    """A 409 re-reads the consumers through the command's batch engine.
+
+    The reads again that say what changed are the batch's: on its
+    workers, ``--os-placement-parallel`` at a time, and the message the
+    same at 1 and at 4 (the results in item order, whatever order the
+    answers came in).
+    """
+
+    COUNT = 8
+
+    def setUp(self):
+        super().setUp()
+        self.uuids = ['%08d-0000-4000-8000-000000000000' % i
+                      for i in range(self.COUNT)]
+        self.lock = threading.Lock()
+        self.reads = {uuid: 0 for uuid in self.uuids}
+        self.again = []     # (consumer, thread) of each read again
+        self.in_flight = self.most = 0
+        for uuid in self.uuids:
+            self.requests_mock.get(URL + '/allocations/' + uuid,
+                                   json=self._consumer)
+        self.requests_mock.get(
+            URL + '/resource_providers/%s/inventories' % RP1, json={
+                'resource_provider_generation': 1,
+                'inventories': {'VCPU': {'total': 64}}})
+        self.requests_mock.get(
+            URL + '/resource_providers/%s/usages' % RP1, json={
+                'resource_provider_generation': 1, 'usages': {'VCPU': 0}})
+        self.requests_mock.post(URL + '/allocations', **base.error_reply(
+            409, base.webob_detail('consumer generation conflict - '
+                                   'expected 1 but got 2'),
+            code='placement.concurrent_update'))
+
+    def _consumer(self, request, context):
+        """Generation 1 when read; 2 for the odd ones when read again."""
+        uuid = request.path.rsplit('/', 1)[-1]
+        with self.lock:
+            self.reads[uuid] += 1
+            again = self.reads[uuid] > 1
+            if again:
+                self.again.append((uuid, threading.current_thread().name))
+            self.in_flight += 1
+            self.most = max(self.most, self.in_flight)
+        time.sleep(0.02)
+        with self.lock:
+            self.in_flight -= 1
+        changed = again and self.uuids.index(uuid) % 2
+        return consumer({RP1: {'VCPU': 1}}, generation=2 if changed else 1)
+
+    def _restore(self, parallel):
+        saved = dict(SAVED, consumers={
+            uuid: dict(SAVED['consumers'][C1], consumer_generation=1)
+            for uuid in self.uuids})
+        return self.openstack(
+            '--os-placement-parallel', str(parallel),
+            *ALLOC, 'restore', self.file(saved), version='1.39')
+
+    def test_conflict_reads_again_through_the_batch(self):
+        odd = self.uuids[1::2]
+        expected = (
+            '', 'consumer generation conflict - expected 1 but got 2 '
+            '(HTTP 409). Nothing was written. Changed since it was read: '
+            '%s. ' % '; '.join(
+                'consumer %s (generation 1 when read, 2 now)' % uuid
+                for uuid in odd), 1)
+        outcomes = {}
+        for parallel in (1, 4):
+            self.reads = {uuid: 0 for uuid in self.uuids}
+            self.again = []
+            self.most = 0
+            start = len(self.requests_mock.request_history)
+            out, err, code = self._restore(parallel)
+            self.assertEqual(expected[0], out)
+            self.assertTrue(err.startswith(expected[1]), err)
+            self.assertEqual(expected[2], code)
+            self.assertOneLine(err.rstrip('\n'))
+            outcomes[parallel] = (out, err, code)
+            # One GET again of each consumer, after the POST.
+            sent = self.sent()[start:]
+            post = sent.index(('POST', '/allocations'))
+            self.assertEqual(
+                sorted(('GET', '/allocations/' + uuid)
+                       for uuid in self.uuids), sorted(sent[post + 1:]))
+            self.assertEqual(sorted(self.uuids),
+                             sorted(uuid for uuid, _ in self.again))
+            # On the batch's workers, never on the command's own thread.
+            threads = {thread for _, thread in self.again}
+            self.assertNotIn(threading.main_thread().name, threads)
+            self.assertEqual(parallel, len(threads))
+            self.assertLessEqual(self.most, parallel)
+        self.assertEqual(outcomes[1], outcomes[4])

@@ -16,7 +16,10 @@ The exact requests, and the errors of a reshape file (one line, the path
 inside the file, no request).
 """
 
+import collections
 import json
+import threading
+import time
 
 import testscenarios
 
@@ -136,3 +139,87 @@ class TestReshapeRequests(base.FileTestCase):
                       '--os-placement-api-version 1.38', err)
         body = self.requests_sent()[-1].body
         self.assertNotIn('consumer_type', body['allocations'][C1])
+
+
+class TestReshapeConflict(base.FileTestCase):
+    """A 409 reads the consumers and providers again through the batch.
+
+    On the batch's workers, ``--os-placement-parallel`` at a time; the
+    message the same at 1 and at 4 (in item order, the consumers first).
+    """
+
+    def setUp(self):
+        super().setUp()
+        self.uuids = ['%08d-0000-4000-8000-000000000000' % i
+                      for i in range(8)]
+        self.lock = threading.Lock()
+        self.reads = collections.Counter()
+        self.again = []     # (consumer or provider, thread) read again
+        self.requests_mock.get(
+            URL + '/resource_providers/%s/inventories' % RP2,
+            json={'resource_provider_generation': 0, 'inventories': {}})
+        self.requests_mock.get(
+            URL + '/resource_providers/%s/usages' % RP2,
+            json={'resource_provider_generation': 0, 'usages': {}})
+        self.requests_mock.get(URL + '/resource_providers/' + RP2,
+                               json=self._provider)
+        for uuid in self.uuids:
+            self.requests_mock.get(URL + '/allocations/' + uuid,
+                                   json=self._consumer)
+        self.requests_mock.get(URL + '/resource_classes', json={
+            'resource_classes': [{'name': 'VGPU'}]})
+        self.requests_mock.post(URL + '/reshaper', **base.error_reply(
+            409, base.webob_detail('resource provider generation '
+                                   'conflict'),
+            code='placement.concurrent_update'))
+
+    def _read(self, name):
+        """Whether ``name`` is read again; noted with the thread."""
+        with self.lock:
+            self.reads[name] += 1
+            if self.reads[name] > 1 or name == RP2:
+                self.again.append((name, threading.current_thread().name))
+                return True
+        return False
+
+    def _provider(self, request, context):
+        self._read(RP2)
+        return base.provider(RP2, generation=3)
+
+    def _consumer(self, request, context):
+        """Generation 1 when read; 2 for the odd ones when read again."""
+        uuid = request.path.rsplit('/', 1)[-1]
+        again = self._read(uuid)
+        time.sleep(0.02)
+        changed = again and self.uuids.index(uuid) % 2
+        return consumer({RP2: {'VGPU': 1}}, generation=2 if changed else 1)
+
+    def test_conflict_reads_again_through_the_batch(self):
+        data = dict(RESHAPE, allocations={
+            uuid: RESHAPE['allocations'][C1] for uuid in self.uuids})
+        path = self.file(data)
+        expected = (
+            'resource provider generation conflict (HTTP 409). Nothing was '
+            'written. Changed since it was read: %s; resource provider %s '
+            '(generation 0 when read, 3 now). ' % ('; '.join(
+                'consumer %s (generation 1 when read, 2 now)' % uuid
+                for uuid in self.uuids[1::2]), RP2))
+        outcomes = {}
+        for parallel in (1, 4):
+            self.reads.clear()
+            self.again = []
+            out, err, code = self.openstack(
+                '--os-placement-parallel', str(parallel), 'resource',
+                'provider', 'reshape', path, version='1.39')
+            self.assertTrue(err.startswith(expected), err)
+            self.assertEqual(('', 1), (out, code))
+            self.assertOneLine(err.rstrip('\n'))
+            outcomes[parallel] = (out, err, code)
+            self.assertEqual(sorted(self.uuids + [RP2]),
+                             sorted(name for name, _ in self.again))
+            threads = {thread for _, thread in self.again}
+            self.assertNotIn(threading.main_thread().name, threads)
+            # The consumers' batch, then the provider's (one item).
+            self.assertEqual(parallel, len(
+                {thread for name, thread in self.again if name != RP2}))
+        self.assertEqual(outcomes[1], outcomes[4])
