@@ -496,14 +496,22 @@ class Batched(object):
         As :meth:`each` (``--os-placement-parallel`` at a time, the
         results in item order whatever order they came in), but every
         item or none: the first failure, in item order, is raised, as the
-        reads one at a time did; after a signal, what was read. Used for
+        reads one at a time did. Used for
         the reads again that say what changed after a write was refused
         (``api.allocations.changes``), which end the command with its
-        own error and no batch report.
+        own error and no batch report. After a signal, one line saying
+        the write was refused and the reads were cut short.
         """
         def each(work, items, things):
             batch = run_for(self, http, work, items, things.many,
                             name=printable)
+            if batch.interrupted is not None:
+                # What was read would make a wrong account of what
+                # changed: say what is known instead.
+                raise exceptions.CommandError(
+                    'Interrupted while reading the %s again after '
+                    'Placement refused the write: nothing was written.'
+                    % things.many)
             failed = batch.failed()
             if failed:
                 raise failed[0][1]

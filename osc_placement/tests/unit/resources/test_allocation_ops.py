@@ -18,6 +18,7 @@ inside the file, no request).
 
 import json
 import os
+import signal
 import threading
 import time
 
@@ -324,6 +325,25 @@ class TestRestoreConflict(base.FileTestCase):
         return self.openstack(
             '--os-placement-parallel', str(parallel),
             *ALLOC, 'restore', self.file(saved), version='1.39')
+
+    def test_signal_during_the_reads_again_says_what_is_known(self):
+        # SIGINT while the consumers are read again: what was read would
+        # make a wrong account of what changed.
+        read = self._consumer
+
+        def interrupted(request, context):
+            uuid = request.path.rsplit('/', 1)[-1]
+            if self.reads[uuid] == 1 and uuid == self.uuids[2]:
+                os.kill(os.getpid(), signal.SIGINT)
+            return read(request, context)
+        for uuid in self.uuids:
+            self.requests_mock.get(URL + '/allocations/' + uuid,
+                                   json=interrupted)
+        out, err, code = self._restore(1)
+        self.assertEqual(
+            ('', 'Interrupted while reading the consumers again after '
+             'Placement refused the write: nothing was written.\n', 1),
+            (out, err, code))
 
     def test_conflict_reads_again_through_the_batch(self):
         odd = self.uuids[1::2]
