@@ -184,13 +184,20 @@ class _Signals(object):
             self.again = signum
 
 
-def _end_at_once(signum, unknown, stream, progress):
-    """After a second signal: name the items in flight, exit at once."""
+def _end_at_once(signum, batch, unknown, stream, progress):
+    """After a second signal: say what was done, exit at once.
+
+    The items done and failed, those never tried, and by name those in
+    flight, whose outcome is unknown.
+    """
     progress.clear()
+    things = (' ' + progress.things) if progress.things else ''
     stream.write(
-        'Interrupted again: stopped at once; the outcome of %d in flight is '
-        'unknown%s\n' % (len(unknown), (': ' + ', '.join(unknown))
-                         if unknown else '.'))
+        'Interrupted again: stopped at once; %d of %d%s done, %d failed, '
+        '%d never tried; the outcome of %d in flight is unknown%s\n' % (
+            len(batch.done()), len(batch.items), things,
+            len(batch.failed()), len(batch.not_tried()) - len(unknown),
+            len(unknown), (': ' + ', '.join(unknown)) if unknown else '.'))
     stream.flush()
     os._exit(EXIT_SIGNAL[signum])
 
@@ -230,7 +237,7 @@ def run(http, work, items, default=1, progress=None, name=str,
         with signals, http.batch_environment():
             while True:
                 if signals.again is not None:
-                    _end_at_once(signals.again, [
+                    _end_at_once(signals.again, batch, [
                         name(batch.items[i]) for i in sorted(
                             pending.values())], stderr, progress)
                 stopping = signals.caught is not None \

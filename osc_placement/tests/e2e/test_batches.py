@@ -145,9 +145,15 @@ class TestBatches(base.ProductionTestCase):
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=10)
         self.assertEqual(130, proc.returncode)
+        # What was done is what the server holds (the one in flight
+        # apart); the rest was never tried.
+        done = len([rp for rp, reserved in zip(self.rps, self.reserved())
+                    if reserved == 2 and rp != self.rps[3]])
         self.assertEqual(
-            'Interrupted again: stopped at once; the outcome of 1 in flight '
-            'is unknown: %s' % self.rps[3], err.splitlines()[-1])
+            'Interrupted again: stopped at once; %d of %d resource providers '
+            'done, 0 failed, %d never tried; the outcome of 1 in flight is '
+            'unknown: %s' % (done, WRITERS, WRITERS - done - 1, self.rps[3]),
+            err.splitlines()[-1])
 
     def run_in_pty(self, endpoint, *argv):
         """Run with stderr on a pseudo-terminal; what the terminal got."""

@@ -252,8 +252,9 @@ class TestSecondSignal(base.TestCase):
         self.assertEqual([130], exits)
         self.assertEqual(
             '\r\x1b[Kcapacity list: 1/40 resource providers\r\x1b[K'
-            'Interrupted again: stopped at once; the outcome of 1 in flight '
-            'is unknown: 1\n', stream.getvalue())
+            'Interrupted again: stopped at once; 1 of 40 resource providers '
+            'done, 0 failed, 38 never tried; the outcome of 1 in flight is '
+            'unknown: 1\n', stream.getvalue())
 
 
 class TestDeadEndpoint(BatchTestCase):
