@@ -15,7 +15,7 @@
 * :func:`consumer_url`, :func:`read_allocations` (the body of ``GET
   /allocations/<c>``, its allocations checked) and :func:`read_consumer`
   (its record, ``model.consumers.record``); :func:`read_provider_state`
-  (what a write on a provider is checked against), :func:`read_class_names`;
+  (what a write on a provider is checked against);
 * the write service of the commands that write several consumers at once
   (``allocation move``, ``restore``, ``resource provider reshape``):
   :func:`prepare_write` (the entries and the microversion of the write),
@@ -33,6 +33,7 @@ import enum
 from osc_lib import exceptions
 
 from osc_placement.api import paths
+from osc_placement.api import providers
 from osc_placement import errors
 from osc_placement import microversions
 from osc_placement.model import batch_names
@@ -77,15 +78,7 @@ def read_provider_state(http, rp):
         return None
     return (response.field('resource_provider_generation'),
             response.field('inventories', dict),
-            http.request('GET', paths.url(
-                'resource_providers', rp, 'usages')).field('usages', dict))
-
-
-def read_class_names(http):
-    """The names of every resource class Placement has: one GET."""
-    return {rc.get('name') for rc in http.request(
-        'GET', paths.url('resource_classes')).field('resource_classes', list)
-        if isinstance(rc, dict)}
+            providers.provider_usages(http, rp))
 
 
 def _at_least(live, microversion):

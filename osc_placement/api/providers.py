@@ -17,7 +17,8 @@
   commands whose positional is one provider.
 * ``provider_usages()``, ``provider_allocations()``,
   ``provider_capacity()`` and ``provider_details()`` are the
-  per-provider reads that the commands over many providers repeat.
+  per-provider reads that the commands over many providers repeat;
+  ``class_names()`` the resource classes their inventories can name.
 """
 
 from urllib import parse as urlparse
@@ -80,6 +81,17 @@ def read(http, rp_uuid, what, kind):
     """``GET /resource_providers/<uuid>/<what>``: its ``what`` field."""
     return http.request('GET', paths.url(
         'resource_providers', rp_uuid, what)).field(what, kind)
+
+
+def class_names(http, at=None):
+    """The names of every resource class Placement has: one GET.
+
+    ``at``: the microversion to ask at, where the session's is below
+    the one that has ``/resource_classes``.
+    """
+    return {rc.get('name') for rc in http.request(
+        'GET', paths.url('resource_classes'), version=at).field(
+            'resource_classes', list) if isinstance(rc, dict)}
 
 
 def provider_usages(http, rp_uuid):

@@ -29,7 +29,6 @@ dashboards keep working; ours beside them: ``..._capacity`` and
 
 from osc_lib import exceptions
 
-from osc_placement.api import paths
 from osc_placement.api import providers
 from osc_placement.cli import common
 from osc_placement.cli import filters
@@ -93,9 +92,7 @@ def check_classes_exist(http, names):
     if not version.compare(at, version.ge(microversions.RESOURCE_CLASSES),
                            exc=False):
         at = microversions.RESOURCE_CLASSES
-    known = set(found['name'] for found in http.request(
-        'GET', paths.url('resource_classes'), version=at).field(
-            'resource_classes', list))
+    known = providers.class_names(http, at)
     unknown = [name for name in dict.fromkeys(names) if name not in known]
     if unknown:
         raise exceptions.CommandError(

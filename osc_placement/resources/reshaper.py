@@ -26,6 +26,7 @@ import json
 from osc_lib import exceptions
 
 from osc_placement.api import paths
+from osc_placement.api import providers
 from osc_placement.cli import batch
 from osc_placement.cli import common
 from osc_placement.cli import parsers
@@ -161,7 +162,7 @@ class ReshapeResourceProvider(batch.Batched, common.Lister):
         # Checked by both runs: an unknown class makes Placement refuse the
         # whole reshape, with words that do not say how to go on.
         unknown = reshape.unknown_classes(
-            data, consumer_api.read_class_names(http))
+            data, providers.class_names(http))
         for line in unknown:
             self.log.error('Placement would refuse: %s.', line)
         if unknown and not parsed_args.dry_run:
