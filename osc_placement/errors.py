@@ -33,6 +33,7 @@ from urllib import parse as urlparse
 from keystoneauth1 import exceptions as ks_exceptions
 from osc_lib import exceptions
 import requests
+from urllib3 import exceptions as urllib3_exceptions
 
 from osc_placement.model.text import printable
 
@@ -62,6 +63,30 @@ class InvalidResponse(exceptions.CommandError):
 
 class ConnectionFailed(exceptions.CommandError):
     """The request never got an HTTP answer."""
+
+
+class OutcomeUnknown(ConnectionFailed):
+    """A write whose answer was lost: it may or may not have happened.
+
+    ``detail``: what became of it and how to check, for a line of a
+    batch's report, which names the item itself.
+    """
+
+    def __init__(self, message, detail):
+        super().__init__(message)
+        self.detail = detail
+
+
+class Interrupted(exceptions.CommandError):
+    """A signal stopped the command; ``signum``: which.
+
+    The command framework writes the message and exits with 128 + the
+    signal's number.
+    """
+
+    def __init__(self, message, signum):
+        super().__init__(message)
+        self.signum = signum
 
 
 def text_of(body):
@@ -301,3 +326,190 @@ def describe_transport_error(exc):
                                     'ProtocolError'):
             return 'the connection was closed before an answer came'
     return str(exc).split('\n')[0]
+
+
+# The methods of the requests that write.
+WRITE_METHODS = ('POST', 'PUT', 'PATCH', 'DELETE')
+
+
+def is_write(method):
+    return method.upper() in WRITE_METHODS
+
+
+def _is_the_request(prepared, method, path):
+    """Whether requests' ``prepared`` request is ``method path``."""
+    return prepared.method == method.upper() and urlparse.urlsplit(
+        prepared.url).path.endswith(urlparse.urlsplit(path).path)
+
+
+# What only connecting raises: the request was not written to a socket.
+_CONNECT_FAILURES = (urllib3_exceptions.NewConnectionError,
+                     urllib3_exceptions.ConnectTimeoutError,
+                     requests.exceptions.ConnectTimeout,
+                     ConnectionRefusedError, socket.gaierror,
+                     ssl.SSLCertVerificationError)
+
+
+def _never_connected(exc):
+    """Whether requests' ``exc`` says no connection was made.
+
+    A connect timeout, a connection refused, a name not resolved, a
+    certificate refused in the TLS handshake: the request itself was not
+    written to any socket. requests gives urllib3's MaxRetryError, whose
+    reason says why (an SSLError: the ssl module's error).
+    """
+    if isinstance(exc, requests.exceptions.ConnectTimeout):
+        return True
+    reason = exc.args[0] if exc.args else None
+    reason = getattr(reason, 'reason', reason)
+    return isinstance(reason, _CONNECT_FAILURES) or (
+        isinstance(reason, urllib3_exceptions.SSLError)
+        and any(isinstance(arg, ssl.SSLCertVerificationError)
+                for arg in reason.args))
+
+
+def nothing_sent(exc, method, path):
+    """Whether a failure below HTTP left ``method path`` certainly unsent.
+
+    From what requests and urllib3 say (keystoneauth chains their
+    exception to its own): True when every attempt of this request failed
+    to connect (:func:`_never_connected`), or when only another request
+    failed (keystoneauth's, for a token) and this one never started; a URL
+    that is no URL sends nothing either. Where requests names no request,
+    True only for a failure that only connecting raises. False when an
+    attempt was connected (it may have been written, in part or whole,
+    before the failure) and whenever it cannot be told: then the outcome
+    is unknown.
+    """
+    if is_not_a_url(exc):
+        return True
+    ours = []
+    others = False
+    for cause in _walk_causes(exc):
+        prepared = getattr(cause, 'request', None)
+        if not isinstance(cause, requests.exceptions.RequestException) or \
+                prepared is None:
+            continue
+        if _is_the_request(prepared, method, path):
+            ours.append(cause)
+        else:
+            others = True
+    if ours:
+        return all(_never_connected(cause) for cause in ours)
+    if others:
+        return True
+    return any(isinstance(cause, _CONNECT_FAILURES)
+               for cause in _walk_causes(exc))
+
+
+# What shows what a write to a path changed: (path pattern, command).
+_CHECKS = (
+    (r'/allocations/([^/]+)', 'openstack resource provider allocation show '
+     '%s'),
+    (r'/resource_providers/([^/]+)/inventories(?:/[^/]+)?',
+     'openstack resource provider inventory list %s'),
+    (r'/resource_providers/([^/]+)/traits',
+     'openstack resource provider trait list %s'),
+    (r'/resource_providers/([^/]+)/aggregates',
+     'openstack resource provider aggregate list %s'),
+    (r'/resource_providers/([^/]+)', 'openstack resource provider show %s'),
+    (r'/traits/([^/]+)', 'openstack trait show %s'),
+    (r'/resource_classes/([^/]+)', 'openstack resource class show %s'),
+)
+# Consumers named one by one in the advice, at most.
+_CHECKS_NAMED = 3
+
+
+def _consumer_checks(consumers):
+    """``allocation show`` of a write's consumers (a few, then a count)."""
+    consumers = [printable(str(c)) for c in consumers]
+    show = 'openstack resource provider allocation show %s'
+    if len(consumers) <= _CHECKS_NAMED:
+        return [show % c for c in consumers]
+    return [show % '<consumer> for each of the %d consumers written (%s, '
+            '...)' % (len(consumers), ', '.join(consumers[:_CHECKS_NAMED]))]
+
+
+def write_checks(method, path, body):
+    """The commands that show what a write of ``method path`` changed.
+
+    ``body``: its JSON body (the consumers of ``POST /allocations`` and
+    ``POST /reshaper``, the name of a class or provider created).
+    """
+    path = urlparse.urlsplit(path).path.rstrip('/')
+    body = body if isinstance(body, dict) else {}
+    name = printable(str(body.get('name', '<name>')))
+    if path.endswith('/allocations'):
+        return _consumer_checks(body) + [
+            'after a restore, openstack resource provider allocation '
+            'restore --dry-run with the same file']
+    if path.endswith('/reshaper'):
+        inventories = body.get('inventories')
+        allocations = body.get('allocations')
+        return ['openstack resource provider inventory list %s'
+                % printable(str(rp)) for rp in (
+                    inventories if isinstance(inventories, dict) else ())
+                ] + _consumer_checks(
+                    allocations if isinstance(allocations, dict) else ())
+    if path.endswith('/resource_providers') and method.upper() == 'POST':
+        return ['openstack resource provider list --name %s' % name]
+    if path.endswith('/resource_classes') and method.upper() == 'POST':
+        return ['openstack resource class show %s' % name]
+    for pattern, command in _CHECKS:
+        found = re.search(pattern + '$', path)
+        if found:
+            return [command % printable(urlparse.unquote(found.group(1)))]
+    return ['the show command of the object written']
+
+
+def outcome_unknown(method, where, reason, checks):
+    """The error of a write whose answer was lost after it may have left.
+
+    ``where``: the URL; ``reason``: what the transport said
+    (:func:`describe_transport_error`); ``checks``: :func:`write_checks`.
+    """
+    detail = ('it may have reached the Placement API, but its answer was '
+              'lost (%s): the write may or may not have happened; check '
+              'with %s.' % (reason, '; '.join(checks)))
+    return OutcomeUnknown('Outcome unknown: %s %s: %s'
+                          % (method.upper(), printable(where), detail),
+                          detail)
+
+
+# What an interrupted write says: "Interrupted: the write was <...>".
+WRITE_ACCEPTED = 'sent and accepted'
+WRITE_REFUSED = 'sent and refused'
+WRITE_UNKNOWN = 'sent and its outcome is unknown'
+WRITE_NOT_SENT = 'not sent'
+
+
+def interrupted_write(signum, outcome, why=None):
+    """The :class:`Interrupted` of a write a signal came during.
+
+    ``outcome``: one of the ``WRITE_*`` above; ``why``: what follows (the
+    refusal, the reason and how to check).
+    """
+    return Interrupted('Interrupted: the write was %s%s.' % (
+        outcome, (': ' + why.rstrip('.')) if why else ''), signum)
+
+
+def write_left_in_flight(signum, method, path, body):
+    """The :class:`Interrupted` of a write left in flight: unknown."""
+    return interrupted_write(signum, WRITE_UNKNOWN, 'check with %s' % (
+        '; '.join(write_checks(method, path, body))))
+
+
+def write_interrupted(signum, response, failure):
+    """What became of a write that a signal came during: Interrupted.
+
+    ``response``: its answer (requests'), or ``failure``: the exception
+    of a failure below HTTP (``http.SessionClient``'s).
+    """
+    if response is not None and response.status_code < 400:
+        return interrupted_write(signum, WRITE_ACCEPTED)
+    if response is not None:
+        return interrupted_write(signum, WRITE_REFUSED,
+                                 str(exception_for(response)))
+    if isinstance(failure, OutcomeUnknown):
+        return interrupted_write(signum, WRITE_UNKNOWN, failure.detail)
+    return interrupted_write(signum, WRITE_NOT_SENT, str(failure))

@@ -38,6 +38,7 @@ from keystoneauth1 import token_endpoint
 from osc_lib import exceptions
 import requests
 
+from osc_placement.api import inflight
 from osc_placement import errors
 from osc_placement import microversions
 from osc_placement.model.text import printable
@@ -386,7 +387,10 @@ class SessionClient(object):
 
         An error status raises the osc-lib exception of
         :func:`exception_for`, unless ``raise_exc=False``; a failure below
-        HTTP raises :class:`ConnectionFailed`.
+        HTTP raises :class:`ConnectionFailed` (:class:`OutcomeUnknown`: a
+        write that may have been sent, see :func:`_failure`); a signal
+        during a write, :class:`errors.Interrupted`. With a timeout, it
+        bounds the whole wait (``api/inflight.py``).
 
         ``url`` is a path below the endpoint, sent to the endpoint's URL
         joined as keystoneauth joins them; keystoneauth still gets the
@@ -405,35 +409,33 @@ class SessionClient(object):
         for setting, value in self._environment.items():
             kwargs.setdefault(setting, value)
         kwargs.setdefault('log', self._log_http)
-        try:
-            base_url = self._base()
-            target = url
-            if base_url is not None and not urllib.parse.urlsplit(
-                    url).netloc:
-                target = '%s/%s' % (base_url, url.lstrip('/'))
-            response = self.session.request(
-                target, method, headers=headers,
+
+        def send():
+            return self.session.request(
+                _joined(self._base(), url), method, headers=headers,
                 endpoint_filter=self.ks_filter, raise_exc=False, **kwargs)
-        except (ks_exceptions.ConnectionError,
-                requests.exceptions.RequestException) as exc:
-            if errors.is_not_a_url(exc):
-                raise errors.ConnectionFailed(
-                    'The Placement endpoint %r is not an HTTP(S) URL: give '
-                    'one such as %s.' % (printable(self._endpoint() or url),
-                                         errors.ENDPOINT_EXAMPLE)) from exc
-            raise errors.ConnectionFailed(
-                'Unable to reach the Placement API%s: %s.'
-                % (self._where(url),
-                   errors.describe_transport_error(exc).rstrip('.'))
-            ) from exc
-        except ks_exceptions.ClientException as exc:
-            # keystoneauth's own failures before the request is sent: a
-            # token it could not get (authentication, discovery of the
-            # identity API), an endpoint missing from the catalog. In the
-            # words keystoneauth gives, as one request of a batch that
-            # could not reach Placement.
-            raise errors.ConnectionFailed(
-                printable(str(exc) or type(exc).__name__)) from exc
+        # A write of the main thread notes signals: see inflight.Signals.
+        signals = inflight.Signals() if errors.is_write(method) and \
+            inflight.on_main_thread() else None
+        failure = response = None
+        with signals or contextlib.nullcontext():
+            try:
+                response = inflight.wait_for(
+                    send, self.timeout or getattr(self.session, 'timeout',
+                                                  None), signals)
+            except inflight.SignalledAgain as again:
+                raise errors.write_left_in_flight(
+                    again.signum, method, url, kwargs.get('json')) from None
+            except Exception as exc:
+                failure = _failure(self, exc, method, url,
+                                   kwargs.get('json'))
+                if failure is None:
+                    raise
+                failure.__cause__ = exc
+        if signals is not None and signals.caught is not None:
+            raise errors.write_interrupted(signals.caught, response, failure)
+        if failure is not None:
+            raise failure
         response = Response(method, response)
         if raise_exc and response.status_code >= 400:
             raise errors.exception_for(response)
@@ -517,6 +519,54 @@ class SessionClient(object):
                   'Falling back to microversion %s', ceiling,
                   self.api_version)
         _log_negotiated(self, server_max)
+
+
+def _joined(base_url, url):
+    """``url`` below ``base_url`` (None: as it is, for keystoneauth)."""
+    if base_url is not None and not urllib.parse.urlsplit(url).netloc:
+        return '%s/%s' % (base_url, url.lstrip('/'))
+    return url
+
+
+def _failure(client, exc, method, url, body):
+    """The errors.py exception of ``client``'s failure below HTTP, or None.
+
+    None: ``exc`` is no failure of the transport (a bug: it propagates).
+    A write that may have reached the server before its answer was lost
+    (or the deadline passed) is :class:`errors.OutcomeUnknown`; one
+    certainly not sent, as any read, :class:`errors.ConnectionFailed`.
+    """
+    if isinstance(exc, inflight.PastDeadline):
+        reason = str(exc)
+        # Left in flight: it may still reach the server.
+        unknown = errors.is_write(method)
+    elif isinstance(exc, (ks_exceptions.ConnectionError,
+                          requests.exceptions.RequestException)):
+        if errors.is_not_a_url(exc):
+            return errors.ConnectionFailed(
+                'The Placement endpoint %r is not an HTTP(S) URL: give '
+                'one such as %s.' % (printable(client._endpoint() or url),
+                                     errors.ENDPOINT_EXAMPLE))
+        reason = errors.describe_transport_error(exc).rstrip('.')
+        unknown = errors.is_write(method) and not errors.nothing_sent(
+            exc, method, url)
+    elif isinstance(exc, ks_exceptions.ClientException):
+        # keystoneauth's own failures before the request is sent: a
+        # token it could not get (authentication, discovery of the
+        # identity API), an endpoint missing from the catalog. In the
+        # words keystoneauth gives, as one request of a batch that
+        # could not reach Placement.
+        return errors.ConnectionFailed(
+            printable(str(exc) or type(exc).__name__))
+    else:
+        return None
+    if unknown:
+        return errors.outcome_unknown(
+            method, (client._endpoint() or '') + url, reason,
+            errors.write_checks(method, url, body))
+    return errors.ConnectionFailed(
+        'Unable to reach the Placement API%s: %s.'
+        % (client._where(url), reason))
 
 
 def raise_for(client, needed, what):

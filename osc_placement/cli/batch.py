@@ -38,13 +38,12 @@ commands print the rows of the items that completed first.
 
 from concurrent import futures
 import os
-import signal
 import sys
-import threading
 import time
 
 from osc_lib import exceptions
 
+from osc_placement.api import inflight
 from osc_placement import errors
 from osc_placement.model import batch_names
 from osc_placement.model.text import printable
@@ -52,15 +51,14 @@ from osc_placement.model.text import printable
 from osc_placement import plugin
 
 # Exit codes after a signal: 128 + its number, as shells report them.
-EXIT_SIGNAL = {signal.SIGINT: 128 + signal.SIGINT,
-               signal.SIGTERM: 128 + signal.SIGTERM}
+EXIT_SIGNAL = inflight.EXIT_SIGNAL
 # Progress is drawn for batches of more items than this, or longer than
 # PROGRESS_AFTER seconds; at most every PROGRESS_EVERY seconds.
 PROGRESS_ITEMS = 36
 PROGRESS_AFTER = 1.0
 PROGRESS_EVERY = 0.1
 # How often the main thread looks at the signals while it waits.
-POLL_SECONDS = 0.05
+POLL_SECONDS = inflight.POLL_SECONDS
 
 
 def dead_endpoint_threshold(workers):
@@ -92,10 +90,18 @@ class Batch(object):
                 if outcome is not None and outcome[1] is None]
 
     def failed(self):
-        """[(item, error)] of the items that failed, in item order."""
+        """[(item, error)] of the items that failed, in item order.
+
+        Those whose answer was lost (:meth:`lost`) among them.
+        """
         return [(item, outcome[1]) for item, outcome
                 in zip(self.items, self.outcomes)
                 if outcome is not None and outcome[1] is not None]
+
+    def lost(self):
+        """[item] of the writes whose answer was lost: outcome unknown."""
+        return [item for item, exc in self.failed()
+                if isinstance(exc, errors.OutcomeUnknown)]
 
     def not_tried(self):
         return [item for item, outcome in zip(self.items, self.outcomes)
@@ -153,37 +159,6 @@ class Progress(object):
             self.shown = False
 
 
-class _Signals(object):
-    """SIGINT and SIGTERM noted, not raised, while a batch runs.
-
-    The handler only notes them: ``caught`` is the first signal (the
-    batch starts no more requests), ``again`` a second one (the batch's
-    loop then ends the process at once). Nothing is written from the
-    handler, which can run in the middle of any write of this thread.
-    """
-
-    def __init__(self):
-        self.caught = None
-        self.again = None
-        self._previous = {}
-
-    def __enter__(self):
-        if threading.current_thread() is threading.main_thread():
-            for signum in EXIT_SIGNAL:
-                self._previous[signum] = signal.signal(signum, self._handle)
-        return self
-
-    def __exit__(self, *exc_info):
-        for signum, handler in self._previous.items():
-            signal.signal(signum, handler)
-
-    def _handle(self, signum, frame):
-        if self.caught is None:
-            self.caught = signum
-        else:
-            self.again = signum
-
-
 def _end_at_once(signum, batch, unknown, stream, progress):
     """After a second signal: say what was done, exit at once.
 
@@ -192,11 +167,14 @@ def _end_at_once(signum, batch, unknown, stream, progress):
     """
     progress.clear()
     things = (' ' + progress.things) if progress.things else ''
+    lost = len(batch.lost())
     stream.write(
         'Interrupted again: stopped at once; %d of %d%s done, %d failed, '
-        '%d never tried; the outcome of %d in flight is unknown%s\n' % (
+        '%s%d never tried; the outcome of %d in flight is unknown%s\n' % (
             len(batch.done()), len(batch.items), things,
-            len(batch.failed()), len(batch.not_tried()) - len(unknown),
+            len(batch.failed()) - lost,
+            '%d whose answer was lost, ' % lost if lost else '',
+            len(batch.not_tried()) - len(unknown),
             len(unknown), (': ' + ', '.join(unknown)) if unknown else '.'))
     stream.flush()
     os._exit(EXIT_SIGNAL[signum])
@@ -228,7 +206,7 @@ def run(http, work, items, default=1, progress=None, name=str,
     stderr = stderr or sys.stderr
     threshold = batch.threshold = dead_endpoint_threshold(workers)
     pending = {}
-    signals = _Signals()
+    signals = inflight.Signals()
     consecutive = 0
     finished = 0
     started = 0
@@ -346,34 +324,46 @@ class Report(object):
                    for batch, named, _key, _verb in self.batches
                    if named in things)
 
+    def _log_failure(self, verb, things, name, exc):
+        """The line of one failed item; one whose answer was lost apart."""
+        if isinstance(exc, errors.OutcomeUnknown):
+            line = 'Outcome unknown for %s %s %s: %s' % (
+                verb, things.one, name, exc.detail)
+        else:
+            line = 'Failed to %s %s %s: %s' % (verb, things.one, name, exc)
+        self.log.error(_sentence(line, self.period))
+
     def finish(self, result=0, suffix=''):
         """Log what the batches did; the command's exit code.
 
         Each failure is one line ``Failed to <verb> <thing> <key>:
-        <error>``, in item order (an item in two batches once); after a
-        dead endpoint, a line saying why the batch stopped and how many
-        items were not tried. Then, after a signal, ``Interrupted: N of M
-        <things> <done_word>; the other K <undone_words><suffix>.``
-        (exit 128 + the signal's number); after failures, ``Failed to
-        <verb> N of M <things><suffix>.`` raised, N counting the items
-        that failed (those not tried are said on the line before).
-        Otherwise ``result``.
+        <error>``, in item order (an item in two batches once), or
+        ``Outcome unknown for <verb> <thing> <key>: ...`` for a write whose
+        answer was lost; after a dead endpoint, a line saying why the batch
+        stopped and how many items were not tried. Then, after a signal,
+        ``Interrupted: N of M <things> <done_word>; the other K
+        <undone_words><suffix>.`` (exit 128 + the signal's number); after
+        failures, ``Failed to <verb> N of M <things><suffix>.`` raised, N
+        counting the items that failed (those not tried are said on the
+        line before), and those whose answer was lost counted apart
+        (:meth:`_count_line`). Otherwise ``result``.
         """
         logged = set()
-        # (verb, things) -> (keys, keys failed, keys not tried)
+        # (verb, things) -> (keys, keys failed, keys not tried, keys lost)
         counts = {}
         stopped_by = None
         for batch, things, key, verb in self.batches:
-            keys, failed, not_tried = counts.setdefault(
-                (verb, things.many), (set(), set(), set()))
+            keys, failed, not_tried, lost = counts.setdefault(
+                (verb, things.many), (set(), set(), set(), set()))
             for item, exc in batch.failed():
                 if (things, key(item)) not in logged:
                     logged.add((things, key(item)))
-                    self.log.error(_sentence('Failed to %s %s %s: %s' % (
-                        verb, things.one, printable(key(item)), exc),
-                        self.period))
+                    self._log_failure(verb, things, printable(key(item)),
+                                      exc)
             keys.update(key(item) for item in batch.items)
-            failed.update(key(item) for item, _exc in batch.failed())
+            lost.update(key(item) for item in batch.lost())
+            failed.update(key(item) for item, _exc in batch.failed()
+                          if key(item) not in lost)
             not_tried.update(key(item) for item in batch.not_tried())
             if batch.interrupted is not None:
                 stopped_by = stopped_by or (batch, things)
@@ -387,20 +377,51 @@ class Report(object):
             batch, things = stopped_by
             total = len(batch.items)
             done = len(batch.done())
-            self.log.error('Interrupted: %d of %d %s %s; the other %d %s%s.',
+            lost = len(batch.lost())
+            self.log.error('Interrupted: %d of %d %s %s%s; the other %d %s%s.',
                            done, total, things.many, self.done_word,
-                           total - done, self.undone_words, suffix)
+                           ', unknown whether %d %s' % (
+                               lost, 'was' if lost == 1 else 'were')
+                           if lost else '',
+                           total - done - lost, self.undone_words, suffix)
             return EXIT_SIGNAL[batch.interrupted]
+        line = self._count_line(counts)
+        if line:
+            raise exceptions.CommandError(line + suffix + '.')
+        return result
+
+    def _count_line(self, counts):
+        """The count of the failures, without its period; '' if none.
+
+        ``Failed to <verb> N of M <things>`` (for each verb), then, for
+        writes whose answer was lost, ``; unknown whether K were
+        <done_word>`` (``Unknown whether K of M <things> were <done_word>``
+        when none failed).
+        """
         lines = {}    # verb -> ['N of M things']
-        for (verb, things), (keys, failed, not_tried) in counts.items():
+        lost = []     # 'K of M things'
+        for (verb, things), (keys, failed, not_tried, gone) in counts.items():
             if failed or not_tried:
                 lines.setdefault(verb, []).append(
                     '%d of %d %s' % (len(failed), len(keys), things))
+            if gone:
+                lost.append((len(gone), '%d of %d %s' % (
+                    len(gone), len(keys), things)))
+        count = sum(n for n, _counted in lost)
+        were = 'was' if count == 1 else 'were'
         if lines:
-            raise exceptions.CommandError('Failed to %s%s.' % (' and to '.join(
+            line = 'Failed to %s' % ' and to '.join(
                 '%s %s' % (verb, ', '.join(counted))
-                for verb, counted in lines.items()), suffix))
-        return result
+                for verb, counted in lines.items())
+            if lost:
+                line += '; unknown whether %d %s %s' % (count, were,
+                                                        self.done_word)
+            return line
+        if lost:
+            return 'Unknown whether %s %s %s' % (
+                ', '.join(counted for _n, counted in lost), were,
+                self.done_word)
+        return ''
 
 
 def report(cmd, batch, verb, things, done_word, undone_words, key=str,
@@ -514,11 +535,12 @@ class Batched(object):
                             name=printable)
             if batch.interrupted is not None:
                 # What was read would make a wrong account of what
-                # changed: say what is known instead.
-                raise exceptions.CommandError(
+                # changed: say what is known instead, and exit as
+                # after any signal.
+                raise errors.Interrupted(
                     'Interrupted while reading the %s again after '
                     'Placement refused the write: nothing was written.'
-                    % things.many)
+                    % things.many, batch.interrupted)
             failed = batch.failed()
             if failed:
                 raise failed[0][1]

@@ -29,13 +29,17 @@ from autopage import argparse as autopage_argparse
 from osc_lib.command import command
 from osc_lib import exceptions
 
+from osc_placement.api import inflight
 from osc_placement.api import paths
 from osc_placement.api import providers
 from osc_placement.cli import parsers
+from osc_placement import errors
 from osc_placement.model import text as text_lib
 from osc_placement import version
 
 DESCRIPTION_WIDTH = 76
+# Exit codes after a signal: 128 + its number.
+EXIT_SIGNAL = inflight.EXIT_SIGNAL
 
 # The inline literals of reStructuredText: ``text``. (A pattern string:
 # re compiles it the first time help is printed, not at every start-up.)
@@ -247,6 +251,20 @@ class PlacementCommand(version.CheckerMixin):
     # True while the parser is built only for its usage synopsis (see
     # _reference_usage()).
     _usage_only = False
+
+    def run(self, parsed_args):
+        """The command; after a signal that stopped it, its one line.
+
+        A write in flight at the signal says what became of it, and the
+        reads again after a refused write that nothing was written
+        (``errors.Interrupted``); the exit code is 128 + the signal's
+        number, as after a batch's.
+        """
+        try:
+            return super().run(parsed_args)
+        except errors.Interrupted as exc:
+            self.log.error('%s', exc)
+            return EXIT_SIGNAL[exc.signum]
 
     def get_description(self):
         description = super().get_description()

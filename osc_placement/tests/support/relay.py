@@ -19,12 +19,16 @@ process (an action, or a hold, before a chosen request). A client that
 goes away before its answer is normal (a command interrupted, a timeout):
 the relay notes it in one debug line and carries on. It counts the
 requests in flight through it (``most_in_flight``): what a client really
-sends at once.
+sends at once. After the server has answered a chosen request, it can
+also lose that answer (close the client's connection instead), trickle it
+(a byte at a time) or hold it: a write that landed while its client
+cannot know.
 """
 
 import http.client
 import http.server
 import logging
+import socket
 import threading
 import time
 import urllib.parse
@@ -83,6 +87,8 @@ class Relay(fixtures.Fixture):
         self.port = port
         self.endpoint = None
         self._hooks = []
+        # (method, path, answered event, what to do with the answer).
+        self._answer_hooks = []
         self._lock = threading.Lock()
         self._released = threading.Event()
         # Requests between their arrival and the end of their answer.
@@ -131,6 +137,38 @@ class Relay(fixtures.Fixture):
     def release(self):
         self._released.set()
 
+    def _after(self, method, path, what):
+        answered = threading.Event()
+        with self._lock:
+            self._answer_hooks.append((method, path, answered, what))
+        return answered
+
+    def lose_answer(self, method, path):
+        """Relay the next ``method path``, then drop the server's answer.
+
+        The client's connection is closed instead of answered, once the
+        server has answered (the write landed). Returns the event set
+        then.
+        """
+        return self._after(method, path, ('lose', None))
+
+    def trickle_answer(self, method, path, every):
+        """Send the answer to the next ``method path`` a byte at a time.
+
+        One byte every ``every`` seconds, the status line included: no
+        read of the client waits long, the whole answer takes minutes.
+        Returns the event set once the server has answered.
+        """
+        return self._after(method, path, ('trickle', every))
+
+    def hold_answer(self, method, path):
+        """Park the server's answer to the next ``method path``.
+
+        Until :meth:`release`. Returns the event set once the server has
+        answered, before the answer is held.
+        """
+        return self._after(method, path, ('hold', None))
+
     def close(self):
         """Release what is held and stop listening (the clean-up)."""
         server, self._server = self._server, None
@@ -145,6 +183,15 @@ class Relay(fixtures.Fixture):
         with self._lock:
             self.in_flight += step
             self.most_in_flight = max(self.most_in_flight, self.in_flight)
+
+    def _answer_hook_for(self, method, target):
+        path = urllib.parse.urlsplit(target).path
+        with self._lock:
+            for hook in self._answer_hooks:
+                if hook[:2] == (method, path):
+                    self._answer_hooks.remove(hook)
+                    return hook
+        return None
 
     def _hook_for(self, method, path):
         with self._lock:
@@ -240,13 +287,35 @@ class Relay(fixtures.Fixture):
                 relay._before(self.command, self.path)
                 status, reason, resp_headers, data = self._send_upstream(
                     body, headers)
+                hook = relay._answer_hook_for(self.command, self.path)
+                what, every = hook[3] if hook else (None, None)
+                if hook:
+                    hook[2].set()
+                if what == 'hold':
+                    relay._released.wait(relay.timeout)
+                elif what == 'lose':
+                    self.close_connection = True
+                    self.connection.shutdown(socket.SHUT_RDWR)
+                    return
                 self.send_response_only(status, reason)
                 for key, value in resp_headers:
                     if key.lower() not in HOP_BY_HOP + ('content-length',):
                         self.send_header(key, value)
                 self.send_header('Content-Length', str(len(data)))
+                if what == 'trickle':
+                    self._trickle(b''.join(self._headers_buffer) + b'\r\n'
+                                  + data, every)
+                    return
                 self.end_headers()
                 self.wfile.write(data)
+
+            def _trickle(self, raw, every):
+                self._headers_buffer = []
+                self.close_connection = True
+                for offset in range(len(raw)):
+                    self.wfile.write(raw[offset:offset + 1])
+                    self.wfile.flush()
+                    time.sleep(every)
 
             do_GET = do_PUT = do_POST = do_PATCH = do_DELETE = _forward
 

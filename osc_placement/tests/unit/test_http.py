@@ -21,6 +21,7 @@ environment of the requests of a batch.
 """
 
 import base64
+import http.client as http_client
 import json
 import logging
 import os
@@ -33,6 +34,7 @@ from keystoneauth1 import session as ks_session
 from osc_lib import exceptions
 import requests
 import testscenarios
+from urllib3 import exceptions as urllib3_exceptions
 
 from osc_placement.cli import batch
 from osc_placement import errors
@@ -413,6 +415,145 @@ class TestTransportErrors(HTTPTestCase):
         self.assertIsInstance(raised, exceptions.CommandError)
         self.assertEqual('Unable to reach the Placement API at %s/traits: %s.'
                          % (ENDPOINT, self.reason), str(raised))
+
+
+def as_requests_raises(kind, reason):
+    """requests' exception for ``reason``, naming the request as it does.
+
+    As ``requests.adapters.HTTPAdapter.send`` builds it: urllib3's
+    MaxRetryError (its reason), or the ProtocolError of a connection
+    cut, and the request sent.
+    """
+    def raises(request, context):
+        raise kind(reason, request=request)
+    return raises
+
+
+def max_retry(reason):
+    return urllib3_exceptions.MaxRetryError(None, ENDPOINT, reason)
+
+
+CONSUMER = 'cccccccc-cccc-4ccc-8ccc-000000000001'
+
+
+class TestTransportErrorsOfAWrite(HTTPTestCase):
+    """A write's answer lost after it may have left: outcome unknown.
+
+    One certainly not sent (no connection made) keeps the message of a
+    read.
+    """
+
+    scenarios = [
+        ('read-timeout', {
+            'kind': requests.exceptions.ReadTimeout,
+            'reason': urllib3_exceptions.ReadTimeoutError(None, '', 'slow'),
+            'unknown': 'no answer before the timeout'}),
+        ('reset', {
+            'kind': requests.exceptions.ConnectionError,
+            'reason': urllib3_exceptions.ProtocolError(
+                'Connection aborted.', ConnectionResetError(104, 'reset')),
+            'unknown': 'the connection was closed before an answer came'}),
+        ('closed', {
+            'kind': requests.exceptions.ConnectionError,
+            'reason': urllib3_exceptions.ProtocolError(
+                'Connection aborted.', http_client.RemoteDisconnected('')),
+            'unknown': 'the connection was closed before an answer came'}),
+        ('refused', {
+            'kind': requests.exceptions.ConnectionError,
+            'reason': max_retry(urllib3_exceptions.NewConnectionError(
+                None, 'Failed to establish a new connection: [Errno 111] '
+                'Connection refused')),
+            'unknown': None}),
+        ('connect-timeout', {
+            'kind': requests.exceptions.ConnectTimeout,
+            'reason': max_retry(urllib3_exceptions.ConnectTimeoutError(
+                None, 'timed out')),
+            'unknown': None}),
+    ]
+
+    def test_outcome_unknown_only_once_connected(self):
+        url = '/allocations/' + CONSUMER
+        self.requests_mock.put(ENDPOINT + url, json=as_requests_raises(
+            self.kind, self.reason))
+        raised = self.assertRaises(
+            errors.ConnectionFailed, client().request, 'PUT', url,
+            json={'allocations': {}})
+        if self.unknown is None:
+            self.assertNotIsInstance(raised, errors.OutcomeUnknown)
+            self.assertTrue(str(raised).startswith(
+                'Unable to reach the Placement API at %s%s: '
+                % (ENDPOINT, url)), str(raised))
+            return
+        self.assertEqual(
+            'Outcome unknown: PUT %s%s: it may have reached the Placement '
+            'API, but its answer was lost (%s): the write may or may not '
+            'have happened; check with openstack resource provider '
+            'allocation show %s.' % (ENDPOINT, url, self.unknown, CONSUMER),
+            str(raised))
+
+    def test_a_read_keeps_saying_unable_to_reach(self):
+        self.requests_mock.get(ENDPOINT + '/traits', json=as_requests_raises(
+            self.kind, self.reason))
+        raised = self.assertRaises(errors.ConnectionFailed, client().request,
+                                   'GET', '/traits')
+        self.assertNotIsInstance(raised, errors.OutcomeUnknown)
+
+    def test_another_request_failing_sent_nothing_of_the_write(self):
+        # keystoneauth's own request (a token) failed: the write never
+        # started, whatever the failure.
+        def raises(request, context):
+            other = requests.Request('POST', 'http://keystone.test/v3/auth/'
+                                     'tokens').prepare()
+            raise self.kind(self.reason, request=other)
+        self.requests_mock.put(ENDPOINT + '/traits/CUSTOM_A', json=raises)
+        raised = self.assertRaises(errors.ConnectionFailed, client().request,
+                                   'PUT', '/traits/CUSTOM_A')
+        self.assertNotIsInstance(raised, errors.OutcomeUnknown)
+
+
+class TestWriteChecks(base.TestCase):
+    """How to check what a write whose answer was lost did."""
+
+    scenarios = [
+        ('consumer', {'args': ('PUT', '/allocations/c1', {}),
+                      'checks': ['openstack resource provider allocation '
+                                 'show c1']}),
+        ('several', {'args': ('POST', '/allocations', {'c1': {}, 'c2': {}}),
+                     'checks': [
+                         'openstack resource provider allocation show c1',
+                         'openstack resource provider allocation show c2',
+                         'after a restore, openstack resource provider '
+                         'allocation restore --dry-run with the same file']}),
+        ('many', {'args': ('POST', '/allocations',
+                           {'c%d' % n: {} for n in range(5)}),
+                  'checks': [
+                      'openstack resource provider allocation show '
+                      '<consumer> for each of the 5 consumers written (c0, '
+                      'c1, c2, ...)',
+                      'after a restore, openstack resource provider '
+                      'allocation restore --dry-run with the same file']}),
+        ('reshape', {'args': ('POST', '/reshaper', {
+            'inventories': {'r1': {}}, 'allocations': {'c1': {}}}),
+            'checks': ['openstack resource provider inventory list r1',
+                       'openstack resource provider allocation show c1']}),
+        ('inventory', {'args': ('DELETE', '/resource_providers/r1/'
+                                'inventories/VCPU', None),
+                       'checks': ['openstack resource provider inventory '
+                                  'list r1']}),
+        ('provider', {'args': ('DELETE', '/resource_providers/r1', None),
+                      'checks': ['openstack resource provider show r1']}),
+        ('created', {'args': ('POST', '/resource_providers',
+                              {'name': 'n1'}),
+                     'checks': ['openstack resource provider list --name '
+                                'n1']}),
+        ('trait', {'args': ('PUT', '/traits/CUSTOM_%0A', None),
+                   'checks': ['openstack trait show CUSTOM_\\n']}),
+        ('class', {'args': ('PUT', '/resource_classes/CUSTOM_A', None),
+                   'checks': ['openstack resource class show CUSTOM_A']}),
+    ]
+
+    def test_write_checks(self):
+        self.assertEqual(self.checks, errors.write_checks(*self.args))
 
 
 # Through the shell: the negotiated version in --debug, an endpoint that

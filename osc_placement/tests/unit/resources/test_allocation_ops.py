@@ -328,7 +328,8 @@ class TestRestoreConflict(base.FileTestCase):
 
     def test_signal_during_the_reads_again_says_what_is_known(self):
         # SIGINT while the consumers are read again: what was read would
-        # make a wrong account of what changed.
+        # make a wrong account of what changed. Exit 130, as after any
+        # signal.
         read = self._consumer
 
         def interrupted(request, context):
@@ -342,7 +343,7 @@ class TestRestoreConflict(base.FileTestCase):
         out, err, code = self._restore(1)
         self.assertEqual(
             ('', 'Interrupted while reading the consumers again after '
-             'Placement refused the write: nothing was written.\n', 1),
+             'Placement refused the write: nothing was written.\n', 130),
             (out, err, code))
 
     def test_conflict_reads_again_through_the_batch(self):

@@ -1,0 +1,87 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
+
+"""One request in flight (osc_placement/api/inflight.py).
+
+The call stands for the request: its result and its error come back as
+they are; the deadline bounds the whole wait however the call spends it;
+a first signal is noted and waited through, a second ends the wait.
+"""
+
+import os
+import signal
+import threading
+import time
+
+from osc_placement.api import inflight
+from osc_placement.tests.unit import base
+
+
+class TestWaitFor(base.TestCase):
+
+    def test_result_and_error_of_the_call(self):
+        self.assertEqual(3, inflight.wait_for(lambda: 3))
+        self.assertEqual(4, inflight.wait_for(lambda: 4, timeout=5))
+
+        def fails():
+            raise ValueError('boom')
+        for timeout in (None, 5):
+            self.assertRaisesRegex(ValueError, 'boom', inflight.wait_for,
+                                   fails, timeout)
+
+    def test_the_call_runs_here_without_timeout_or_signals(self):
+        self.assertIs(threading.current_thread(), inflight.wait_for(
+            threading.current_thread))
+
+    def test_deadline_bounds_the_whole_wait(self):
+        # A call that never stops making progress (a trickled answer)
+        # is given up at the deadline.
+        release = threading.Event()
+        self.addCleanup(release.set)
+        started = time.monotonic()
+        exc = self.assertRaises(inflight.PastDeadline, inflight.wait_for,
+                                lambda: release.wait(30), 0.2)
+        self.assertLess(time.monotonic() - started, 5)
+        self.assertEqual('no answer before the timeout', str(exc))
+
+
+class TestSignals(base.TestCase):
+
+    def test_first_signal_noted_and_waited_through(self):
+        def call():
+            os.kill(os.getpid(), signal.SIGTERM)
+            time.sleep(0.2)
+            return 'answer'
+        with inflight.Signals() as signals:
+            self.assertEqual('answer', inflight.wait_for(call, None, signals))
+        self.assertEqual((signal.SIGTERM, None),
+                         (signals.caught, signals.again))
+
+    def test_second_signal_ends_the_wait(self):
+        release = threading.Event()
+        self.addCleanup(release.set)
+
+        def call():
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.2)
+            os.kill(os.getpid(), signal.SIGINT)
+            release.wait(30)
+        with inflight.Signals() as signals:
+            exc = self.assertRaises(inflight.SignalledAgain,
+                                    inflight.wait_for, call, None, signals)
+        self.assertEqual(signal.SIGINT, exc.signum)
+
+    def test_handlers_given_back(self):
+        before = signal.getsignal(signal.SIGINT)
+        with inflight.Signals():
+            self.assertIsNot(before, signal.getsignal(signal.SIGINT))
+        self.assertIs(before, signal.getsignal(signal.SIGINT))
