@@ -558,6 +558,66 @@ class TestMultiDelete(base.TestCase):
         self.assertEqual(expected, err.splitlines())
 
 
+class TestLostAnswers(base.TestCase):
+    """Writes whose answer was lost are counted apart from the failures.
+
+    Their outcome is unknown: they are neither done nor failed, in the
+    count and after a signal alike.
+    """
+
+    api_version = '1.39'
+
+    def setUp(self):
+        super().setUp()
+        lost, refused = PROVIDER_UUIDS[1], PROVIDER_UUIDS[3]
+
+        def read_timeout(request, context):
+            raise requests.exceptions.ReadTimeout('slow', request=request)
+        for item in PROVIDER_UUIDS:
+            path = base.ENDPOINT + '/resource_providers/' + item
+            if item == lost:
+                self.requests_mock.delete(path, json=read_timeout)
+            elif item == refused:
+                self.requests_mock.delete(path, **base.error_reply(
+                    404, 'No such thing.'))
+            else:
+                self.requests_mock.delete(path, status_code=204)
+        self.lost = lost
+        self.refused = refused
+
+    def test_failed_and_lost_counted_apart(self):
+        out, err, code = self.openstack('resource', 'provider', 'delete',
+                                        *PROVIDER_UUIDS)
+        self.assertEqual(('', 1), (out, code))
+        self.assertEqual([
+            'Outcome unknown for delete resource provider %s: it may have '
+            'reached the Placement API, but its answer was lost (no answer '
+            'before the timeout): the write may or may not have happened; '
+            'check with openstack resource provider show %s.'
+            % (self.lost, self.lost),
+            'Failed to delete resource provider %s: No such thing. '
+            '(HTTP 404)' % self.refused,
+            'Failed to delete 1 of %d resource providers; unknown whether 1 '
+            'was deleted.' % len(PROVIDER_UUIDS)], err.splitlines())
+
+    def test_an_interruption_does_not_count_them_as_not_done(self):
+        last = PROVIDER_UUIDS[-1]
+
+        def interrupted(request, context):
+            os.kill(os.getpid(), signal.SIGINT)
+            context.status_code = 204
+        self.requests_mock.delete(
+            base.ENDPOINT + '/resource_providers/' + last, json=interrupted)
+        out, err, code = self.openstack('resource', 'provider', 'delete',
+                                        *PROVIDER_UUIDS)
+        total = len(PROVIDER_UUIDS)
+        self.assertEqual(130, code, err)
+        self.assertEqual(
+            'Interrupted: %d of %d resource providers deleted, unknown '
+            'whether 1 was; the other 1 were not deleted.'
+            % (total - 2, total), err.splitlines()[-1])
+
+
 class TestPartialFailure(clouds.CloudTestCase):
     """A provider that cannot be read: the rest is printed, exit 1.
 
