@@ -18,7 +18,10 @@ Placement's JSON error body, keystonemiddleware's, or the text of any other
 body, HTML stripped), an answer this client cannot use
 (:class:`InvalidResponse`) and a failure below HTTP
 (:class:`ConnectionFailed`, with :func:`describe_transport_error` saying
-why). ``http.py`` sends the requests and raises these.
+why; :class:`OutcomeUnknown` for a write that may have reached the server
+before its answer was lost, :func:`nothing_sent` telling them apart, with
+:func:`write_checks` saying how to check), and a signal during a write
+(:class:`Interrupted`). ``http.py`` sends the requests and raises these.
 """
 
 import errno
