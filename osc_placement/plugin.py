@@ -188,8 +188,9 @@ def build_option_parser(parser):
     timeout = parser.add_argument(
         '--os-placement-timeout', metavar='<seconds>', dest=TIMEOUT_DEST,
         default=os.environ.pop(TIMEOUT_ENV, None),
-        help='Seconds to wait for each answer of the Placement API before '
-             'giving up (default: no limit; Env: %s)' % TIMEOUT_ENV)
+        help='Seconds to wait for each request to the Placement API, '
+             'connection and whole answer, before giving up (default: no '
+             'limit; Env: %s)' % TIMEOUT_ENV)
     # The old spelling, for one more release, unless OpenStackClient
     # itself defines a --timeout some day.
     try:
