@@ -31,6 +31,9 @@ is:
   ``request_filter.py`` and its ``ALL_REQUEST_FILTERS``, with the steps of
   ``ResourceRequest.from_request_spec()``); ``translate()`` runs it.
 - ``cpus``: the rules of CPU pinning and their checks.
+- ``pci``: the PCI devices of ``pci_passthrough:alias``, one request
+  group each, with the aliases of Nova's ``[pci] alias`` (``pci_aliases``),
+  and Nova's checks of those aliases; ``traits``: the standard traits.
 - ``resource_request``: the request the rules build and its query (Nova's
   ``ResourceRequest``), ``Translation`` and ``Refused``.
 - ``specs``: the tables of what Nova knows (the extra specs of a few
@@ -59,14 +62,15 @@ In short, the request is:
 
 Not translated, and said so in a warning (the answer is then incomplete):
 Cyborg device profiles (``accel:device_profile``), PCI aliases
-(``pci_passthrough:alias``, requested from Placement with Nova's
-``[filter_scheduler]pci_in_placement``), and, not being part of a flavor,
+(``pci_passthrough:alias``) without Nova's aliases or with a Nova that
+does not ask Placement for PCI devices (``[filter_scheduler]
+pci_in_placement``), and, not being part of a flavor,
 the resource requests of Neutron ports (QoS minimum bandwidth or packet
 rate) and what the image adds. Request filters that depend on Nova's
 configuration or the project (tenant isolation, isolated aggregates,
-routed networks, image types) are not applied; ``OWNER_NOVA`` on the root,
-which Nova 34 requires once every nova-compute runs 34, is added only with
-``owner_nova``.
+routed networks, image types) are not applied; ``OWNER_NOVA`` on the root
+and on the PCI devices, which Nova 34 requires once every nova-compute
+runs 34, is added only with ``owner_nova``.
 """
 
 from osc_placement.model.flavors.resource_request import Refused
