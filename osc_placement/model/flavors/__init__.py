@@ -18,7 +18,9 @@ value)`` pairs that ``allocation candidate list`` builds), the lowest
 Placement microversion that takes them, and the warnings to print. A
 flavor Nova would refuse raises ``Refused`` (an
 ``osc_lib.exceptions.CommandError``), one line naming the extra spec and
-the reason.
+the reason. ``pci_aliases(entries, in_placement)`` reads the PCI aliases
+of Nova's ``[pci] alias`` that ``translate()`` takes, or raises
+``InvalidAlias`` (one line naming the alias) where Nova refuses them.
 
 The rules are those of nova 34.0.0 for a flavor without an image, and the
 tests in ``osc_placement/tests/nova`` hold this package against Nova's own
@@ -73,8 +75,11 @@ and on the PCI devices, which Nova 34 requires once every nova-compute
 runs 34, is added only with ``owner_nova``.
 """
 
+from osc_placement.model.flavors.pci import aliases as pci_aliases
+from osc_placement.model.flavors.pci import InvalidAlias
 from osc_placement.model.flavors.resource_request import Refused
 from osc_placement.model.flavors.resource_request import Translation
 from osc_placement.model.flavors.rules import translate
 
-__all__ = ['Refused', 'Translation', 'translate']
+__all__ = ['InvalidAlias', 'Refused', 'Translation', 'pci_aliases',
+           'translate']

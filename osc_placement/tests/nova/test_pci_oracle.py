@@ -33,6 +33,7 @@ steps raises; ours must refuse exactly then (``pci.aliases()`` or
 
 import contextlib
 import json
+import os
 from urllib import parse
 
 import fixtures
@@ -48,9 +49,11 @@ from nova.scheduler import utils
 from nova.virt import hardware
 import os_traits
 from osc_lib import exceptions
+from oslo_config import cfg
 from oslotest import base
 import testscenarios
 
+from osc_placement.cli import flavor_requests
 from osc_placement.model import flavors
 from osc_placement.model.flavors import pci
 from osc_placement.model.flavors import traits
@@ -444,6 +447,59 @@ class TestRandom(OracleMixin, base.BaseTestCase):
         flavor, entries = case
         self.assertSameAsNova(flavor, entries, in_placement=in_placement,
                               owner_nova=owner)
+
+
+class TestNovaConfig(base.BaseTestCase):
+    """--nova-config reads what Nova's own options read from the file."""
+
+    scenarios = [
+        ('none', dict(content='[DEFAULT]\ndebug = true\n')),
+        ('several, quoted, on several lines', dict(content=(
+            '[pci]\n'
+            'alias = {"name": "a", "resource_class": "CUSTOM_A"}\n'
+            "alias = '{\"name\": \"b\", \"vendor_id\": \"10de\"}'\n"
+            'alias = {"name": "c",\n'
+            '   "resource_class": "CUSTOM_C"}\n'
+            "alias = '{\n"
+            '  "name": "d", "resource_class": "CUSTOM_D"\n'
+            "  }'\n"
+            '[filter_scheduler]\npci_in_placement = yes\n'))),
+        ('the old name beside the new', dict(content=(
+            '[DEFAULT]\npci_alias = {"name": "old"}\n'
+            '[pci]\nalias = {"name": "new"}\n'))),
+        ('a dollar', dict(content=(
+            '[pci]\nalias = {"name": "x", "resource_class": "A$$B"}\n'
+            '[filter_scheduler]\npci_in_placement = 0\n'))),
+        ('a value of an option not known', dict(content=(
+            '[pci]\nalias = {"name": "x", "resource_class": "$nothing"}\n'
+            ))),
+        ('not a boolean', dict(content=(
+            '[filter_scheduler]\npci_in_placement = maybe\n'))),
+        ('the last boolean', dict(content=(
+            '[filter_scheduler]\npci_in_placement = true\n'
+            'pci_in_placement = False\n'))),
+    ]
+
+    def test_same_as_nova(self):
+        path = os.path.join(self.useFixture(fixtures.TempDir()).path,
+                            'nova.conf')
+        with open(path, 'w') as f:
+            f.write(self.content)
+        conf = cfg.ConfigOpts()
+        nova_conf.pci.register_opts(conf)
+        nova_conf.scheduler.register_opts(conf)
+        conf(args=[], default_config_files=[path], default_config_dirs=[])
+        try:
+            expected = (list(conf.pci.alias),
+                        conf.filter_scheduler.pci_in_placement)
+        except (cfg.Error, ValueError):
+            self.assertRaises(exceptions.CommandError,
+                              flavor_requests._read_nova_config,
+                              '--nova-config', path)
+            return
+        self.assertEqual(
+            expected,
+            flavor_requests._read_nova_config('--nova-config', path))
 
 
 class TestTables(base.BaseTestCase):
