@@ -305,15 +305,20 @@ def flavor_suffixes(specs):
 
 
 def _suffix(name, number, taken):
-    """A group suffix for a device of an alias, none of ``taken``."""
+    """A group suffix for a device of an alias, none of ``taken``.
+
+    ``_pci_<alias>_<number>``, the alias's name in what a suffix may hold
+    and cut to fit; ``_pci<k>_<alias>_<number>`` for the first ``k`` free
+    where the flavor has a group of that suffix.
+    """
     tail = '_%d' % number
-    head = '_pci_'
-    while True:
-        stem = _NOT_IN_SUFFIX.sub('_', name)
-        suffix = (head + stem)[:_MAX_SUFFIX - len(tail)] + tail
-        if suffix not in taken:
-            return suffix
-        head = '_' + head
+    stem = _NOT_IN_SUFFIX.sub('_', name)
+    suffix = ('_pci_' + stem)[:_MAX_SUFFIX - len(tail)] + tail
+    other = 0
+    while suffix in taken:
+        other += 1
+        suffix = ('_pci%d_' % other + stem)[:_MAX_SUFFIX - len(tail)] + tail
+    return suffix
 
 
 def devices(request):

@@ -261,10 +261,12 @@ class TestDevices(base.BaseTestCase):
 
     def test_a_suffix_of_the_flavor_is_not_taken(self):
         found = self.translate('gpu:1', group_policy='none',
-                               **{'resources_pci_gpu_1:VGPU': '1'})
-        self.assertIn(('resources__pci_gpu_1', 'CUSTOM_PCI_10DE_2330:1'),
+                               **{'resources_pci_gpu_1:VGPU': '1',
+                                  'resources_pci1_gpu_1:VGPU': '1'})
+        self.assertIn(('resources_pci2_gpu_1', 'CUSTOM_PCI_10DE_2330:1'),
                       found.params)
         self.assertIn(('resources_pci_gpu_1', 'VGPU:1'), found.params)
+        self.assertIn(('resources_pci1_gpu_1', 'VGPU:1'), found.params)
 
     def test_a_suffix_of_any_alias_name(self):
         entry = json.dumps({'name': 'a b/' + 'c' * 80,
