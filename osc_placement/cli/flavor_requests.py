@@ -13,7 +13,9 @@
 """The ``--flavor`` options of the commands that build a candidates request.
 
 ``add_options()`` declares them; ``given()`` says whether a run uses them
-and ``check()`` refuses what cannot go with them; ``translated()`` returns
+and ``check()`` refuses what cannot go with them (and PCI aliases Nova
+refuses: ``pci_aliases()``, which reads ``--pci-alias`` or the
+``--nova-config`` file); ``translated()`` returns
 each flavor's request as ``osc_placement.model.flavors.translate()`` builds it,
 checked against the session's Placement microversion. ``read()`` reads
 the flavors and the zone's aggregates from Nova
@@ -77,6 +79,31 @@ def add_options(cmd, parser, with_all=True):
         parser, '--include-disabled', action='store_true', extended=True,
         help='With ``--flavor``: disabled computes count too (the request '
              'does not forbid ``COMPUTE_STATUS_DISABLED`` on the root).')
+    _add_pci_options(cmd, parser)
+
+
+def _add_pci_options(cmd, parser):
+    """--pci-alias, --nova-config and --owner-nova."""
+    cmd.add_option(
+        parser, '--pci-alias', metavar='<json>', action='append',
+        default=[], extended=True,
+        help='With ``--flavor``: a PCI alias as Nova\'s ``[pci] alias`` '
+             'option has it (JSON: ``{"name": "a100", "vendor_id": '
+             '"10de", "product_id": "20b5"}``), so that a flavor\'s '
+             '``pci_passthrough:alias`` is asked for as Nova asks '
+             'Placement for PCI devices (``[filter_scheduler] '
+             'pci_in_placement``): one request group per device. May be '
+             'repeated, one alias each.')
+    cmd.add_option(
+        parser, '--nova-config', metavar='<nova.conf>', extended=True,
+        help='With ``--flavor``: the PCI aliases of this Nova configuration '
+             'file (``[pci] alias``), asked for as ``--pci-alias`` does '
+             'where its ``[filter_scheduler] pci_in_placement`` is true.')
+    cmd.add_option(
+        parser, '--owner-nova', action='store_true', extended=True,
+        help='With ``--flavor``: the root provider and those of the PCI '
+             'devices must have ``OWNER_NOVA``, as Nova 34 requires once '
+             'every nova-compute runs 34.')
 
 
 def given(parsed_args):
@@ -96,6 +123,7 @@ def check(parsed_args, replaced=('resource',)):
                 raise exceptions.CommandError(
                     '--flavor and --all-flavors replace --%s: give one or '
                     'the other.' % dest.replace('_', '-'))
+        pci_aliases(parsed_args)
         return
     for flag in ('boot_from_volume', 'availability_zone',
                  'include_disabled'):
@@ -103,6 +131,65 @@ def check(parsed_args, replaced=('resource',)):
             raise exceptions.CommandError(
                 '--%s needs --flavor or --all-flavors.'
                 % flag.replace('_', '-'))
+    for flag in ('pci_alias', 'nova_config', 'owner_nova'):
+        if getattr(parsed_args, flag, None):
+            raise exceptions.CommandError(
+                '--%s needs --flavor or --all-flavors.'
+                % flag.replace('_', '-'))
+
+
+def pci_aliases(parsed_args):
+    """The ``flavors.pci_aliases()`` of the run, None without them.
+
+    Those of ``--pci-alias`` (PCI in Placement), or those of the
+    ``--nova-config`` file and its ``pci_in_placement``. Aliases Nova
+    refuses are one line naming the option and the alias.
+    """
+    # Only here: the translation's modules are loaded by the runs that
+    # translate flavors (see osc_placement.resources).
+    from osc_placement.model import flavors
+    path = parsed_args.nova_config
+    if path is not None and parsed_args.pci_alias:
+        raise exceptions.CommandError(
+            '--pci-alias and --nova-config: give one or the other.')
+    if path is not None:
+        source = '--nova-config %s' % text.printable(path)
+        entries, in_placement = _read_nova_config(source, path)
+    elif parsed_args.pci_alias:
+        source = '--pci-alias'
+        entries, in_placement = parsed_args.pci_alias, True
+    else:
+        return None
+    try:
+        return flavors.pci_aliases(entries, in_placement=in_placement)
+    except flavors.InvalidAlias as exc:
+        raise exceptions.CommandError('%s: %s' % (source, exc))
+
+
+def _read_nova_config(source, path):
+    """([pci] alias entries, [filter_scheduler] pci_in_placement).
+
+    Read as Nova reads its configuration (oslo.config: values in quotes,
+    lines that go on indented, ``alias`` given several times, and its
+    old name ``[DEFAULT] pci_alias``); one line naming the file for one
+    that cannot be read or parsed.
+    """
+    # Only here: oslo.config is loaded by the runs that read a nova.conf.
+    from oslo_config import cfg
+    conf = cfg.ConfigOpts()
+    conf.register_opts([cfg.MultiStrOpt(
+        'alias', default=[], deprecated_name='pci_alias',
+        deprecated_group='DEFAULT')], group='pci')
+    conf.register_opts([cfg.BoolOpt('pci_in_placement', default=False)],
+                       group='filter_scheduler')
+    try:
+        conf(args=[], project='nova', default_config_files=[path],
+             default_config_dirs=[], use_env=False)
+        return (list(conf.pci.alias),
+                conf.filter_scheduler.pci_in_placement)
+    except (cfg.Error, OSError, ValueError) as exc:
+        raise exceptions.CommandError('%s: %s' % (
+            source, text.printable(str(exc).strip())))
 
 
 def read(cmd, parsed_args):
@@ -153,6 +240,8 @@ def translated(cmd, http, parsed_args, found, aggregates, required=(),
                    aggregates=aggregates, required=required,
                    forbidden=forbidden, member_of=member_of, in_tree=in_tree,
                    root_required=root_required)
+    options.update(owner_nova=parsed_args.owner_nova,
+                   pci_aliases=pci_aliases(parsed_args))
     translations = []
     for flavor in found:
         try:

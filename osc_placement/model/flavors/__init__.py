@@ -18,7 +18,9 @@ value)`` pairs that ``allocation candidate list`` builds), the lowest
 Placement microversion that takes them, and the warnings to print. A
 flavor Nova would refuse raises ``Refused`` (an
 ``osc_lib.exceptions.CommandError``), one line naming the extra spec and
-the reason.
+the reason. ``pci_aliases(entries, in_placement)`` reads the PCI aliases
+of Nova's ``[pci] alias`` that ``translate()`` takes, or raises
+``InvalidAlias`` (one line naming the alias) where Nova refuses them.
 
 The rules are those of nova 34.0.0 for a flavor without an image, and the
 tests in ``osc_placement/tests/nova`` hold this package against Nova's own
@@ -31,6 +33,9 @@ is:
   ``request_filter.py`` and its ``ALL_REQUEST_FILTERS``, with the steps of
   ``ResourceRequest.from_request_spec()``); ``translate()`` runs it.
 - ``cpus``: the rules of CPU pinning and their checks.
+- ``pci``: the PCI devices of ``pci_passthrough:alias``, one request
+  group each, with the aliases of Nova's ``[pci] alias`` (``pci_aliases``),
+  and Nova's checks of those aliases; ``traits``: the standard traits.
 - ``resource_request``: the request the rules build and its query (Nova's
   ``ResourceRequest``), ``Translation`` and ``Refused``.
 - ``specs``: the tables of what Nova knows (the extra specs of a few
@@ -59,18 +64,22 @@ In short, the request is:
 
 Not translated, and said so in a warning (the answer is then incomplete):
 Cyborg device profiles (``accel:device_profile``), PCI aliases
-(``pci_passthrough:alias``, requested from Placement with Nova's
-``[filter_scheduler]pci_in_placement``), and, not being part of a flavor,
+(``pci_passthrough:alias``) without Nova's aliases or with a Nova that
+does not ask Placement for PCI devices (``[filter_scheduler]
+pci_in_placement``), and, not being part of a flavor,
 the resource requests of Neutron ports (QoS minimum bandwidth or packet
 rate) and what the image adds. Request filters that depend on Nova's
 configuration or the project (tenant isolation, isolated aggregates,
-routed networks, image types) are not applied; ``OWNER_NOVA`` on the root,
-which Nova 34 requires once every nova-compute runs 34, is added only with
-``owner_nova``.
+routed networks, image types) are not applied; ``OWNER_NOVA`` on the root
+and on the PCI devices, which Nova 34 requires once every nova-compute
+runs 34, is added only with ``owner_nova``.
 """
 
+from osc_placement.model.flavors.pci import aliases as pci_aliases
+from osc_placement.model.flavors.pci import InvalidAlias
 from osc_placement.model.flavors.resource_request import Refused
 from osc_placement.model.flavors.resource_request import Translation
 from osc_placement.model.flavors.rules import translate
 
-__all__ = ['Refused', 'Translation', 'translate']
+__all__ = ['InvalidAlias', 'Refused', 'Translation', 'pci_aliases',
+           'translate']

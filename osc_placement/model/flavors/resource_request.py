@@ -98,19 +98,21 @@ class Request(object):
     What the rules read: ``flavor``, its ``name`` (printable), ``specs``
     and ``vcpus``, and the caller's options that Nova would know
     (``boot_from_volume``, ``include_disabled``, ``aggregates``: the
-    zone's, ``owner_nova``). What they fill: ``groups`` (suffix:
-    ``Group``), ``group_policy``, ``member_of`` (values of the unnamed
-    group), ``root_required``, ``root_forbidden``, ``warnings`` and
-    ``untranslated``. ``user``: what the user adds (``required``,
-    ``forbidden``, ``member_of``, ``in_tree``, ``root_required``, as
-    ``translate()`` takes them), which ``query()`` writes after the
-    rules' own.
+    zone's, ``owner_nova``, ``pci_aliases``: the ``pci.Aliases`` of
+    Nova's ``[pci] alias``, None when not known). What they fill:
+    ``groups`` (suffix: ``Group``), ``group_policy``, ``member_of``
+    (values of the unnamed group), ``root_required``, ``root_forbidden``,
+    ``warnings``, ``untranslated`` and ``translated`` (the specs of
+    ``specs.UNTRANSLATED`` that a rule translated). ``user``: what the
+    user adds (``required``, ``forbidden``, ``member_of``, ``in_tree``,
+    ``root_required``, as ``translate()`` takes them), which ``query()``
+    writes after the rules' own.
     """
 
     def __init__(self, flavor, boot_from_volume=False,
                  include_disabled=False, aggregates=None, required=(),
                  forbidden=(), member_of=(), in_tree=None, root_required=(),
-                 owner_nova=False):
+                 owner_nova=False, pci_aliases=None):
         self.flavor = flavor
         self.name = text.printable(flavor.get('name') or flavor.get('id')
                                    or '?')
@@ -120,6 +122,7 @@ class Request(object):
         self.include_disabled = include_disabled
         self.aggregates = aggregates
         self.owner_nova = owner_nova
+        self.pci_aliases = pci_aliases
         self.user = types.SimpleNamespace(
             required=required, forbidden=forbidden, member_of=member_of,
             in_tree=in_tree, root_required=root_required)
@@ -131,6 +134,7 @@ class Request(object):
         self.root_forbidden = set()
         self.warnings = []
         self.untranslated = []
+        self.translated = set()
 
     def refuse(self, key, why):
         """Raise ``Refused``: one line naming the extra spec and why."""

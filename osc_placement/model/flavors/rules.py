@@ -23,6 +23,7 @@ import math
 import re
 
 from osc_placement.model.flavors import cpus
+from osc_placement.model.flavors import pci
 from osc_placement.model.flavors import resource_request
 from osc_placement.model.flavors import specs as tables
 from osc_placement.model import text
@@ -352,7 +353,7 @@ def untranslated_specs(request):
     answer is incomplete, and ``Translation.untranslated`` names them.
     """
     for key, what in tables.UNTRANSLATED.items():
-        if request.specs.get(key):
+        if request.specs.get(key) and key not in request.translated:
             request.untranslated.append(key)
             request.warn(
                 'Flavor %s: extra spec %s=%s: Nova also asks for %s, which '
@@ -389,6 +390,7 @@ RULES = (
     group_specs,
     cpus.pinned_cpus,
     cpus.thread_policy,
+    pci.devices,
     base_amounts,
     mem_encryption,
     vpmems,
@@ -397,6 +399,7 @@ RULES = (
     secure_boot,
     maxphysaddr,
     strip_zeros,
+    pci.group_policy,
     accelerators,
     packed_virtqueue,
     ephemeral_encryption,
@@ -412,7 +415,8 @@ RULES = (
 
 def translate(flavor, boot_from_volume=False, include_disabled=False,
               aggregates=None, required=(), forbidden=(), member_of=(),
-              in_tree=None, root_required=(), owner_nova=False):
+              in_tree=None, root_required=(), owner_nova=False,
+              pci_aliases=None):
     """The ``Translation`` of a flavor: the request Nova would send.
 
     flavor: a dict with ``name``, ``vcpus``, ``ram``, ``disk``,
@@ -427,7 +431,10 @@ def translate(flavor, boot_from_volume=False, include_disabled=False,
         add them to ``allocation candidate list``.
     root_required: traits of the root, ``!`` for a forbidden one.
     owner_nova: the root must have OWNER_NOVA (Nova 34 once every
-        nova-compute runs 34).
+        nova-compute runs 34), and so must the providers of the PCI
+        devices.
+    pci_aliases: the ``pci.Aliases`` of Nova's ``[pci] alias`` (None:
+        not known, and ``pci_passthrough:alias`` is not translated).
 
     Raises ``Refused`` for a flavor Nova refuses.
     """
@@ -435,7 +442,8 @@ def translate(flavor, boot_from_volume=False, include_disabled=False,
         flavor, boot_from_volume=boot_from_volume,
         include_disabled=include_disabled, aggregates=aggregates,
         required=required, forbidden=forbidden, member_of=member_of,
-        in_tree=in_tree, root_required=root_required, owner_nova=owner_nova)
+        in_tree=in_tree, root_required=root_required, owner_nova=owner_nova,
+        pci_aliases=pci_aliases)
     for rule in RULES:
         rule(request)
     params, needs = request.query()

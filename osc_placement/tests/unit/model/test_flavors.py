@@ -38,5 +38,6 @@ class TestPackage(base.BaseTestCase):
                     imported.add(node.module.split('.')[0])
                 elif isinstance(node, ast.Import):
                     imported.update(a.name.split('.')[0] for a in node.names)
-        self.assertEqual({'math', 're', 'types', 'osc_lib', 'osc_placement'},
+        self.assertEqual({'json', 'math', 're', 'types', 'osc_lib',
+                          'osc_placement'},
                          imported)
