@@ -142,26 +142,17 @@ def all_flavors(cmd):
             details=True, get_extra_specs=True, is_public=None)])
 
 
-def zone_aggregates(cmd, zone):
-    """The UUIDs of the host aggregates of an availability zone.
-
-    Those of the aggregates whose ``availability_zone`` metadata is the
-    zone: Nova mirrors them into Placement under the same UUIDs, and its
-    scheduler asks for ``member_of=in:<them>``. One line if there is none.
-    """
-    uuids = _aggregates_of(cmd, zone)
-    if not uuids:
-        raise exceptions.CommandError(_NO_AGGREGATE % text.printable(
-            repr(zone)))
-    return uuids
-
-
 _NO_AGGREGATE = ('No host aggregate of the compute API is in availability '
                  'zone %s.')
 
 
 def _aggregates_of(cmd, zone):
-    """The sorted UUIDs of the aggregates of the zone (maybe none)."""
+    """The UUIDs of the host aggregates of an availability zone, sorted.
+
+    Those of the aggregates whose ``availability_zone`` metadata is the
+    zone (maybe none): Nova mirrors them into Placement under the same
+    UUIDs, and its scheduler asks for ``member_of=in:<them>``.
+    """
     what = 'the host aggregates of availability zone %s' % (
         text.printable(repr(zone)))
     found = _call(what, lambda: list(_compute(cmd).aggregates()))

@@ -197,6 +197,8 @@ class TestZoneAggregates(ComputeTestCase):
     def aggregates(self, *bodies):
         self.requests_mock.get(NOVA + '/os-aggregates',
                                json={'aggregates': list(bodies)})
+        self.requests_mock.get(NOVA + '/os-availability-zone/detail',
+                               json={'availabilityZoneInfo': []})
 
     @staticmethod
     def aggregate(id_, uuid, zone=None):
@@ -213,21 +215,24 @@ class TestZoneAggregates(ComputeTestCase):
                         self.aggregate(3, 'u-1', 'az1'),
                         self.aggregate(4, 'u-3'))
         self.assertEqual(['u-1', 'u-2'],
-                         compute.zone_aggregates(self.cmd, 'az1'))
+                         compute.availability_zone(self.cmd,
+                                                   'az1').aggregates)
         self.assertEqual([('GET', NOVA + '/os-aggregates', 'compute 2.81')],
                          self.sent())
 
     def test_unknown_zone(self):
         self.aggregates(self.aggregate(1, 'u-2', 'az1'))
         exc = self.assertRaises(exceptions.CommandError,
-                                compute.zone_aggregates, self.cmd, 'az9')
+                                compute.availability_zone, self.cmd,
+                                'az9')
         self.assertEqual("No host aggregate of the compute API is in "
                          "availability zone 'az9'.", str(exc))
 
     def test_no_uuid_before_2_41(self):
         self.aggregates(self.aggregate(1, None, 'az1'))
         exc = self.assertRaises(exceptions.CommandError,
-                                compute.zone_aggregates, self.cmd, 'az1')
+                                compute.availability_zone, self.cmd,
+                                'az1')
         self.assertIn('compute microversion 2.41 or later needed',
                       str(exc))
 
