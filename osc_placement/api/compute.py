@@ -142,12 +142,16 @@ def all_flavors(cmd):
             details=True, get_extra_specs=True, is_public=None)])
 
 
-def zone_aggregates(cmd, zone):
-    """The UUIDs of the host aggregates of an availability zone.
+_NO_AGGREGATE = ('No host aggregate of the compute API is in availability '
+                 'zone %s.')
+
+
+def _aggregates_of(cmd, zone):
+    """The UUIDs of the host aggregates of an availability zone, sorted.
 
     Those of the aggregates whose ``availability_zone`` metadata is the
-    zone: Nova mirrors them into Placement under the same UUIDs, and its
-    scheduler asks for ``member_of=in:<them>``.
+    zone (maybe none): Nova mirrors them into Placement under the same
+    UUIDs, and its scheduler asks for ``member_of=in:<them>``.
     """
     what = 'the host aggregates of availability zone %s' % (
         text.printable(repr(zone)))
@@ -162,8 +166,77 @@ def zone_aggregates(cmd, zone):
                 '(compute microversion %s or later needed).'
                 % (what, AGGREGATE_UUID))
         uuids.append(aggregate.uuid)
-    if not uuids:
-        raise exceptions.CommandError(
-            'No host aggregate of the compute API is in availability zone '
-            '%s.' % text.printable(repr(zone)))
     return sorted(uuids)
+
+
+class Zone(object):
+    """An availability zone, as Nova's scheduler keeps its hosts.
+
+    ``aggregates``: the UUIDs of its host aggregates (the request asks
+    for ``member_of=in:<them>``), or, for a zone that no aggregate
+    carries (Nova's default zone), None and ``hosts``: the names of its
+    nova-compute hosts, whose trees alone count.
+    """
+
+    def __init__(self, name, aggregates=None, hosts=None):
+        self.name = name
+        self.aggregates = aggregates
+        self.hosts = hosts
+
+
+def availability_zone(cmd, name):
+    """The ``Zone`` of ``--availability-zone``: its aggregates or hosts.
+
+    As Nova's scheduler: where aggregates carry the zone, the request
+    lands in one of them (``map_az_to_placement_aggregate``); where none
+    does, that filter adds nothing and the ``AvailabilityZoneFilter``
+    keeps the hosts of the zone, those the compute API lists in it
+    (``GET /os-availability-zone/detail``): Nova's default zone
+    (``[DEFAULT] default_availability_zone``), of the computes in no
+    aggregate with a zone. One line for a zone of neither.
+    """
+    uuids = _aggregates_of(cmd, name)
+    if uuids:
+        return Zone(name, aggregates=uuids)
+    hosts = zone_hosts(cmd, name)
+    if hosts is None:
+        raise exceptions.CommandError(_NO_AGGREGATE % text.printable(
+            repr(name)))
+    if not hosts:
+        raise exceptions.CommandError(
+            'Availability zone %s has no host aggregate and no enabled '
+            'nova-compute host in the compute API.'
+            % text.printable(repr(name)))
+    return Zone(name, hosts=hosts)
+
+
+# The service of a compute host in the zones' detail.
+COMPUTE_BINARY = 'nova-compute'
+
+
+def zone_hosts(cmd, name):
+    """The sorted nova-compute hosts of a zone, or None if not listed.
+
+    ``GET /os-availability-zone/detail`` (``openstack availability zone
+    list --compute --long``) lists each zone with the enabled services
+    of its hosts: a compute's zone is that of its aggregates, else the
+    default one, and the other services are in the internal zone. Only
+    the hosts with a ``nova-compute`` count.
+    """
+    what = 'the availability zones'
+    zones = _call(what, lambda: list(
+        _compute(cmd).availability_zones(details=True)))
+    hosts = None
+    for found in zones:
+        if found.name != name:
+            continue
+        hosts = hosts or []
+        listed = found.hosts or {}
+        if not isinstance(listed, dict):
+            raise exceptions.CommandError(
+                'Cannot read %s: the compute API gives the hosts of zone '
+                '%s as %s, not an object.'
+                % (what, text.printable(repr(name)), type(listed).__name__))
+        hosts.extend(host for host, services in listed.items()
+                     if COMPUTE_BINARY in (services or {}))
+    return None if hosts is None else sorted(set(hosts))

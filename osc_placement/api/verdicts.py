@@ -81,14 +81,16 @@ def _listed_providers(response):
 class Trees(object):
     """The trees a command considers, and the providers of each."""
 
-    def __init__(self, cmd, http, named=(), selection=None):
+    def __init__(self, cmd, http, named=(), selection=None, hosts=None):
         """The roots of the provider list, in its order, narrowed.
 
         named: ``--resource-provider`` values (UUID or name), each checked
         against the provider list as ``capacity list`` checks it; only
         their trees are kept. selection: a query of the provider list
         (``member_of``, ``in_tree``); only the trees of the providers it
-        returns are kept.
+        returns are kept. hosts: the compute hosts of Nova's default zone
+        (None: any); only the trees whose root is named after one are
+        kept, as Nova names a compute node's provider.
         """
         self.cmd = cmd
         self.http = http
@@ -112,6 +114,8 @@ class Trees(object):
                     'resource_providers', list)
             wanted = set(self.root_of.get(p['uuid']) for p in chosen)
             self.roots = [p for p in self.roots if p['uuid'] in wanted]
+        if hosts is not None:
+            self.roots = [p for p in self.roots if p['name'] in hosts]
         self.records = {}
 
     def read(self):

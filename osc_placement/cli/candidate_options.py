@@ -199,6 +199,9 @@ class CandidateRequest(object):
     """
 
     min_version = microversions.ALLOCATION_CANDIDATES
+    # True for a command that narrows its trees to the hosts of Nova's
+    # default zone (the Flavored's hosts, from flavor_request()).
+    narrows_to_hosts = False
     # The reference checks --limit, then --group, then the options of the
     # groups.
     gates_first = ('limit', 'group')
@@ -224,7 +227,15 @@ class CandidateRequest(object):
                                    groups_lib.gated_values(parsed_args))
 
     def request(self, parsed_args):
-        """The client and the query of the request, every value checked.
+        """(client, query): ``narrowed_request()`` without the hosts."""
+        http, params, _hosts = self.narrowed_request(parsed_args)
+        return http, params
+
+    def narrowed_request(self, parsed_args):
+        """The client, the query of the request and the zone's hosts.
+
+        The hosts: those of Nova's default zone whose trees alone count
+        (``narrows_to_hosts``), None for any tree.
 
         Every value first, with the version known without a request (the
         negotiation's ceiling), so that a mistake is reported before
@@ -236,7 +247,7 @@ class CandidateRequest(object):
         flavor_requests.check(parsed_args, replaced=())
         if flavor_requests.given(parsed_args):
             http, flavored = self.flavor_request(parsed_args)
-            return http, flavored.params
+            return http, flavored.params, flavored.hosts
         groups = groups_lib.request_groups(parsed_args)
         limit = _parse_limit(parsed_args)
         groups_lib.check_group_names(groups, self._parser_at_least(
@@ -250,7 +261,7 @@ class CandidateRequest(object):
         groups_lib.check_group_names(groups, self.compare_version(
             version.ge(microversions.NAMED_GROUPS)))
         return http, query(self, http, parsed_args, groups, resources,
-                           subtrees, root_required, limit)
+                           subtrees, root_required, limit), None
 
     def params_without(self, http, parsed_args, drop):
         """The query of the request without one constraint (None: none).
@@ -290,9 +301,10 @@ class CandidateRequest(object):
         in_tree = None
         if unnamed.get('in_tree'):
             in_tree = providers.find_provider(http, unnamed['in_tree'][0])
-        found, aggregates = flavor_requests.read(self, parsed_args)
+        found, zone = flavor_requests.read(
+            self, parsed_args, hosts_ok=self.narrows_to_hosts)
         flavored = flavor_requests.translated(
-            self, http, parsed_args, found, aggregates,
+            self, http, parsed_args, found, zone,
             required=unnamed.get('required', []),
             forbidden=unnamed.get('forbidden', []), member_of=member_of,
             in_tree=in_tree, root_required=roots)[0]

@@ -18,7 +18,7 @@ refuses: ``pci_aliases()``, which reads ``--pci-alias`` or the
 ``--nova-config`` file); ``translated()`` returns
 each flavor's request as ``osc_placement.model.flavors.translate()`` builds it,
 checked against the session's Placement microversion. ``read()`` reads
-the flavors and the zone's aggregates from Nova
+the flavors and the zone's aggregates (or hosts) from Nova
 (``osc_placement.api.compute``, imported only when these options are
 given). The commands import this module in the functions that use it
 (their parsers and runs), never at their top: see
@@ -39,13 +39,16 @@ class Flavored(object):
     """A flavor's name and its ``flavors.Translation``.
 
     ``refused``: the ``flavors.Refused`` of a flavor that cannot be asked
-    for (its translation is then None).
+    for (its translation is then None). ``hosts``: the nova-compute hosts
+    of Nova's default zone, where only their trees count (None: no such
+    zone).
     """
 
-    def __init__(self, name, translation, refused=None):
+    def __init__(self, name, translation, refused=None, hosts=None):
         self.name = name
         self.translation = translation
         self.refused = refused
+        self.hosts = hosts
 
     @property
     def params(self):
@@ -74,7 +77,9 @@ def add_options(cmd, parser, with_all=True):
         parser, '--availability-zone', metavar='<zone>', extended=True,
         help='With ``--flavor``: the request lands in one of the host '
              'aggregates of this availability zone (``member_of=in:`` '
-             'their UUIDs, as Nova\'s scheduler asks).')
+             'their UUIDs, as Nova\'s scheduler asks); in Nova\'s default '
+             'zone, which no aggregate carries, only the trees of its '
+             'hosts count.')
     cmd.add_option(
         parser, '--include-disabled', action='store_true', extended=True,
         help='With ``--flavor``: disabled computes count too (the request '
@@ -192,12 +197,16 @@ def _read_nova_config(source, path):
             source, text.printable(str(exc).strip())))
 
 
-def read(cmd, parsed_args):
-    """(flavors, zone aggregates) of the ``--flavor`` options, from Nova.
+def read(cmd, parsed_args, hosts_ok=True):
+    """(flavors, zone) of the ``--flavor`` options, from Nova.
 
     The flavors in the order given (one named twice is read once), or
-    every flavor sorted by name with ``--all-flavors``; the UUIDs of the
-    host aggregates of ``--availability-zone`` (None without it).
+    every flavor sorted by name with ``--all-flavors``; the
+    ``compute.Zone`` of ``--availability-zone`` (None without it): the
+    UUIDs of its host aggregates, or, for Nova's default zone (that no
+    aggregate carries), its hosts, said in one line on stderr; without
+    ``hosts_ok`` (a command that cannot narrow its answer to the hosts'
+    trees), that zone is one line and no answer.
     """
     # Only here: a command run without these options must not load the
     # compute helpers (nor openstacksdk's compute proxy through them).
@@ -211,20 +220,47 @@ def read(cmd, parsed_args):
             flavor = compute.find_flavor(cmd, value)
             if flavor['id'] not in [f['id'] for f in found]:
                 found.append(flavor)
-    aggregates = None
+    zone = None
     if parsed_args.availability_zone is not None:
-        aggregates = compute.zone_aggregates(cmd,
-                                             parsed_args.availability_zone)
-    return found, aggregates
+        zone = compute.availability_zone(cmd, parsed_args.availability_zone)
+        if zone.hosts is not None and not hosts_ok:
+            raise exceptions.CommandError(NOT_NARROWED % text.printable(
+                repr(zone.name)))
+        if zone.hosts is not None:
+            cmd.log.warning(DEFAULT_ZONE, text.printable(repr(zone.name)),
+                            len(zone.hosts), ', '.join(
+                                text.printable(host) for host in zone.hosts))
+    return found, zone
 
 
-def translated(cmd, http, parsed_args, found, aggregates, required=(),
+# What --availability-zone says of Nova's default zone.
+DEFAULT_ZONE = (
+    'Availability zone %s is Nova\'s default one (its hosts are in no '
+    'aggregate with a zone): the request names no aggregate, and only the '
+    'trees of its %d nova-compute hosts count (%s), each the root '
+    'provider named after its host.')
+
+
+NOT_NARROWED = (
+    'Availability zone %s is Nova\'s default one (its hosts are in no '
+    'aggregate with a zone): Nova\'s request names no aggregate and its '
+    'scheduler keeps the zone\'s hosts afterwards, which this command does '
+    'not do; capacity fit and allocation candidate explain count only '
+    'their trees.')
+
+
+def zone_hosts(flavored):
+    """The hosts of Nova's default zone of [Flavored] (None: any host)."""
+    return next((one.hosts for one in flavored), None)
+
+
+def translated(cmd, http, parsed_args, found, zone, required=(),
                forbidden=(), member_of=(), in_tree=None, root_required=(),
                keep_going=False):
     """[Flavored]: each flavor's request, in the order given.
 
     found: the flavors as ``compute.find_flavor()`` returns them;
-    aggregates: the UUIDs of the zone's host aggregates (None: no zone).
+    zone: the ``compute.Zone`` of ``read()`` (None: no zone).
     required, forbidden, member_of, in_tree, root_required: the options
     that add to the request, as ``flavors.translate()`` takes them.
     Checks each part's microversion against the session (one line naming
@@ -235,9 +271,11 @@ def translated(cmd, http, parsed_args, found, aggregates, required=(),
     # Only here: the translation's tables and patterns are loaded by the
     # runs that translate flavors (see osc_placement.resources).
     from osc_placement.model import flavors
+    hosts = zone.hosts if zone is not None else None
     options = dict(boot_from_volume=parsed_args.boot_from_volume,
                    include_disabled=parsed_args.include_disabled,
-                   aggregates=aggregates, required=required,
+                   aggregates=zone.aggregates if zone is not None else None,
+                   required=required,
                    forbidden=forbidden, member_of=member_of, in_tree=in_tree,
                    root_required=root_required)
     options.update(owner_nova=parsed_args.owner_nova,
@@ -267,13 +305,14 @@ def translated(cmd, http, parsed_args, found, aggregates, required=(),
         except flavors.Refused as refused:
             if not keep_going:
                 raise
-            result.append(Flavored(refused.flavor, None, refused=refused))
+            result.append(Flavored(refused.flavor, None, refused=refused,
+                                   hosts=hosts))
             continue
         for warning in translation.warnings:
             cmd.log.warning('%s', warning)
         LOG.debug('Flavor %s: GET /allocation_candidates?%s', name,
                   '&'.join('%s=%s' % pair for pair in translation.params))
-        result.append(Flavored(name, translation))
+        result.append(Flavored(name, translation, hosts=hosts))
     return result
 
 

@@ -191,9 +191,9 @@ class FitCapacity(metrics.Metrics, filters.ManyProviders, common.Lister):
         from osc_placement.api import fit_requests
         from osc_placement.api import verdicts
         from osc_placement.model import fit_rows
-        http, asked = self._requests(parsed_args)
+        http, asked, hosts = self._requests(parsed_args)
         trees = verdicts.Trees(self, http, parsed_args.resource_provider,
-                               fit_requests.selection(asked))
+                               fit_requests.selection(asked), hosts=hosts)
         # One candidates request per flavor, several in flight. With
         # several flavors, each failure is reported after the rows, the
         # command exits 1, and the failed flavor gets a row saying why.
@@ -233,7 +233,10 @@ class FitCapacity(metrics.Metrics, filters.ManyProviders, common.Lister):
             rows, facts)
 
     def _requests(self, parsed_args):
-        """(client, [fit_rows.Asked]): the shape's request or each flavor's.
+        """(client, [fit_rows.Asked], hosts): the shape's or each flavor's.
+
+        hosts: those of Nova's default zone, whose trees alone count (None:
+        any tree).
 
         Every value checked before the first request.
         """
@@ -249,18 +252,20 @@ class FitCapacity(metrics.Metrics, filters.ManyProviders, common.Lister):
         http = self.prepare(parsed_args)
         if not flavored:
             return http, [fit_rows.Asked(None, candidate_options.shape_query(
-                self, http, parsed_args, shape), None, False)]
+                self, http, parsed_args, shape), None, False)], None
         in_tree = filters.query(self, http, parsed_args).get('in_tree')
-        found, aggregates = flavor_requests.read(self, parsed_args)
+        found, zone = flavor_requests.read(self, parsed_args)
         # With several flavors, one that cannot be asked for gets its
         # row and its error; the others go on.
-        return http, [_asked(one) for one in flavor_requests.translated(
-            self, http, parsed_args, found, aggregates,
+        flavored = flavor_requests.translated(
+            self, http, parsed_args, found, zone,
             required=parsed_args.required, forbidden=parsed_args.forbidden,
             member_of=parsed_args.member_of, in_tree=in_tree,
             root_required=candidate_options.root_traits(
                 parsed_args.root_required),
-            keep_going=len(found) > 1)]
+            keep_going=len(found) > 1)
+        return (http, [_asked(one) for one in flavored],
+                flavor_requests.zone_hosts(flavored))
 
     def metric_families(self, parsed_args, column_names, rows):
         """The metrics of the rows and of the requests beside them."""

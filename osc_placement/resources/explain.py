@@ -91,6 +91,7 @@ class ExplainAllocationCandidate(batch.Batched,
     """
 
     offers_limit = False
+    narrows_to_hosts = True
     # Not a command of the reference plugin: its usage shows every option.
     in_reference = False
     FIELDS = ('resource_provider', 'name', 'candidate', 'reason')
@@ -131,8 +132,9 @@ class ExplainAllocationCandidate(batch.Batched,
     def take_action(self, parsed_args):
         # explain only: the local evaluation (see osc_placement.resources).
         from osc_placement.api import verdicts
-        http, params = self.request(parsed_args)
-        trees = verdicts.Trees(self, http, parsed_args.resource_provider)
+        http, params, hosts = self.narrowed_request(parsed_args)
+        trees = verdicts.Trees(self, http, parsed_args.resource_provider,
+                               hosts=hosts)
         if parsed_args.summary:
             dropped, params_of = self._constraints(http, parsed_args, params)
             rows, self._refusal = verdicts.relaxed(

@@ -181,16 +181,21 @@ def _pinned_by_resources(request, policy, emulator):
 def _thread_spec(request, thread_policy):
     """The spec that asks for a thread policy, if any.
 
-    ``hw:cpu_thread_policy``, or a ``trait[N]:HW_CPU_HYPERTHREADING``
-    (required or forbidden: ``rules.group_specs()`` checked it), which
-    stands for one; not both.
+    ``hw:cpu_thread_policy``, or the first ``trait[N]:HW_CPU_HYPERTHREADING``
+    when it is ``required`` or ``forbidden`` (another value, which the
+    scheduler skips, asks for none); not both, whatever that trait's value
+    (Nova's ``numa_get_constraints()``).
     """
     ht_key = next((key for key in request.specs
                    if _HT_TRAIT_KEY.match(key)), None)
-    if thread_policy and ht_key:
+    if thread_policy and ht_key and request.specs[ht_key]:
         request.refuse('hw:cpu_thread_policy', 'it cannot be combined '
                        'with %s' % ht_key)
-    return 'hw:cpu_thread_policy' if thread_policy else ht_key
+    if thread_policy:
+        return 'hw:cpu_thread_policy'
+    if ht_key and request.specs[ht_key] in ('required', 'forbidden'):
+        return ht_key
+    return None
 
 
 def _check_pinning(request, pinned, threads, emulator, dedicated, realtime):

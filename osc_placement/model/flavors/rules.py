@@ -45,16 +45,20 @@ def group_specs(request):
     -`` from 1.33); ``group_policy`` (``none`` or ``isolate``) says whether
     the suffixed groups may share a provider. This is how a flavor asks
     Placement for anything beyond its vCPUs, RAM and disks (Nova's
-    ``_process_extra_specs()``). A negative amount is ignored, with a
-    warning, as Nova ignores it; a class neither standard nor custom, an
-    amount not an integer, any other trait value or group policy are
-    refused, as Nova's extra spec validators refuse them.
+    ``_process_extra_specs()``). Nova's flavor API refuses a bad value
+    of these from compute 2.86, but a flavor made before keeps it, and
+    the scheduler reads them itself: it logs and skips a group policy
+    other than those two, a class neither standard nor ``CUSTOM_...``, an
+    amount not a non-negative integer and a trait value other than those
+    two, and takes any class that starts with ``CUSTOM_`` as written. So
+    does this rule, with a warning naming the spec.
     """
     for key, value in request.specs.items():
         if key == 'group_policy':
-            if value not in ('none', 'isolate'):
-                request.refuse(key, 'not one of none, isolate')
-            request.group_policy = value
+            if value in ('none', 'isolate'):
+                request.group_policy = value
+            else:
+                _skipped(request, key, 'not one of none, isolate')
             continue
         match = _GROUPED_KEY.match(key)
         if not match:
@@ -66,22 +70,38 @@ def group_specs(request):
         elif value in ('required', 'forbidden'):
             request.add_trait(name, suffix, value == 'forbidden')
         else:
-            request.refuse(key, 'a trait is "required" or "forbidden"')
+            _skipped(request, key, 'a trait is "required" or "forbidden"')
+
+
+def _skipped(request, key, why, what='its scheduler skips it'):
+    """Warn of a spec Nova's flavor API refuses and its scheduler reads."""
+    request.warn('Flavor %s: extra spec %s=%s: %s; Nova\'s flavor API '
+                 'refuses it (compute 2.86 and later), %s.'
+                 % (request.name, text.printable(key),
+                    text.printable(request.specs[key]), why, what))
 
 
 def _resource_spec(request, key, value, suffix, rclass):
-    if not (_CUSTOM.match(rclass) or rclass in tables.STANDARD_CLASSES):
-        request.refuse(key, '%r is neither a standard resource class nor '
-                            'CUSTOM_ followed by A-Z, 0-9 or _' % rclass)
+    if not (rclass.startswith(tables.CUSTOM_PREFIX)
+            or rclass in tables.STANDARD_CLASSES):
+        _skipped(request, key, '%s is neither a standard resource class '
+                               'nor a CUSTOM_ one' % text.printable(rclass))
+        return
     try:
         amount = int(value)
     except ValueError:
-        request.refuse(key, 'the amount is not an integer')
+        _skipped(request, key, 'the amount is not an integer')
+        return
     if amount < 0:
         request.warn('Flavor %s: extra spec %s=%s: a negative amount, which '
                      'Nova ignores.' % (request.name, text.printable(key),
-                                        value))
+                                        text.printable(value)))
         return
+    if rclass not in tables.STANDARD_CLASSES and not _CUSTOM.match(rclass):
+        _skipped(request, key, '%s is not CUSTOM_ followed by A-Z, 0-9 or _'
+                 % text.printable(rclass),
+                 'its scheduler asks for it as written (Placement refuses a '
+                 'class it does not know)')
     request.add_resource(rclass, amount, suffix)
 
 

@@ -34,6 +34,10 @@ STANDARD_CLASSES = frozenset((
     'NET_PACKET_RATE_IGR_KILOPACKET_PER_SEC',
 ))
 
+# Nova's scheduler takes a resource class that starts with this (as
+# written) or a standard one.
+CUSTOM_PREFIX = 'CUSTOM_'
+
 # The traits the scheduler asks for of its own.
 DISABLED = 'COMPUTE_STATUS_DISABLED'
 OWNER_NOVA = 'OWNER_NOVA'

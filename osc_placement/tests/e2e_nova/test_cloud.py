@@ -25,6 +25,7 @@ import os
 from osc_placement.tests.e2e_nova import base
 from osc_placement.tests.support import cloud
 from osc_placement.tests.support import keystone
+from osc_placement.tests.support import nova_services
 from osc_placement.tests.support import service
 from osc_placement.tests.support import stack
 
@@ -283,6 +284,75 @@ class TestNovaCloud(base.NovaCloudTestCase):
                      "availability zone 'az-none'."]),
             (res.returncode, res.stdout, res.stderr.splitlines()))
         self.assertEqual([], [r.uri for r in seen])
+
+    def test_fit_flavor_of_specs_the_scheduler_skips(self):
+        # Specs set at compute 2.1, before the flavor API validates them
+        # (2.86): Nova's scheduler skips both and boots the server, so
+        # the flavor counts as m1.fit does, with a warning for each.
+        made = self.flavor_cloud()
+        flavor = self.cloud.compute('POST', '/flavors', {'flavor': {
+            'name': 'm1.fit-old', 'vcpus': 2, 'ram': 2048, 'disk': 20}},
+            version='2.1')['flavor']
+        specs = {'resources:VCPU': 'two', 'trait:CUSTOM_E2E_OLD': 'maybe'}
+        self.cloud.compute('POST', '/flavors/%s/os-extra_specs'
+                           % flavor['id'], {'extra_specs': specs},
+                           version='2.1')
+        res = self.openstack(
+            '--os-placement-api-version', '1.39', 'resource', 'provider',
+            'capacity', 'fit', '--resource-provider', made['fit-a'],
+            '--resource-provider', made['fit-b'], '--flavor', 'm1.fit-old',
+            '-f', 'json')
+        self.assertEqual(
+            (0, ["Flavor m1.fit-old: extra spec resources:VCPU=two: the "
+                 "amount is not an integer; Nova's flavor API refuses it "
+                 "(compute 2.86 and later), its scheduler skips it.",
+                 "Flavor m1.fit-old: extra spec trait:CUSTOM_E2E_OLD=maybe: "
+                 "a trait is \"required\" or \"forbidden\"; Nova's flavor "
+                 "API refuses it (compute 2.86 and later), its scheduler "
+                 "skips it."]),
+            (res.returncode, sorted(res.stderr.splitlines())))
+        self.assertEqual([(made['fit-a'], 4), (made['fit-b'], 1)],
+                         [(r['resource_provider'], r['fits'])
+                          for r in json.loads(res.stdout)])
+
+    def test_fit_default_zone(self):
+        # Nova's default zone 'nova': compute hosts in no aggregate with a
+        # zone (fit-b, and fit-gone, which has no provider); the internal
+        # zone of a conductor. No aggregate carries 'nova': the request
+        # names none (as Nova's) and only fit-b's tree counts.
+        made = self.flavor_cloud()
+        for host, binary in (('fit-b', 'nova-compute'),
+                             ('fit-gone', 'nova-compute'),
+                             ('fit-controller', 'nova-conductor')):
+            nova_services.create(self.cloud.nova, host, binary)
+        zones = {row['Zone Name']: row for row in self.ok(
+            'availability', 'zone', 'list', '--compute', '--long', '-f',
+            'json') if row['Host Name'] in ('fit-b', 'fit-gone')}
+        self.assertEqual(['nova'], sorted(zones))
+        res = self.openstack(
+            '--os-placement-api-version', '1.39', 'resource', 'provider',
+            'capacity', 'fit', '--resource-provider', made['fit-a'],
+            '--resource-provider', made['fit-b'], '--flavor', 'm1.fit',
+            '--availability-zone', 'nova', '-f', 'json')
+        self.assertEqual(
+            (0, ["Availability zone 'nova' is Nova's default one (its hosts "
+                 "are in no aggregate with a zone): the request names no "
+                 "aggregate, and only the trees of its 2 nova-compute hosts "
+                 "count (fit-b, fit-gone), each the root provider named "
+                 "after its host."]),
+            (res.returncode, res.stderr.splitlines()))
+        self.assertEqual([(made['fit-b'], 1)],
+                         [(r['resource_provider'], r['fits'])
+                          for r in json.loads(res.stdout)])
+        # Nova's internal zone has no compute: one line.
+        res = self.openstack(
+            '--os-placement-api-version', '1.39', 'resource', 'provider',
+            'capacity', 'fit', '--flavor', 'm1.fit', '--availability-zone',
+            'internal')
+        self.assertEqual(
+            (1, '', ["Availability zone 'internal' has no host aggregate and "
+                     "no enabled nova-compute host in the compute API."]),
+            (res.returncode, res.stdout, res.stderr.splitlines()))
 
     def test_explain_flavor(self):
         made = self.flavor_cloud()

@@ -26,8 +26,16 @@ from compute 2.86) or its checks at boot (``numa_get_constraints()``, the
 translation itself) raise; ours must refuse exactly those. A spec that
 Nova's validator does not know (``hw:maxphysaddr_mode`` has no validator in
 34.0.0, nor has a trait outside os-traits) does not count as refused.
+
+Except the specs that the scheduler reads itself, log and skip when they
+are invalid (``group_policy``, ``resources[S]:`` and ``trait[S]:``, read by
+``ResourceRequest._process_extra_specs()``): a flavor made before 2.86
+carries them, the validator refuses them, and the scheduler still sends
+its request (without them). There ours must send Nova's query and warn,
+one line naming the flavor and each such spec.
 """
 
+import logging
 from urllib import parse
 import uuid
 
@@ -66,6 +74,14 @@ FLAVOR_FILTERS = (
     request_filter.tpm_secret_security_filter,
 )
 UNKNOWN_SPEC = 'does not appear to be a valid extra spec'
+# The loggers of what the scheduler skips with a warning.
+SKIPPING_LOGGERS = ('nova.scheduler.utils', 'nova.objects.request_spec')
+
+
+def scheduler_reads(key):
+    """Whether the scheduler reads the spec itself (and skips it if bad)."""
+    return (key == 'group_policy'
+            or utils.ResourceRequest.XS_KEYPAT.match(key) is not None)
 
 
 def _ctxt():
@@ -98,10 +114,36 @@ def _nova_flavor(flavor):
         swap=flavor['swap'], extra_specs=dict(flavor['extra_specs']))
 
 
-def nova_query(flavor, boot_from_volume=False, include_disabled=False,
-               aggregates=None, owner_nova=False, required=(),
-               member_of=(), root_required=()):
+class NovaAnswer(object):
+    """What Nova does with a flavor.
+
+    ``params``: the query (None if refused); ``refusal``: the error that
+    refuses it; ``api_refused``: the specs its flavor API refuses (from
+    2.86) and its scheduler reads anyway; ``skipped``: the warnings the
+    scheduler logged as it skipped specs.
+    """
+
+    def __init__(self, params=None, refusal=None, api_refused=(),
+                 skipped=()):
+        self.params = params
+        self.refusal = refusal
+        self.api_refused = list(api_refused)
+        self.skipped = list(skipped)
+
+
+def nova_query(flavor, **options):
     """Nova's query for the flavor, or the error that refuses it.
+
+    As ``nova_answer()``, the query and the refusal only.
+    """
+    answer = nova_answer(flavor, **options)
+    return answer.params, answer.refusal
+
+
+def nova_answer(flavor, boot_from_volume=False, include_disabled=False,
+                aggregates=None, owner_nova=False, required=(),
+                member_of=(), root_required=()):
+    """The ``NovaAnswer`` of the flavor.
 
     required, member_of, root_required: the user's options, given to Nova
     as what it turns into the same parameters (an image's required
@@ -109,18 +151,23 @@ def nova_query(flavor, boot_from_volume=False, include_disabled=False,
     traits).
     """
     specs = flavor['extra_specs']
+    api_refused = []
     for key, value in specs.items():
         try:
             validators.validate(key, value)
         except exception.ValidationError as exc:
-            if UNKNOWN_SPEC not in str(exc) or key.startswith('resources'):
-                return None, exc
+            if scheduler_reads(key):
+                if UNKNOWN_SPEC not in str(exc) or key.startswith(
+                        'resources'):
+                    api_refused.append(key)
+            elif UNKNOWN_SPEC not in str(exc):
+                return NovaAnswer(refusal=exc)
     nova_flavor = _nova_flavor(flavor)
     image = _image(specs, required)
     try:
         hardware.numa_get_constraints(nova_flavor, image)
     except (exception.NovaException, ValueError) as exc:
-        return None, exc
+        return NovaAnswer(refusal=exc)
     spec = objects.RequestSpec(flavor=nova_flavor, image=image,
                                is_bfv=boot_from_volume,
                                availability_zone='az1' if aggregates
@@ -136,6 +183,10 @@ def nova_query(flavor, boot_from_volume=False, include_disabled=False,
         return_value=(request_filter.MIN_COMPUTE_VERSION_OWNER_TRAIT
                       if owner_nova else 0))
     ctxt = _ctxt()
+    logs = [fixtures.FakeLogger(name=name, level=logging.WARNING)
+            for name in SKIPPING_LOGGERS]
+    for log in logs:
+        log.setUp()
     try:
         with zone, computes:
             request_filter.map_az_to_placement_aggregate(ctxt, spec)
@@ -156,9 +207,15 @@ def nova_query(flavor, boot_from_volume=False, include_disabled=False,
                 spec.root_required.add(trait)
         request = utils.resources_from_request_spec(ctxt, spec, None)
     except (exception.NovaException, ValueError) as exc:
-        return None, exc
-    return parse.parse_qsl(request.to_querystring(),
-                           keep_blank_values=True), None
+        return NovaAnswer(refusal=exc)
+    finally:
+        skipped = [line for log in logs
+                   for line in log.output.splitlines()]
+        for log in logs:
+            log.cleanUp()
+    return NovaAnswer(parse.parse_qsl(request.to_querystring(),
+                                      keep_blank_values=True),
+                      api_refused=api_refused, skipped=skipped)
 
 
 def normalized(params):
@@ -186,19 +243,30 @@ def flavor(name='f', vcpus=2, ram=2048, disk=20, ephemeral=0, swap=0,
 class OracleMixin(object):
 
     def assertSameAsNova(self, flavor, **options):
-        expected, refusal = nova_query(flavor, **options)
+        """The same query or the same refusal; Nova's skipped specs warned.
+
+        Returns Nova's answer.
+        """
+        nova = nova_answer(flavor, **options)
         try:
             ours = flavors.translate(flavor, **options)
         except exceptions.CommandError as exc:
             self.assertIsNotNone(
-                refusal, 'we refuse %s (%s), Nova takes it: %s'
-                % (flavor['extra_specs'], exc, expected))
-            return
+                nova.refusal, 'we refuse %s (%s), Nova takes it: %s'
+                % (flavor['extra_specs'], exc, nova.params))
+            return nova
         self.assertIsNone(
-            refusal, 'Nova refuses %s (%s), we send %s'
-            % (flavor['extra_specs'], refusal, ours.params))
-        self.assertEqual(normalized(expected), normalized(ours.params),
+            nova.refusal, 'Nova refuses %s (%s), we send %s'
+            % (flavor['extra_specs'], nova.refusal, ours.params))
+        self.assertEqual(normalized(nova.params), normalized(ours.params),
                          'for %s' % flavor)
+        for key in nova.api_refused:
+            named = 'Flavor %s: extra spec %s=%s: ' % (
+                flavor['name'], key, flavor['extra_specs'][key])
+            self.assertTrue(
+                [line for line in ours.warnings if line.startswith(named)],
+                'no warning of %s in %s' % (named, ours.warnings))
+        return nova
 
 
 class TestTable(OracleMixin, base.BaseTestCase):
@@ -235,12 +303,6 @@ class TestTable(OracleMixin, base.BaseTestCase):
             flavor=flavor(**{'trait1:CUSTOM_X': 'required'}), options={})),
         ('negative amount ignored', dict(
             flavor=flavor(**{'resources:VGPU': '-1'}), options={})),
-        ('unknown class', dict(
-            flavor=flavor(**{'resources:FOO': '1'}), options={})),
-        ('amount not an integer', dict(
-            flavor=flavor(**{'resources:VCPU': 'x'}), options={})),
-        ('trait value', dict(
-            flavor=flavor(**{'trait:CUSTOM_X': 'maybe'}), options={})),
         ('dedicated', dict(
             flavor=flavor(**{'hw:cpu_policy': 'dedicated'}), options={})),
         ('dedicated, emulator isolated, no hyperthreads', dict(
@@ -346,12 +408,56 @@ class TestTable(OracleMixin, base.BaseTestCase):
         self.assertSameAsNova(self.flavor, **self.options)
 
 
+class TestSkippedByTheScheduler(OracleMixin, base.BaseTestCase):
+    """Specs the flavor API refuses and the scheduler reads anyway.
+
+    Nova's validator refuses each (a flavor made before compute 2.86
+    still has it); Nova's scheduler logs a warning and skips it
+    (``skipped``), or asks for it as written, and boots the server. Ours
+    sends the same query and warns, naming the flavor and the spec.
+    """
+
+    scenarios = [
+        ('unknown group policy', dict(
+            specs={'group_policy': 'any', 'resources1:VGPU': '1',
+                   'resources2:VGPU': '1'}, skipped=True)),
+        ('unknown class', dict(
+            specs={'resources:FOO': '1'}, skipped=True)),
+        ('unknown class in a group', dict(
+            specs={'resources1:FOO': '1', 'resources2:VGPU': '1',
+                   'group_policy': 'none'}, skipped=True)),
+        ('amount not an integer', dict(
+            specs={'resources:VCPU': 'x'}, skipped=True)),
+        ('amount not an integer in a named group', dict(
+            specs={'resources_gpu:VGPU': 'two',
+                   'trait_gpu:CUSTOM_X': 'required'}, skipped=True)),
+        ('empty amount', dict(
+            specs={'resources:MEMORY_MB': ''}, skipped=True)),
+        ('trait value', dict(
+            specs={'trait:CUSTOM_X': 'maybe'}, skipped=True)),
+        ('trait value of a standard trait in a group', dict(
+            specs={'trait1:HW_CPU_X86_AVX': 'yes', 'resources1:VGPU': '1'},
+            skipped=True)),
+        # The scheduler takes any class that starts with CUSTOM_, as
+        # written; Placement then refuses a class it does not know.
+        ('custom class in lower case', dict(
+            specs={'resources:CUSTOM_magic': '1'}, skipped=False)),
+    ]
+
+    def test_same_as_nova_with_a_warning(self):
+        nova = self.assertSameAsNova(flavor(**self.specs))
+        self.assertIsNone(nova.refusal)
+        self.assertEqual(1, len(nova.api_refused), nova.api_refused)
+        self.assertEqual(self.skipped, bool(nova.skipped), nova.skipped)
+
+
 # Random flavors over the specs osc_placement.model.flavors knows: mostly
 # values Nova takes, some it refuses (the last of each list), one time in
 # twenty.
 GROUPS = st.sampled_from(['', '', '1', '2', '_gpu'])
 CLASSES = ['VCPU', 'PCPU', 'MEMORY_MB', 'DISK_GB', 'VGPU',
-           'MEM_ENCRYPTION_CONTEXT', 'CUSTOM_MAGIC', 'MAGIC']
+           'MEM_ENCRYPTION_CONTEXT', 'CUSTOM_MAGIC', 'CUSTOM_magic',
+           'MAGIC']
 AMOUNTS = ['0', '1', '2', '4', '-1', 'x']
 TRAITS = st.sampled_from(['HW_CPU_HYPERTHREADING', 'CUSTOM_GOLD',
                           'COMPUTE_VOLUME_MULTI_ATTACH'])

@@ -216,6 +216,25 @@ SOMETIMES = _flavor('f-sometimes', 'm1.sometimes', 1, 2048, 20,
 # A named group: Placement 1.33.
 NAMED = _flavor('f-named', 'm1.named', 1, 2048, 20,
                 {'resources_A:VCPU': '1'})
+
+
+def _zone(name, hosts):
+    """A zone of GET /os-availability-zone/detail: {host: [binaries]}."""
+    return {'zoneName': name, 'zoneState': {'available': bool(hosts)},
+            'hosts': {host: {binary: {'available': True, 'active': True,
+                                      'updated_at': None}
+                             for binary in binaries}
+                      for host, binaries in hosts.items()} or None}
+
+
+# The zones Nova lists: az1 (AGG1's, of host big); its default zone nova,
+# of host small (and of host gone, that has no provider); the internal
+# zone of its other services; az-down, whose only compute is disabled.
+ZONES = {'availabilityZoneInfo': [
+    _zone('internal', {'controller': ['nova-conductor', 'nova-scheduler']}),
+    _zone('az1', {'big': ['nova-compute']}),
+    _zone('nova', {'small': ['nova-compute'], 'gone': ['nova-compute']}),
+    _zone('az-down', {})]}
 GROUP_POLICY_DETAIL = base.webob_detail(
     'The "group_policy" parameter is required when specifying more than '
     'one "resources{N}" parameter.', 'The server could not comply with '
@@ -287,6 +306,7 @@ class FlavorTestCase(base.TestCase):
             {'id': 1, 'name': 'az1-hosts', 'uuid': AGG1,
              'availability_zone': 'az1',
              'metadata': {'availability_zone': 'az1'}, 'hosts': []}]})
+        mock.get(NOVA + '/os-availability-zone/detail', json=ZONES)
         conn = connection.Connection(
             session=session.Session(auth=noauth.NoAuth()),
             compute_endpoint_override=NOVA)

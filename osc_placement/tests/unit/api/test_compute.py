@@ -33,6 +33,7 @@ import requests
 from requests_mock.contrib import fixture as rm_fixture
 
 from osc_placement.api import compute
+from osc_placement.tests.unit import clouds
 
 NOVA = 'http://nova.example/v2.1'
 KEYSTONE = 'http://keystone.example/v3'
@@ -196,6 +197,8 @@ class TestZoneAggregates(ComputeTestCase):
     def aggregates(self, *bodies):
         self.requests_mock.get(NOVA + '/os-aggregates',
                                json={'aggregates': list(bodies)})
+        self.requests_mock.get(NOVA + '/os-availability-zone/detail',
+                               json={'availabilityZoneInfo': []})
 
     @staticmethod
     def aggregate(id_, uuid, zone=None):
@@ -212,23 +215,73 @@ class TestZoneAggregates(ComputeTestCase):
                         self.aggregate(3, 'u-1', 'az1'),
                         self.aggregate(4, 'u-3'))
         self.assertEqual(['u-1', 'u-2'],
-                         compute.zone_aggregates(self.cmd, 'az1'))
+                         compute.availability_zone(self.cmd,
+                                                   'az1').aggregates)
         self.assertEqual([('GET', NOVA + '/os-aggregates', 'compute 2.81')],
                          self.sent())
 
     def test_unknown_zone(self):
         self.aggregates(self.aggregate(1, 'u-2', 'az1'))
         exc = self.assertRaises(exceptions.CommandError,
-                                compute.zone_aggregates, self.cmd, 'az9')
+                                compute.availability_zone, self.cmd,
+                                'az9')
         self.assertEqual("No host aggregate of the compute API is in "
                          "availability zone 'az9'.", str(exc))
 
     def test_no_uuid_before_2_41(self):
         self.aggregates(self.aggregate(1, None, 'az1'))
         exc = self.assertRaises(exceptions.CommandError,
-                                compute.zone_aggregates, self.cmd, 'az1')
+                                compute.availability_zone, self.cmd,
+                                'az1')
         self.assertIn('compute microversion 2.41 or later needed',
                       str(exc))
+
+
+class TestAvailabilityZone(ComputeTestCase):
+    """A zone's aggregates, or, in Nova's default zone, its hosts."""
+
+    def setUp(self):
+        super().setUp()
+        self.requests_mock.get(NOVA + '/os-aggregates', json={
+            'aggregates': [TestZoneAggregates.aggregate(1, 'u-1', 'az1')]})
+        self.requests_mock.get(NOVA + '/os-availability-zone/detail',
+                               json=clouds.ZONES)
+
+    def test_a_zone_of_aggregates_reads_no_hosts(self):
+        zone = compute.availability_zone(self.cmd, 'az1')
+        self.assertEqual((['u-1'], None), (zone.aggregates, zone.hosts))
+        self.assertEqual([('GET', NOVA + '/os-aggregates', 'compute 2.81')],
+                         self.sent())
+
+    def test_the_default_zone_is_its_compute_hosts(self):
+        zone = compute.availability_zone(self.cmd, 'nova')
+        self.assertEqual((None, ['gone', 'small']),
+                         (zone.aggregates, zone.hosts))
+        self.assertEqual(
+            [('GET', NOVA + '/os-aggregates', 'compute 2.81'),
+             # openstacksdk asks for the zones at the base microversion.
+             ('GET', NOVA + '/os-availability-zone/detail', None)],
+            self.sent())
+
+    def test_the_internal_zone_has_no_compute(self):
+        exc = self.assertRaises(exceptions.CommandError,
+                                compute.availability_zone, self.cmd,
+                                'internal')
+        self.assertEqual("Availability zone 'internal' has no host aggregate "
+                         "and no enabled nova-compute host in the compute "
+                         "API.", str(exc))
+
+    def test_a_zone_of_disabled_computes_has_none(self):
+        exc = self.assertRaises(exceptions.CommandError,
+                                compute.availability_zone, self.cmd,
+                                'az-down')
+        self.assertIn('no enabled nova-compute host', str(exc))
+
+    def test_a_zone_no_one_has(self):
+        exc = self.assertRaises(exceptions.CommandError,
+                                compute.availability_zone, self.cmd, 'az9')
+        self.assertEqual("No host aggregate of the compute API is in "
+                         "availability zone 'az9'.", str(exc))
 
 
 class TestImportedByCommandsOnly(base.BaseTestCase):

@@ -344,6 +344,21 @@ class TestCandidatesFlavor(clouds.FlavorTestCase):
              'MEMORY_MB:8192,VCPU:4&root_required=!COMPUTE_STATUS_DISABLED'],
             self.candidates_sent())
 
+    def test_list_refuses_the_default_zone(self):
+        # Placement's candidates cannot be narrowed to the zone's hosts:
+        # one line, no candidates request.
+        out, err, code = self.openstack(
+            'allocation', 'candidate', 'list', '--flavor', 'f-large',
+            '--availability-zone', 'nova')
+        self.assertEqual(('', 1), (out, code))
+        self.assertEqual(
+            ["Availability zone 'nova' is Nova's default one (its hosts are "
+             "in no aggregate with a zone): Nova's request names no "
+             "aggregate and its scheduler keeps the zone's hosts afterwards, "
+             "which this command does not do; capacity fit and allocation "
+             "candidate explain count only their trees."], err.splitlines())
+        self.assertEqual([], self.candidates_sent())
+
     def test_list_refuses_group(self):
         out, err, code = self.openstack(
             'allocation', 'candidate', 'list', '--flavor', 'f-large',

@@ -263,6 +263,34 @@ class TestFitFlavor(clouds.FlavorTestCase):
              'VCPU:4&member_of=in:%s&root_required=!COMPUTE_STATUS_'
              'DISABLED' % AGG1], self.candidates_sent())
 
+    def test_default_zone_counts_its_hosts_trees(self):
+        out, err, code = self.fit('--flavor', 'f-large',
+                                  '--availability-zone', 'nova', '-f',
+                                  'value')
+        self.assertEqual(0, code)
+        # Only the tree of host small (host gone has no provider); the
+        # request names no aggregate, as Nova's.
+        self.assertEqual(['%s small 1 VCPU' % RP2], out.splitlines())
+        self.assertEqual(
+            ['/allocation_candidates?resources=DISK_GB:80,MEMORY_MB:8192,'
+             'VCPU:4&root_required=!COMPUTE_STATUS_DISABLED'],
+            self.candidates_sent())
+        self.assertEqual(
+            ["Availability zone 'nova' is Nova's default one (its hosts are "
+             "in no aggregate with a zone): the request names no aggregate, "
+             "and only the trees of its 2 nova-compute hosts count (gone, "
+             "small), each the root provider named after its host."],
+            err.splitlines())
+
+    def test_internal_zone_no_placement_request(self):
+        out, err, code = self.fit('--flavor', 'f-large',
+                                  '--availability-zone', 'internal')
+        self.assertEqual(('', 1), (out, code))
+        self.assertEqual(["Availability zone 'internal' has no host "
+                          "aggregate and no enabled nova-compute host in the "
+                          "compute API."], err.splitlines())
+        self.assertEqual([], self.placement_sent())
+
     def test_unknown_zone_no_placement_request(self):
         out, err, code = self.fit('--flavor', 'f-large',
                                   '--availability-zone', 'nowhere')

@@ -69,6 +69,18 @@ class TestCandidatesFlavor(clouds.FlavorTestCase):
              'VCPU:4&required=COMPUTE_ACCELERATORS&root_required='
              '!COMPUTE_STATUS_DISABLED'], self.candidates_sent())
 
+    def test_explain_default_zone_considers_its_hosts_trees(self):
+        out, err, code = self.openstack(
+            'allocation', 'candidate', 'explain', '--flavor', 'f-large',
+            '--availability-zone', 'nova', '-f', 'value')
+        self.assertEqual(0, code)
+        self.assertEqual(['%s small True ' % RP2], out.splitlines())
+        self.assertIn("Availability zone 'nova' is Nova's default one", err)
+        self.assertEqual(
+            ['/allocation_candidates?resources=DISK_GB:80,MEMORY_MB:8192,'
+             'VCPU:4&root_required=!COMPUTE_STATUS_DISABLED'],
+            self.candidates_sent())
+
     def test_explain_summary_drops_each_constraint(self):
         out, err, code = self.openstack(
             'allocation', 'candidate', 'explain', '--flavor', 'f-large',

@@ -203,6 +203,64 @@ class TestModule(base.BaseTestCase):
                                     rule.__name__)
 
 
+class TestSkipped(base.BaseTestCase):
+    """Specs Nova's flavor API refuses and its scheduler reads anyway.
+
+    The request is the scheduler's (the spec skipped, or a CUSTOM_ class
+    asked for as written), and one warning names the flavor and the spec.
+    """
+
+    scenarios = [
+        ('amount not an integer', dict(
+            specs={'resources:VCPU': 'x'},
+            message='resources:VCPU=x: the amount is not an integer',
+            resources='DISK_GB:20,MEMORY_MB:2048,VCPU:2')),
+        ('unknown class', dict(
+            specs={'resources:FOO': '1'},
+            message='resources:FOO=1: FOO is neither a standard',
+            resources='DISK_GB:20,MEMORY_MB:2048,VCPU:2')),
+        ('trait value', dict(
+            specs={'trait:CUSTOM_X': 'maybe'},
+            message='a trait is "required" or "forbidden"',
+            resources='DISK_GB:20,MEMORY_MB:2048,VCPU:2')),
+        ('group policy', dict(
+            specs={'group_policy': 'any'},
+            message='group_policy=any: not one of none, isolate',
+            resources='DISK_GB:20,MEMORY_MB:2048,VCPU:2')),
+        ('custom class in lower case', dict(
+            specs={'resources:CUSTOM_gold': '1'},
+            message='resources:CUSTOM_gold=1: CUSTOM_gold is not CUSTOM_ '
+                    'followed by A-Z, 0-9 or _; Nova\'s flavor API refuses '
+                    'it (compute 2.86 and later), its scheduler asks for it '
+                    'as written',
+            resources='CUSTOM_gold:1,DISK_GB:20,MEMORY_MB:2048,VCPU:2')),
+    ]
+
+    def test_asked_as_the_scheduler_asks_with_a_warning(self):
+        found = flavors.translate(flavor(**self.specs))
+        self.assertEqual(('resources', self.resources), found.params[0])
+        self.assertEqual(1, len(found.warnings), found.warnings)
+        self.assertIn(self.message, found.warnings[0])
+        self.assertTrue(found.warnings[0].startswith('Flavor m1: extra spec '))
+        self.assertIn("Nova's flavor API refuses it", found.warnings[0])
+        self.assertNotIn('\n', found.warnings[0])
+
+    def test_a_hyperthreading_trait_skipped_asks_for_no_thread_policy(self):
+        found = flavors.translate(flavor(**{
+            'trait:HW_CPU_HYPERTHREADING': 'maybe'}))
+        self.assertNotIn('HW_CPU_HYPERTHREADING', str(found.params))
+        self.assertIn('its scheduler skips it', found.warnings[0])
+
+    def test_with_a_thread_policy_it_is_still_refused(self):
+        exc = self.assertRaises(exceptions.CommandError, flavors.translate,
+                                flavor(**{
+                                    'trait:HW_CPU_HYPERTHREADING': 'maybe',
+                                    'hw:cpu_policy': 'dedicated',
+                                    'hw:cpu_thread_policy': 'prefer'}))
+        self.assertIn('cannot be combined with trait:HW_CPU_HYPERTHREADING',
+                      str(exc))
+
+
 class TestRefused(base.BaseTestCase):
     """Specs Nova refuses: one line naming the spec and why."""
 
@@ -211,18 +269,6 @@ class TestRefused(base.BaseTestCase):
             specs={'hw:cpu_policy': 'sometimes'},
             message='hw:cpu_policy=sometimes: not one of dedicated, shared, '
                     'mixed')),
-        ('amount not an integer', dict(
-            specs={'resources:VCPU': 'x'},
-            message='resources:VCPU=x: the amount is not an integer')),
-        ('unknown class', dict(
-            specs={'resources:FOO': '1'},
-            message="'FOO' is neither a standard")),
-        ('trait value', dict(
-            specs={'trait:CUSTOM_X': 'maybe'},
-            message='a trait is "required" or "forbidden"')),
-        ('group policy', dict(
-            specs={'group_policy': 'any'},
-            message='not one of none, isolate')),
         ('policy with resources:VCPU', dict(
             specs={'hw:cpu_policy': 'dedicated', 'resources:VCPU': '2'},
             message='cannot be combined with a resources:VCPU')),
