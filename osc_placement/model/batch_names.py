@@ -45,6 +45,7 @@ TRAITS = Things('trait', 'traits')
 FLAVORS = Things('flavor', 'flavors')
 TREES = Things('tree', 'trees')
 RELAXED_REQUESTS = Things('relaxed request', 'relaxed requests')
+OWNERS = Things('usages of project/user', 'usages of projects and users')
 
 # What a command leaves out when a batch it needs whole was not read.
 ROWS = 'rows'

@@ -56,6 +56,8 @@ SNAPSHOT = set(sys.modules)
 # commands (or options) that use them, never by importing a command module
 # or building a parser.
 ENGINES = ('osc_placement.api.allocations', 'osc_placement.api.compute',
+           'osc_placement.api.nova_state', 'osc_placement.cli.audit',
+           'osc_placement.model.audit',
            'osc_placement.api.fit_requests', 'osc_placement.api.verdicts',
            'osc_placement.cli.dot', 'osc_placement.model.candidates',
            'osc_placement.model.evaluation', 'osc_placement.model.fit_rows',

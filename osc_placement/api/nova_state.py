@@ -1,0 +1,199 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
+
+"""What ``resource provider audit`` reads of Nova, and of Placement's trees.
+
+Nova, through the compute client OpenStackClient holds (as
+``api/compute.py`` reads flavors), every read at the one compute
+microversion ``model.audit.state.COMPUTE_VERSION``, each list paged
+(``<key>_links``' next, with the last item as the marker), never a
+request per server:
+
+* ``GET /servers/detail?all_tenants=1`` (the first page with no other
+  parameter: only then does Nova list a down cell's servers, as
+  ``UNKNOWN``) and ``GET /servers/detail?all_tenants=1&deleted=true``
+  (deleted and soft-deleted servers);
+* ``GET /os-migrations``, ``GET /os-hypervisors/detail`` (an error 5xx,
+  as while a cell is down, is None: "cannot list"), ``GET
+  /os-aggregates``.
+
+Placement: the providers of a trait (``COMPUTE_NODE``, sharing, the
+``OWNER_*`` traits), the members of an aggregate, the usages of a
+project and user; the per-provider reads go through the command's batch
+engine.
+"""
+
+from openstack import exceptions as sdk_exceptions
+from osc_lib import exceptions
+
+from osc_placement.api import paths
+from osc_placement.api import providers
+from osc_placement.model.audit import state
+
+
+def _get(proxy, path, params):
+    """The JSON object of one compute GET at ``COMPUTE_VERSION``."""
+    response = proxy.get(path, params=params,
+                         microversion=state.COMPUTE_VERSION)
+    sdk_exceptions.raise_from_response(response)
+    body = response.json()
+    if not isinstance(body, dict):
+        raise exceptions.CommandError(
+            'Invalid response from the compute API to GET %s: not a JSON '
+            'object.' % path)
+    return body
+
+
+def _page(body, path, key):
+    found = body.get(key)
+    if not isinstance(found, list) or not all(
+            isinstance(item, dict) for item in found):
+        raise exceptions.CommandError(
+            'Invalid response from the compute API to GET %s: no list of '
+            'objects at "%s".' % (path, key))
+    return found
+
+
+def _has_next(body, key):
+    return any(isinstance(link, dict) and link.get('rel') == 'next'
+               for link in body.get(key + '_links') or ())
+
+
+def paged(proxy, path, key, params, marker_key='id', first=None):
+    """Every item of a paged compute list.
+
+    ``params``: those of every page; ``first``: those of the first page
+    instead (None: the same). The next page's marker is the last item's
+    ``marker_key`` (a down cell's server, which cannot be a marker, is
+    passed over).
+    """
+    items = []
+    query = dict(params if first is None else first)
+    while True:
+        body = _get(proxy, path, query)
+        page = _page(body, path, key)
+        items.extend(page)
+        markers = [item.get(marker_key) for item in page
+                   if item.get('status') != state.UNKNOWN
+                   and item.get(marker_key)]
+        if not page or not markers or not _has_next(body, key):
+            return items
+        query = dict(params, marker=markers[-1])
+
+
+class NovaState(object):
+    """What was read of Nova: typed lists (``model.audit.state``).
+
+    ``hypervisors``: None when the compute API could not list them
+    (``hypervisors_error`` says why).
+    """
+
+    def __init__(self, servers, migrations, hypervisors, aggregates,
+                 hypervisors_error=None):
+        self.servers = servers
+        self.migrations = migrations
+        self.hypervisors = hypervisors
+        self.aggregates = aggregates
+        self.hypervisors_error = hypervisors_error
+
+
+def _servers(proxy):
+    live = paged(proxy, '/servers/detail', 'servers',
+                 {'all_tenants': '1'})
+    gone = paged(proxy, '/servers/detail', 'servers',
+                 {'all_tenants': '1', 'deleted': 'true'})
+    found = {}
+    # A soft-deleted server is listed with the deleted ones only.
+    for body in gone + live:
+        found[body['id']] = state.server(body)
+    return list(found.values())
+
+
+def _hypervisors(proxy):
+    """(hypervisors, None), or (None, why) for an error 5xx."""
+    try:
+        return [state.hypervisor(body) for body in paged(
+            proxy, '/os-hypervisors/detail', 'hypervisors', {})], None
+    except sdk_exceptions.HttpException as exc:
+        if exc.status_code is None or exc.status_code < 500:
+            raise
+        return None, 'HTTP %s' % exc.status_code
+
+
+def read(proxy):
+    """The :class:`NovaState` of the cloud: a few paged reads.
+
+    ``proxy``: the compute proxy. A failure is openstacksdk's or
+    keystoneauth's exception (the caller makes it one line, as
+    ``api.compute`` does), but a failure of the hypervisors' list
+    answered 5xx, which is "cannot list".
+    """
+    return NovaState(
+        _servers(proxy),
+        [state.migration(body) for body in paged(
+            proxy, '/os-migrations', 'migrations', {}, marker_key='uuid')],
+        *_hypervisors_and_aggregates(proxy))
+
+
+def _hypervisors_and_aggregates(proxy):
+    hypervisors, why = _hypervisors(proxy)
+    aggregates = [state.aggregate(body) for body in _page(
+        _get(proxy, '/os-aggregates', {}), '/os-aggregates', 'aggregates')]
+    return hypervisors, aggregates, why
+
+
+# Placement's side of the seam.
+
+def providers_with(http, trait):
+    """The UUIDs of the providers that have ``trait``: one GET."""
+    return [rp['uuid'] for rp in http.request(
+        'GET', providers.BASE_URL, params={'required': trait}).field(
+            'resource_providers', list)]
+
+
+def owner_traits(http):
+    """The ``OWNER_*`` traits Placement has: one GET."""
+    return http.request('GET', paths.url('traits'), params={
+        'name': 'startswith:' + state.OWNER_PREFIX}).field('traits', list)
+
+
+def members(http, aggregate):
+    """The UUIDs of the providers in an aggregate: one GET."""
+    return [rp['uuid'] for rp in http.request(
+        'GET', providers.BASE_URL, params={'member_of': aggregate}).field(
+            'resource_providers', list)]
+
+
+def usages(http, project, user):
+    """{class: amount} that a project and user hold: one GET."""
+    return http.request('GET', paths.url('usages'), params={
+        'project_id': project, 'user_id': user}).field('usages', dict)
+
+
+def provider_aggregates(http, rp):
+    """(aggregates, generation) of a provider: one GET."""
+    response = http.request('GET', paths.url(
+        'resource_providers', rp, 'aggregates'))
+    return (response.field('aggregates', list),
+            response.field('resource_provider_generation'))
+
+
+def set_aggregates(http, rp, aggregates, generation):
+    """Write a provider's aggregates with its generation: one PUT.
+
+    Returns its new generation.
+    """
+    return http.request('PUT', paths.url(
+        'resource_providers', rp, 'aggregates'), json={
+            'aggregates': aggregates,
+            'resource_provider_generation': generation}).field(
+                'resource_provider_generation')

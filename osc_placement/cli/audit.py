@@ -1,0 +1,202 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
+
+"""The steps of ``resource provider audit``: read, judge, fix.
+
+:func:`read_cloud` reads Nova (``api.nova_state``) and Placement (the
+provider list, the trait and aggregate lists, each audited provider's
+allocations through the command's batch engine, the usages of the
+servers' owners) into a ``model.audit.state.Cloud``; :func:`fix` writes
+the undo file, then every consumer in one ``POST /allocations``, then the
+aggregates, each with its generation.
+"""
+
+from osc_lib import exceptions
+
+from osc_placement.api import allocations as consumer_api
+from osc_placement.api import compute
+from osc_placement.api import nova_state
+from osc_placement.api import providers as provider_api
+from osc_placement.model.audit import findings
+from osc_placement.model.audit import plan
+from osc_placement.model.audit import rules
+from osc_placement.model.audit import state
+from osc_placement.model import batch_names
+from osc_placement.model import savefile
+from osc_placement import version
+
+Kind = findings.Kind
+
+
+def judge(cloud, kinds):
+    """``model.audit.rules.audit()``: the findings and what was unchecked."""
+    return rules.audit(cloud, kinds)
+
+
+def _selection(cmd, http, parsed_args):
+    """The UUIDs the positionals and --aggregate select, or None."""
+    if not parsed_args.providers and not parsed_args.aggregate:
+        return None
+    chosen = set()
+    if parsed_args.providers:
+        chosen.update(found['uuid'] for _value, found in cmd.each(
+            http, lambda value: provider_api.lookup(http, value),
+            list(dict.fromkeys(parsed_args.providers)),
+            batch_names.PROVIDERS, lone_failure_raises=True))
+        cmd.require_complete(batch_names.ROWS, batch_names.PROVIDERS)
+    if parsed_args.aggregate:
+        chosen.update(nova_state.members(http, parsed_args.aggregate))
+    return chosen
+
+
+def _traits(http):
+    """{provider: the traits of it that decide what it is}."""
+    traits = {}
+    names = [state.COMPUTE_NODE, state.SHARING] + sorted(
+        nova_state.owner_traits(http))
+    for trait in names:
+        for rp in nova_state.providers_with(http, trait):
+            traits.setdefault(rp, set()).add(trait)
+    return traits
+
+
+def _providers(http, nova, kinds):
+    """{uuid: Provider} of every provider, in list order."""
+    listed = http.request('GET', provider_api.BASE_URL).field(
+        'resource_providers', list)
+    traits = _traits(http)
+    member = {}
+    if Kind.AGGREGATE in kinds:
+        for agg in nova.aggregates:
+            if agg.uuid:
+                for rp in nova_state.members(http, agg.uuid):
+                    member.setdefault(rp, set()).add(agg.uuid)
+    return {body['uuid']: state.provider(body, traits.get(body['uuid'], ()),
+                                         member.get(body['uuid'], ()))
+            for body in listed}
+
+
+def audited(every, chosen):
+    """{uuid: Provider} of the providers audited, in list order.
+
+    In the tree of a compute root, or sharing; never another service's
+    (an owner trait and not ``OWNER_NOVA``); among ``chosen`` if given.
+    """
+    return {uuid: rp for uuid, rp in every.items()
+            if (rp.sharing or (rp.root in every
+                               and every[rp.root].compute_root))
+            and not rp.foreign and (chosen is None or uuid in chosen)}
+
+
+def _owners(cmd, http, cloud):
+    """{consumer: (project, user)} of the servers worth reading."""
+    pairs = list(plan.owner_pairs(cloud))
+    usages = dict(cmd.each(
+        http, lambda pair: nova_state.usages(http, *pair), pairs,
+        batch_names.OWNERS, key=lambda pair: '%s/%s' % pair))
+    cmd.require_complete(batch_names.ROWS, batch_names.OWNERS)
+    suspects = plan.owner_suspects(cloud, usages)
+    records = cmd.each(
+        http, lambda c: consumer_api.read_consumer(http, c), suspects,
+        batch_names.CONSUMERS)
+    cmd.require_complete(batch_names.ROWS, batch_names.CONSUMERS)
+    return {c: (rec.get('project_id'), rec.get('user_id'))
+            for c, rec in records if rec['allocations']}
+
+
+def read_cloud(cmd, http, parsed_args, kinds):
+    """(the Cloud, Nova's state) as read now."""
+    chosen = _selection(cmd, http, parsed_args)
+    # The compute proxy and its errors in one line, as --flavor's.
+    nova = compute._call(
+        'the servers, migrations, hypervisors and aggregates of the compute '
+        'API', lambda: nova_state.read(compute._compute(cmd)))
+    every = _providers(http, nova, kinds)
+    audit = audited(every, chosen)
+    read = cmd.each_provider(
+        http, lambda rp: provider_api.provider_allocations(http, rp),
+        [{'uuid': rp} for rp in audit])
+    cmd.require_complete(batch_names.ROWS, batch_names.PROVIDERS)
+    allocations = {}
+    for record, held in read:
+        for consumer, alloc in held.items():
+            allocations.setdefault(consumer, {})[record['uuid']] = dict(
+                alloc.get('resources') or {})
+    cloud = state.Cloud(
+        nova.servers, nova.migrations, nova.hypervisors, nova.aggregates,
+        audit, allocations, grace_minutes=parsed_args.grace,
+        selected=chosen is not None)
+    if Kind.OWNER in kinds:
+        cloud.owners = _owners(cmd, http, cloud)
+    return cloud, nova
+
+
+def _undo(cmd, path, before, aggregate_writes, names):
+    """Write the undo file(s): consumers, then the aggregates' commands."""
+    savefile.write(path, savefile.dumps(
+        before, version.get_version(cmd), savefile.now_text()))
+    if aggregate_writes:
+        savefile.write(path + '.aggregates', plan.aggregate_undo(
+            aggregate_writes, names))
+
+
+def prepare_fix(cmd, http, found):
+    """(consumer writes, before, stale, aggregate writes).
+
+    Reads again every consumer and provider a fix changes.
+    """
+    targets = sorted(set(f.consumer for f in found
+                         if f.fix.writes and not f.fix.of_aggregates))
+    now = dict(cmd.each(
+        http, lambda c: consumer_api.read_consumer(http, c), targets,
+        batch_names.CONSUMERS))
+    rps = sorted(set(f.provider for f in found if f.fix.of_aggregates))
+    aggregates = dict(cmd.each(
+        http, lambda rp: nova_state.provider_aggregates(http, rp), rps,
+        batch_names.PROVIDERS))
+    cmd.require_complete(batch_names.ROWS, batch_names.CONSUMERS,
+                         batch_names.PROVIDERS)
+    writes, before, stale = plan.consumer_writes(found, now)
+    agg_writes = plan.aggregate_writes(
+        found, {rp: aggs for rp, (aggs, _gen) in aggregates.items()})
+    return writes, before, stale, agg_writes
+
+
+def fix(cmd, http, prepared, undo_path, names):
+    """Write the undo file, the consumers (one POST), the aggregates.
+
+    A refusal of the consumers' write is one line naming what changed
+    (``api.allocations.WriteConflict``), nothing written. A write of
+    allocations changes the generation of each provider it touches, so
+    each provider's aggregates are read again just before they are
+    written; a provider whose aggregates changed since the audit read
+    them, or that changes in between, is named and left as it is.
+    """
+    writes, before, _stale, agg_writes = prepared
+    _undo(cmd, undo_path, before, agg_writes, names)
+    if writes:
+        consumer_api.write_consumers(http, writes, version.get_version(cmd),
+                                     cmd.log, each=cmd.each_whole(http))
+    for rp, (current, new) in sorted(agg_writes.items()):
+        now, generation = nova_state.provider_aggregates(http, rp)
+        try:
+            changed = sorted(now) != sorted(current)
+            if not changed:
+                nova_state.set_aggregates(http, rp, new, generation)
+        except exceptions.Conflict:
+            changed = True
+        if changed:
+            raise exceptions.CommandError(
+                'Resource provider %s changed since it was read: its '
+                'aggregates were not changed%s; run the audit again.' % (
+                    names.get(rp, rp), ' (the allocations were written)'
+                    if writes else ''))

@@ -1,0 +1,93 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
+
+"""The base of the tests on a Nova with servers and migrations.
+
+Each :class:`SeededNovaTestCase` class gets one
+:class:`~osc_placement.tests.support.nova_seed.SeededNovaCloud`:
+Keystone, Placement, the Nova API and the stand-in network API, seeded
+with the audit's scenario (Nova's records written with Nova's object
+layer, Placement's through its API), and no sample cloud. Minutes to
+start: keep the tests of a kind in one class. ``self.nova_manage`` runs
+nova 34's own ``nova-manage`` on the same databases and Placement.
+"""
+
+import os
+
+from osc_placement.tests.e2e_nova import base
+from osc_placement.tests.support import cloud
+from osc_placement.tests.support import nova_manage
+from osc_placement.tests.support import nova_seed
+from osc_placement.tests.support import service
+
+
+class SeededNovaTestCase(base.NovaCloudTestCase):
+    """One seeded cloud for the tests of the class (see the module)."""
+
+    @classmethod
+    def setUpClass(cls):
+        # Not NovaCloudTestCase's: no sample cloud in this Placement.
+        super(base.NovaCloudTestCase, cls).setUpClass()
+        cls.seeded = nova_seed.SeededNovaCloud()
+        cls.seeded.setUp()
+        cls.addClassCleanup(cls._stop_seeded, cls.seeded)
+        cls.cloud = cls.seeded.cloud
+        cls.scenario = cls.seeded.scenario
+        cls.nova_manage = nova_manage.NovaManage(cls.cloud)
+        cls.env = cls.cloud.client_env(region=None, interface=None)
+        cls.env['PYTHONWARNINGS'] = 'ignore'
+
+    @staticmethod
+    def _stop_seeded(seeded):
+        workdirs = seeded.workdirs()
+        seeded.cleanUp()
+        left = seeded.alive_pids() + service.started_by(os.getpid())
+        if left:
+            raise AssertionError('server processes left running: %s'
+                                 % sorted(set(left)))
+        for workdir in workdirs:
+            if os.path.exists(workdir):
+                raise AssertionError('the sandbox left %s' % workdir)
+
+    def compute(self, method, path, body=None, version='2.88'):
+        """One compute API request as the admin; returns the body.
+
+        A new token: its catalog has the network service.
+        """
+        return service.request(
+            self.cloud.nova.url + path, method, body,
+            token=self.cloud.keystone.token(),
+            headers={'OpenStack-API-Version': 'compute %s' % version})[1]
+
+    def placement(self, method, path, body=None):
+        """One Placement request as the admin; returns the body."""
+        return cloud.api(self.cloud.placement.endpoint, method, path, body,
+                         token=self.cloud.token)
+
+    def allocations(self):
+        """{consumer: {provider: resources}} of every provider."""
+        found = {}
+        for rp in self.placement('GET', '/resource_providers')[
+                'resource_providers']:
+            allocs = self.placement(
+                'GET', '/resource_providers/%s/allocations' % rp['uuid'])
+            for consumer, held in allocs['allocations'].items():
+                found.setdefault(consumer, {})[rp['uuid']] = held[
+                    'resources']
+        return found
+
+    def provider_aggregates(self, uuid):
+        """(aggregates, generation) of provider ``uuid``."""
+        body = self.placement('GET',
+                              '/resource_providers/%s/aggregates' % uuid)
+        return sorted(body['aggregates']), body[
+            'resource_provider_generation']
