@@ -1,0 +1,139 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
+
+"""``resource provider audit`` held against Nova's own tools, one cloud.
+
+On the seeded Nova (:mod:`osc_placement.tests.support.nova_seed`) and
+its Placement, nova 34's ``nova-manage placement audit``,
+``heal_allocations --dry-run`` and ``sync_aggregates`` are the oracle:
+
+* our ``orphan``, ``migration``, ``evacuated`` and ``wrong-host`` rows
+  (``--grace 0``) name every consumer, on the same provider, that
+  nova-manage's audit reports, except its false positive on the sharing
+  provider (a live server's disk), which we never flag; and we find more
+  (an orphan of a class that is not Nova's);
+* our ``missing`` and ``owner`` rows that we would fix are the servers
+  heal would create or update, with the same resources and owner;
+* our ``aggregate`` additions are what ``sync_aggregates`` adds
+  (Placement read before and after).
+
+Every test leaves the cloud as seeded (the memberships sync_aggregates
+adds are taken away again), so that they may run in any order.
+"""
+
+import json
+
+from osc_placement.tests.e2e_nova import seeded
+from osc_placement.tests.support import nova_seed as seed
+
+# The kinds of rows that remove allocations nova-manage's audit reports.
+LEFTOVERS = ('orphan', 'migration', 'evacuated', 'wrong-host')
+
+
+def _amounts(resources):
+    return ', '.join('%s=%d' % item for item in sorted(resources.items()))
+
+
+class TestAuditVsNovaManage(seeded.SeededNovaTestCase):
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.uuid_of = {p[0]: p[1] for p in cls.scenario.providers}
+        cls.name_of = {p[1]: p[0] for p in cls.scenario.providers}
+        cls.sharing = {p[1] for p in cls.scenario.providers
+                       if 'MISC_SHARES_VIA_AGGREGATE' in p[4]}
+
+    def audit(self, *argv):
+        """``resource provider audit --grace 0 -f json``: (exit, rows)."""
+        res = self.openstack('resource', 'provider', 'audit', '--grace',
+                             '0', *argv + ('-f', 'json'))
+        self.assertNotIn('Traceback', res.stderr)
+        return res.returncode, json.loads(res.stdout) if res.stdout else []
+
+    def rows(self, rows, *kinds):
+        return [r for r in rows if r['problem'] in kinds]
+
+    def test_leftovers_cover_nova_manage_audit(self):
+        code, rows = self.audit()
+        self.assertEqual(3, code)
+        ours = {(r['consumer'], self.uuid_of[r['resource_provider']])
+                for r in self.rows(rows, *LEFTOVERS)}
+        theirs = self.nova_manage.audit()
+        self.assertEqual(3, theirs.run.code)
+        reported = {(o.consumer, o.provider) for o in theirs.orphans}
+        false_positives = {(c, rp) for c, rp in reported
+                           if rp in self.sharing}
+        # Its false positive: the live server's disk on the sharing
+        # provider, whose root is no compute node; never ours.
+        self.assertEqual({(seed.SRV_SHARED, seed.SHARED)}, false_positives)
+        self.assertNotIn(seed.SRV_SHARED, {c for c, _ in ours})
+        # Everything else it reports, we report, on the same provider.
+        self.assertEqual(set(), reported - false_positives - ours)
+        # And more: the orphan of a class that is not Nova's.
+        self.assertEqual({(seed.NEVER_SERVER_CUSTOM, seed.CMP3)},
+                         ours - reported)
+        # Each of our rows is of the kind the scenario planted.
+        for kind in LEFTOVERS:
+            self.assertEqual(
+                self.scenario.expected[kind],
+                sorted(r['consumer'] for r in self.rows(rows, kind)), kind)
+
+    def test_missing_and_owner_are_what_heal_writes(self):
+        _, rows = self.audit('--check', 'missing', '--check', 'owner')
+        heal = self.nova_manage.heal()
+        self.assertEqual(4, heal.run.code, heal.run)
+        fixed = {r['consumer']: r['fix'] for r in rows
+                 if not r['fix'].startswith('none')}
+        expected = {}
+        for server, body in heal.create.items():
+            (rp, held), = body['allocations'].items()
+            expected[server] = 'allocate %s on %s' % (
+                _amounts(held['resources']), self.name_of[rp])
+        for server, body in heal.update.items():
+            expected[server] = 'set project %s and user %s' % (
+                body['project_id'], body['user_id'])
+        self.assertEqual(expected, fixed)
+        self.assertEqual(sorted(self.scenario.expected['missing']
+                                + self.scenario.expected['owner']),
+                         sorted(fixed))
+        # What heal leaves alone (a task state), we do not fix either.
+        skipped = {r['consumer'] for r in rows
+                   if r['fix'].startswith('none')}
+        self.assertEqual(set(heal.task_state), skipped)
+
+    def test_aggregate_additions_are_what_sync_adds(self):
+        _, rows = self.audit('--check', 'aggregate')
+        ours = sorted((self.uuid_of[r['resource_provider']],
+                       r['fix'].split()[-1]) for r in rows
+                      if r['fix'].startswith('add aggregate '))
+        computes = (seed.CMP1, seed.CMP2, seed.CMP3)
+        before = {rp: self.provider_aggregates(rp)[0] for rp in computes}
+        sync = self.nova_manage.sync_aggregates()
+        self.assertEqual(0, sync.run.code, sync.run)
+        after = {rp: self.provider_aggregates(rp) for rp in computes}
+        for rp in computes:
+            self.addCleanup(
+                self.placement, 'PUT', '/resource_providers/%s/aggregates'
+                % rp, {'aggregates': before[rp],
+                       'resource_provider_generation': after[rp][1]})
+        added = sorted((rp, agg) for rp in computes
+                       for agg in set(after[rp][0]) - set(before[rp]))
+        self.assertEqual([(seed.CMP2, seed.AGG_UNMIRRORED)], added)
+        self.assertEqual(added, ours)
+        # It removes nothing; we would remove the membership Nova lacks.
+        self.assertEqual([], [rp for rp in computes
+                              if set(before[rp]) - set(after[rp][0])])
+        self.assertEqual(
+            [('cmp-3', 'remove aggregate %s' % seed.AGG_MIRRORED)],
+            [(r['resource_provider'], r['fix']) for r in rows
+             if r['fix'].startswith('remove')])
