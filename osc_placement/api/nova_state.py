@@ -35,7 +35,6 @@ engine.
 from openstack import exceptions as sdk_exceptions
 from osc_lib import exceptions
 
-from osc_placement.api import compute
 from osc_placement.api import paths
 from osc_placement.api import providers
 from osc_placement.model.audit import state
@@ -130,24 +129,19 @@ def _hypervisors(proxy):
         return None, 'HTTP %s' % exc.status_code
 
 
-def read(cmd):
+def read(proxy):
     """The :class:`NovaState` of the cloud: a few paged reads.
 
-    Every failure is one line (``api.compute``'s), but a failure of the
-    hypervisors' list answered 5xx, which is "cannot list".
+    ``proxy``: the compute proxy. A failure is openstacksdk's or
+    keystoneauth's exception (the caller makes it one line, as
+    ``api.compute`` does), but a failure of the hypervisors' list
+    answered 5xx, which is "cannot list".
     """
-    proxy = compute._compute(cmd)
-
-    def _read():
-        return NovaState(
-            _servers(proxy),
-            [state.migration(body) for body in paged(
-                proxy, '/os-migrations', 'migrations', {},
-                marker_key='uuid')],
-            *_hypervisors_and_aggregates(proxy))
-
-    return compute._call('the servers, migrations, hypervisors and '
-                         'aggregates of the compute API', _read)
+    return NovaState(
+        _servers(proxy),
+        [state.migration(body) for body in paged(
+            proxy, '/os-migrations', 'migrations', {}, marker_key='uuid')],
+        *_hypervisors_and_aggregates(proxy))
 
 
 def _hypervisors_and_aggregates(proxy):

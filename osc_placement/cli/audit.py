@@ -23,6 +23,7 @@ aggregates, each with its generation.
 from osc_lib import exceptions
 
 from osc_placement.api import allocations as consumer_api
+from osc_placement.api import compute
 from osc_placement.api import nova_state
 from osc_placement.api import providers as provider_api
 from osc_placement.model.audit import findings
@@ -115,7 +116,10 @@ def _owners(cmd, http, cloud):
 def read_cloud(cmd, http, parsed_args, kinds):
     """(the Cloud, Nova's state) as read now."""
     chosen = _selection(cmd, http, parsed_args)
-    nova = nova_state.read(cmd)
+    # The compute proxy and its errors in one line, as --flavor's.
+    nova = compute._call(
+        'the servers, migrations, hypervisors and aggregates of the compute '
+        'API', lambda: nova_state.read(compute._compute(cmd)))
     every = _providers(http, nova, kinds)
     audit = audited(every, chosen)
     read = cmd.each_provider(

@@ -10,4 +10,4 @@
 # License for the specific language governing permissions and limitations
 # under the License.
 
-"""Unit tests of ``osc_placement/model/``: ``test_<module>.py`` per module."""
+"""Unit tests of ``osc_placement/model/audit/``: ``test_<module>.py`` each."""

@@ -1,0 +1,145 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
+
+"""osc_placement.api.nova_state: Nova's lists read through openstacksdk.
+
+A real openstacksdk connection over requests-mock, as in
+``test_compute``: the requests sent (paths, queries, the compute
+microversion), the paging, and what is made of the answers.
+"""
+
+from openstack import exceptions as sdk_exceptions
+from osc_lib import exceptions
+
+from osc_placement.api import nova_state
+from osc_placement.model.audit import state
+from osc_placement.tests.unit.api import test_compute
+
+NOVA = test_compute.NOVA
+S1 = '11111111-1111-1111-1111-111111111111'
+S2 = '22222222-2222-2222-2222-222222222222'
+CN1 = '33333333-3333-3333-3333-333333333333'
+M1 = '44444444-4444-4444-4444-444444444444'
+AGG = '55555555-5555-5555-5555-555555555555'
+
+
+def _server(uuid, status='ACTIVE', **more):
+    body = {'id': uuid, 'name': 'vm', 'status': status, 'tenant_id': 'p',
+            'user_id': 'u', 'OS-EXT-STS:task_state': None,
+            'OS-EXT-SRV-ATTR:hypervisor_hostname': 'cn1', 'image': '',
+            'flavor': {'original_name': 'small', 'vcpus': 1, 'ram': 512,
+                       'disk': 10, 'ephemeral': 0, 'swap': 0,
+                       'extra_specs': {'hw:cpu_policy': 'shared'}}}
+    body.update(more)
+    return body
+
+
+NEXT = [{'rel': 'next', 'href': 'http://elsewhere/servers/detail?x'}]
+
+
+class TestRead(test_compute.ComputeTestCase):
+
+    @property
+    def proxy(self):
+        return self.cmd.app.client_manager.compute
+
+    def mock(self, servers=(), deleted=(), hypervisors_status=200):
+        self.requests_mock.get(NOVA + '/servers/detail', [
+            {'json': page} for page in servers])
+        self.requests_mock.get(
+            NOVA + '/servers/detail?all_tenants=1&deleted=true',
+            [{'json': page} for page in deleted] or [
+                {'json': {'servers': []}}])
+        self.requests_mock.get(NOVA + '/os-migrations', json={
+            'migrations': [{'uuid': M1, 'instance_uuid': S1,
+                            'status': 'confirmed', 'source_node': 'cn1',
+                            'dest_node': 'cn2',
+                            'updated_at': '2026-01-01T10:00:00.000000'}]})
+        self.requests_mock.get(
+            NOVA + '/os-hypervisors/detail', status_code=hypervisors_status,
+            json={'hypervisors': [{'id': CN1, 'hypervisor_hostname': 'cn1',
+                                   'service': {'host': 'host1'}}]})
+        self.requests_mock.get(NOVA + '/os-aggregates', json={
+            'aggregates': [{'uuid': AGG, 'name': 'az1',
+                            'hosts': ['host1']}]})
+
+    def test_requests_and_microversion(self):
+        self.mock(servers=[{'servers': [_server(S1)]}])
+        found = nova_state.read(self.proxy)
+        self.assertEqual(
+            [('GET', NOVA + '/servers/detail?all_tenants=1', 'compute 2.80'),
+             ('GET', NOVA + '/servers/detail?all_tenants=1&deleted=true',
+              'compute 2.80'),
+             ('GET', NOVA + '/os-migrations', 'compute 2.80'),
+             ('GET', NOVA + '/os-hypervisors/detail', 'compute 2.80'),
+             ('GET', NOVA + '/os-aggregates', 'compute 2.80')], self.sent())
+        [server] = found.servers
+        self.assertEqual(
+            state.Server(S1, 'vm', 'ACTIVE', None, 'p', 'u', 'cn1', {
+                'name': 'small', 'vcpus': 1, 'ram': 512, 'disk': 10,
+                'ephemeral': 0, 'swap': 0,
+                'extra_specs': {'hw:cpu_policy': 'shared'}}, True), server)
+        self.assertEqual([(M1, S1, 'confirmed')], [
+            (m.uuid, m.server, m.status) for m in found.migrations])
+        self.assertEqual([state.Hypervisor(CN1, 'cn1', 'host1')],
+                         found.hypervisors)
+        self.assertEqual([state.Aggregate(AGG, 'az1', ('host1',))],
+                         found.aggregates)
+
+    def test_pages_follow_with_the_last_marker(self):
+        self.mock(servers=[{'servers': [_server(S1)], 'servers_links': NEXT},
+                           {'servers': [_server(S2)]}])
+        found = nova_state.read(self.proxy)
+        self.assertEqual([S1, S2], sorted(s.uuid for s in found.servers))
+        self.assertEqual(
+            NOVA + '/servers/detail?all_tenants=1&marker=' + S1,
+            self.sent()[1][1])
+
+    def test_first_page_has_no_paging_so_down_cells_are_listed(self):
+        down = {'id': S2, 'status': 'UNKNOWN', 'tenant_id': 'p'}
+        self.mock(servers=[{'servers': [_server(S1), down],
+                            'servers_links': NEXT},
+                           {'servers': []}])
+        found = nova_state.read(self.proxy)
+        self.assertIn(state.UNKNOWN, [s.status for s in found.servers])
+        # A down cell's server is no marker.
+        self.assertEqual(
+            NOVA + '/servers/detail?all_tenants=1&marker=' + S1,
+            self.sent()[1][1])
+
+    def test_a_deleted_server_and_a_soft_deleted_one(self):
+        self.mock(servers=[{'servers': []}], deleted=[{'servers': [
+            _server(S1, status='DELETED'),
+            _server(S2, status='SOFT_DELETED')]}])
+        found = {s.uuid: s for s in nova_state.read(self.proxy).servers}
+        self.assertTrue(found[S1].deleted)
+        self.assertFalse(found[S2].deleted)
+
+    def test_hypervisors_500_is_cannot_list(self):
+        self.mock(servers=[{'servers': []}], hypervisors_status=500)
+        found = nova_state.read(self.proxy)
+        self.assertIsNone(found.hypervisors)
+        self.assertEqual('HTTP 500', found.hypervisors_error)
+
+    def test_other_errors_are_one_line(self):
+        self.mock(servers=[{'servers': []}], hypervisors_status=403)
+        exc = self.assertRaises(sdk_exceptions.HttpException,
+                                nova_state.read, self.proxy)
+        self.assertEqual(403, exc.status_code)
+
+    def test_a_body_without_its_list_is_one_line(self):
+        self.mock(servers=[{'servers': {}}])
+        exc = self.assertRaises(exceptions.CommandError, nova_state.read,
+                                self.proxy)
+        self.assertEqual('Invalid response from the compute API to GET '
+                         '/servers/detail: no list of objects at "servers".',
+                         str(exc))

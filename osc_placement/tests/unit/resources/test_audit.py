@@ -1,0 +1,199 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
+
+"""resource provider audit: the shell against Placement and Nova mocked.
+
+What the command sends (no request per server; one write), prints and
+exits with; the real Nova's cases are the e2e-nova tests'.
+"""
+
+import json
+import os
+import stat
+
+import fixtures
+from keystoneauth1 import noauth
+from keystoneauth1 import session
+from openstack import connection
+from osc_lib import clientmanager as osc_clientmanager
+
+from osc_placement.tests.unit import base
+from osc_placement.tests.unit import clouds
+
+URL = clouds.URL
+NOVA = clouds.NOVA
+CN1 = '10000000-0000-0000-0000-000000000001'
+S1 = '20000000-0000-0000-0000-000000000001'
+X1 = '30000000-0000-0000-0000-000000000001'
+SMALL = {'VCPU': 1, 'MEMORY_MB': 512, 'DISK_GB': 10}
+
+
+def _server(uuid):
+    return {'id': uuid, 'name': 'vm1', 'status': 'ACTIVE',
+            'tenant_id': 'p', 'user_id': 'u',
+            'OS-EXT-STS:task_state': None,
+            'OS-EXT-SRV-ATTR:hypervisor_hostname': 'cn1', 'image': {},
+            'flavor': {'original_name': 'small', 'vcpus': 1, 'ram': 512,
+                       'disk': 10, 'ephemeral': 0, 'swap': 0,
+                       'extra_specs': {}}}
+
+
+class TestAudit(base.FileTestCase):
+
+    api_version = '1.39'
+    command = ('resource', 'provider', 'audit')
+
+    def setUp(self):
+        super().setUp()
+        self.cloud({S1: SMALL, X1: {'VCPU': 1}})
+        conn = connection.Connection(
+            session=session.Session(auth=noauth.NoAuth()),
+            compute_endpoint_override=NOVA)
+        self.useFixture(fixtures.MockPatchObject(
+            osc_clientmanager.ClientManager, 'compute',
+            new=property(lambda manager: conn.compute)))
+
+    def cloud(self, held):
+        mock = self.requests_mock
+        mock.get(URL + '/resource_providers', complete_qs=True, json={
+            'resource_providers': [base.provider(CN1, 'cn1')]})
+        for trait, rps in (('COMPUTE_NODE', [CN1]),
+                           ('MISC_SHARES_VIA_AGGREGATE', []),
+                           ('OWNER_NOVA', [CN1])):
+            mock.get(URL + '/resource_providers?required=' + trait,
+                     complete_qs=True, json={'resource_providers': [
+                         base.provider(rp, 'cn1') for rp in rps]})
+        mock.get(URL + '/traits?name=startswith:OWNER_', complete_qs=True,
+                 json={'traits': ['OWNER_NOVA']})
+        mock.get(URL + '/resource_providers/%s/allocations' % CN1, json={
+            'resource_provider_generation': 3, 'allocations': {
+                c: {'resources': r} for c, r in held.items()}})
+        mock.get(URL + '/usages?project_id=p&user_id=u', complete_qs=True,
+                 json={'usages': held.get(S1, {})})
+        mock.get(URL + '/allocations/' + X1, json=base.consumer(
+            {CN1: {'VCPU': 1}}, generation=7))
+        self.post = mock.post(URL + '/allocations', status_code=204)
+        for url in (NOVA, NOVA + '/'):
+            mock.get(url, json=clouds.FlavorTestCase.nova_version())
+        mock.get(NOVA + '/servers/detail', json={'servers': [_server(S1)]})
+        mock.get(NOVA + '/servers/detail?all_tenants=1&deleted=true',
+                 json={'servers': []})
+        mock.get(NOVA + '/os-migrations', json={'migrations': []})
+        mock.get(NOVA + '/os-hypervisors/detail', json={'hypervisors': [
+            {'id': CN1, 'hypervisor_hostname': 'cn1',
+             'service': {'host': 'host1'}}]})
+        mock.get(NOVA + '/os-aggregates', json={'aggregates': []})
+
+    def placement_sent(self):
+        return [(r.method, r.url[len(URL):])
+                for r in self.requests_mock.request_history
+                if r.url.startswith(URL)]
+
+    def test_finds_the_orphan_exit_3(self):
+        out, err, code = self.openstack('-f', 'json')
+        self.assertEqual(('', 3), (err, code))
+        self.assertEqual([{
+            'problem': 'orphan', 'resource_provider': 'cn1', 'consumer': X1,
+            'server': '', 'detail': 'No server or migration has this UUID; '
+                                    'it holds VCPU=1 on cn1.',
+            'fix': 'remove its allocations'}], json.loads(out))
+        self.assertEqual(
+            [('GET', '/resource_providers'),
+             ('GET', '/traits?name=startswith%3AOWNER_'),
+             ('GET', '/resource_providers?required=COMPUTE_NODE'),
+             ('GET', '/resource_providers?required=MISC_SHARES_VIA_AGGREGATE'),
+             ('GET', '/resource_providers?required=OWNER_NOVA'),
+             ('GET', '/resource_providers/%s/allocations' % CN1),
+             ('GET', '/usages?project_id=p&user_id=u')],
+            self.placement_sent())
+
+    def test_nothing_found_exit_0(self):
+        self.cloud({S1: SMALL})
+        out, err, code = self.openstack('-f', 'json')
+        self.assertEqual(('[]', '', 0), (out.strip(), err, code))
+
+    def test_check_picks_a_kind(self):
+        out, err, code = self.openstack('--check', 'missing', '-f', 'json')
+        self.assertEqual(('[]', '', 0), (out.strip(), err, code))
+
+    def test_fix_needs_an_undo_file(self):
+        out, err, code = self.openstack('--fix')
+        self.assertEqual(1, code)
+        self.assertEqual('--fix needs --undo-file <path>: nothing is written '
+                         'before what it changes is saved.', err.strip())
+        self.assertEqual([], self.placement_sent())
+
+    def test_dry_run_writes_nothing_exit_3(self):
+        out, err, code = self.openstack('--fix', '--dry-run', '-f', 'value')
+        self.assertEqual(3, code)
+        self.assertIn('Dry run: 1 consumer would be written in one request',
+                      err)
+        self.assertFalse(self.post.called)
+        self.assertEqual([], os.listdir(self.dir))
+
+    def test_fix_saves_then_writes_once_exit_4(self):
+        undo = os.path.join(self.dir, 'undo.json')
+        out, err, code = self.openstack('--fix', '--undo-file', undo, '-f',
+                                        'json')
+        self.assertEqual(('', 4), (err, code))
+        self.assertEqual('done: remove its allocations',
+                         json.loads(out)[0]['fix'])
+        self.assertEqual(1, self.post.call_count)
+        self.assertEqual({X1: {'allocations': {}, 'project_id': 'p1',
+                               'user_id': 'u1', 'consumer_generation': 7,
+                               'consumer_type': 'INSTANCE'}},
+                         self.post.last_request.json())
+        with open(undo) as f:
+            saved = json.load(f)
+        self.assertEqual({CN1: {'resources': {'VCPU': 1}}},
+                         saved['consumers'][X1]['allocations'])
+        self.assertEqual(0o600, stat.S_IMODE(os.stat(undo).st_mode))
+
+    def test_a_conflict_names_the_consumer_exit_1(self):
+        self.requests_mock.post(URL + '/allocations', status_code=409, json=(
+            base.placement_error(409, 'consumer generation conflict',
+                                 code='placement.concurrent_update')))
+        self.requests_mock.get(URL + '/allocations/' + X1, [
+            {'json': base.consumer({CN1: {'VCPU': 1}}, generation=7)},
+            {'json': base.consumer({CN1: {'VCPU': 2}}, generation=8)}])
+        undo = os.path.join(self.dir, 'undo.json')
+        out, err, code = self.openstack('--fix', '--undo-file', undo)
+        self.assertEqual(1, code)
+        self.assertIn('consumer %s (generation 7 when read, 8 now)' % X1,
+                      err)
+        self.assertIn('Nothing was written', err)
+
+    def test_hypervisors_down_their_kinds_unchecked_orphans_never_guessed(
+            self):
+        self.requests_mock.get(NOVA + '/os-hypervisors/detail',
+                               status_code=500, json={})
+        out, err, code = self.openstack('-f', 'json')
+        self.assertEqual(('[]', 0), (out.strip(), code))
+        self.assertIn('Not checked: evacuated: the compute API cannot list '
+                      'the hypervisors (a cell down?) (HTTP 500).', err)
+        self.assertIn('Not checked: orphan, for 1 consumer: a cell is down',
+                      err)
+
+    def test_nothing_checked_exit_1(self):
+        self.requests_mock.get(NOVA + '/os-hypervisors/detail',
+                               status_code=500, json={})
+        out, err, code = self.openstack('--check', 'provider')
+        self.assertEqual(1, code)
+        self.assertIn('Nothing could be checked', err)
+
+    def test_compute_error_is_one_line(self):
+        self.requests_mock.get(NOVA + '/os-migrations', status_code=403,
+                               json={'forbidden': {'message': 'Policy'}})
+        out, err, code = self.openstack()
+        self.assertEqual(1, code)
+        self.assertEqual(1, len(err.strip().splitlines()), err)
+        self.assertIn('the compute API answered HTTP 403', err)
