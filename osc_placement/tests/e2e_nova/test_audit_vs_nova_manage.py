@@ -31,6 +31,7 @@ adds are taken away again), so that they may run in any order.
 """
 
 import json
+import os
 
 from osc_placement.tests.e2e_nova import seeded
 from osc_placement.tests.support import nova_seed as seed
@@ -137,3 +138,22 @@ class TestAuditVsNovaManage(seeded.SeededNovaTestCase):
             [('cmp-3', 'remove aggregate %s' % seed.AGG_MIRRORED)],
             [(r['resource_provider'], r['fix']) for r in rows
              if r['fix'].startswith('remove')])
+
+    def test_vgpu_server_heal_stops_we_do_not_fix(self):
+        config = os.path.join(self.cloud.nova.workdir, 'nova.conf')
+        seed.write_nova(config, seed.vgpu_server())
+        self.addCleanup(seed.write_nova, config,
+                        {'delete_servers': [seed.SRV_VGPU]})
+        heal = self.nova_manage.heal()
+        self.assertEqual(8, heal.run.code, heal.run)
+        self.assertIn('Healing allocation for instance %s with vGPU '
+                      'resource request is not supported.' % seed.SRV_VGPU,
+                      heal.run.stdout)
+        # We name it, and leave it: a vGPU needs a nested provider.
+        code, rows = self.audit('--check', 'missing')
+        self.assertEqual(3, code)
+        vgpu = [r for r in rows if r['consumer'] == seed.SRV_VGPU]
+        self.assertEqual([('missing', 'cmp-1')],
+                         [(r['problem'], r['resource_provider'])
+                          for r in vgpu])
+        self.assertTrue(vgpu[0]['fix'].startswith('none: '), vgpu[0])
