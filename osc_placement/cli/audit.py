@@ -150,7 +150,7 @@ def _undo(cmd, path, before, aggregate_writes, names):
 
 
 def prepare_fix(cmd, http, found):
-    """(consumer writes, before, stale, aggregate writes with generations).
+    """(consumer writes, before, stale, aggregate writes).
 
     Reads again every consumer and provider a fix changes.
     """
@@ -168,28 +168,35 @@ def prepare_fix(cmd, http, found):
     writes, before, stale = plan.consumer_writes(found, now)
     agg_writes = plan.aggregate_writes(
         found, {rp: aggs for rp, (aggs, _gen) in aggregates.items()})
-    generations = {rp: aggregates[rp][1] for rp in agg_writes}
-    return writes, before, stale, agg_writes, generations
+    return writes, before, stale, agg_writes
 
 
 def fix(cmd, http, prepared, undo_path, names):
     """Write the undo file, the consumers (one POST), the aggregates.
 
     A refusal of the consumers' write is one line naming what changed
-    (``api.allocations.WriteConflict``), nothing written; a refused
-    aggregate write names its provider, the consumers being written.
+    (``api.allocations.WriteConflict``), nothing written. A write of
+    allocations changes the generation of each provider it touches, so
+    each provider's aggregates are read again just before they are
+    written; a provider whose aggregates changed since the audit read
+    them, or that changes in between, is named and left as it is.
     """
-    writes, before, _stale, agg_writes, generations = prepared
+    writes, before, _stale, agg_writes = prepared
     _undo(cmd, undo_path, before, agg_writes, names)
     if writes:
         consumer_api.write_consumers(http, writes, version.get_version(cmd),
                                      cmd.log, each=cmd.each_whole(http))
-    for rp, (_current, new) in sorted(agg_writes.items()):
+    for rp, (current, new) in sorted(agg_writes.items()):
+        now, generation = nova_state.provider_aggregates(http, rp)
         try:
-            nova_state.set_aggregates(http, rp, new, generations[rp])
-        except exceptions.Conflict as exc:
+            changed = sorted(now) != sorted(current)
+            if not changed:
+                nova_state.set_aggregates(http, rp, new, generation)
+        except exceptions.Conflict:
+            changed = True
+        if changed:
             raise exceptions.CommandError(
-                'Resource provider %s changed since it was read (%s): its '
-                'aggregates were not changed%s.' % (
-                    names.get(rp, rp), exc, '; the allocations were written'
-                    if writes else '')) from None
+                'Resource provider %s changed since it was read: its '
+                'aggregates were not changed%s; run the audit again.' % (
+                    names.get(rp, rp), ' (the allocations were written)'
+                    if writes else ''))

@@ -184,7 +184,7 @@ class AuditResourceProvider(batch.Batched, common.Lister):
         """(the findings, their fixes updated; whether they were written)."""
         findings = audit.findings
         prepared = audit.prepare_fix(self, http, found)
-        writes, _before, stale, agg_writes, _gens = prepared
+        writes, _before, stale, agg_writes = prepared
         stale_now = {id(f): why for f, why in stale}
         found = [f._replace(fix=findings.none(
             '%s (read again)' % stale_now[id(f)]))

@@ -34,6 +34,7 @@ NOVA = clouds.NOVA
 CN1 = '10000000-0000-0000-0000-000000000001'
 S1 = '20000000-0000-0000-0000-000000000001'
 X1 = '30000000-0000-0000-0000-000000000001'
+AGG = '40000000-0000-0000-0000-000000000001'
 SMALL = {'VCPU': 1, 'MEMORY_MB': 512, 'DISK_GB': 10}
 
 
@@ -197,3 +198,57 @@ class TestAudit(base.FileTestCase):
         self.assertEqual(1, code)
         self.assertEqual(1, len(err.strip().splitlines()), err)
         self.assertIn('the compute API answered HTTP 403', err)
+
+    def nova_aggregate(self):
+        """Nova's aggregate of host1, which cn1 lacks in Placement."""
+        mock = self.requests_mock
+        mock.get(NOVA + '/os-aggregates', json={'aggregates': [
+            {'uuid': AGG, 'name': 'agg1', 'hosts': ['host1']}]})
+        mock.get(URL + '/resource_providers?member_of=' + AGG,
+                 complete_qs=True, json={'resource_providers': []})
+        path = URL + '/resource_providers/%s/aggregates' % CN1
+        # The write of allocations on cn1 changes its generation.
+        mock.get(path, [{'json': {'aggregates': [],
+                                  'resource_provider_generation': 3}},
+                        {'json': {'aggregates': [],
+                                  'resource_provider_generation': 4}}])
+        return mock.put(path, json={'aggregates': [AGG],
+                                    'resource_provider_generation': 5})
+
+    def test_aggregates_written_with_the_generation_after_the_allocations(
+            self):
+        put = self.nova_aggregate()
+        undo = os.path.join(self.dir, 'undo.json')
+        out, err, code = self.openstack('--fix', '--undo-file', undo, '-f',
+                                        'json')
+        self.assertEqual(('', 4), (err, code))
+        self.assertEqual(['done: remove its allocations',
+                          'done: add aggregate %s' % AGG],
+                         [r['fix'] for r in json.loads(out)])
+        self.assertEqual({'aggregates': [AGG],
+                          'resource_provider_generation': 4},
+                         put.last_request.json())
+        self.assertLess(
+            [r.method for r in self.requests_mock.request_history].index(
+                'POST'),
+            [r.method for r in self.requests_mock.request_history].index(
+                'PUT'))
+        with open(undo + '.aggregates') as f:
+            self.assertIn('aggregate set --generation <generation> %s'
+                          % CN1, f.read())
+
+    def test_aggregates_changed_meanwhile_are_left_alone(self):
+        put = self.nova_aggregate()
+        self.requests_mock.get(
+            URL + '/resource_providers/%s/aggregates' % CN1, [
+                {'json': {'aggregates': [],
+                          'resource_provider_generation': 3}},
+                {'json': {'aggregates': [X1],
+                          'resource_provider_generation': 9}}])
+        undo = os.path.join(self.dir, 'undo.json')
+        out, err, code = self.openstack('--fix', '--undo-file', undo)
+        self.assertEqual(1, code)
+        self.assertEqual('Resource provider cn1 changed since it was read: '
+                         'its aggregates were not changed (the allocations '
+                         'were written); run the audit again.', err.strip())
+        self.assertFalse(put.called)
