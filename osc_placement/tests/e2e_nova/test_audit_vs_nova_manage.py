@@ -24,14 +24,23 @@ its Placement, nova 34's ``nova-manage placement audit``,
 * our ``missing`` and ``owner`` rows that we would fix are the servers
   heal would create or update, with the same resources and owner;
 * our ``aggregate`` additions are what ``sync_aggregates`` adds
-  (Placement read before and after).
+  (Placement read before and after);
+* after ``--fix``, a second audit finds nothing it could fix, heal and
+  sync_aggregates have nothing left to do, and nova-manage's audit
+  reports only what we leave by design (the server on the wrong host, its
+  false positive); ``allocation restore --force`` of the undo file gives
+  back exactly the allocations before (``--force``: the fix changed the
+  generations of the consumers it rewrote).
 
 Every test leaves the cloud as seeded (the memberships sync_aggregates
-adds are taken away again), so that they may run in any order.
+adds are taken away again; the fix is undone), so that they may run in
+any order.
 """
 
 import json
 import os
+
+import fixtures
 
 from osc_placement.tests.e2e_nova import seeded
 from osc_placement.tests.support import nova_seed as seed
@@ -157,3 +166,60 @@ class TestAuditVsNovaManage(seeded.SeededNovaTestCase):
                          [(r['problem'], r['resource_provider'])
                           for r in vgpu])
         self.assertTrue(vgpu[0]['fix'].startswith('none: '), vgpu[0])
+
+    def test_fix_leaves_nothing_for_nova_manage_and_undo_restores(self):
+        computes = (seed.CMP1, seed.CMP2, seed.CMP3)
+        before = self.allocations()
+        aggregates = {rp: self.provider_aggregates(rp)[0] for rp in computes}
+        undo = self.useFixture(fixtures.TempDir()).join('undo.json')
+
+        def put_back():
+            self.openstack('resource', 'provider', 'allocation', 'restore',
+                           '--force', undo)
+            for rp in computes:
+                self.placement(
+                    'PUT', '/resource_providers/%s/aggregates' % rp,
+                    {'aggregates': aggregates[rp],
+                     'resource_provider_generation':
+                         self.provider_aggregates(rp)[1]})
+        self.addCleanup(put_back)
+
+        res = self.openstack('resource', 'provider', 'audit', '--grace', '0',
+                             '--fix', '--undo-file', undo)
+        self.assertEqual((4, ''), (res.returncode, res.stderr))
+        # Nothing left for sync_aggregates to add.
+        fixed_aggregates = {rp: self.provider_aggregates(rp)[0]
+                            for rp in computes}
+        sync = self.nova_manage.sync_aggregates()
+        self.assertEqual(0, sync.run.code, sync.run)
+        self.assertEqual(fixed_aggregates,
+                         {rp: self.provider_aggregates(rp)[0]
+                          for rp in computes})
+        self.assertEqual(
+            {seed.CMP1: aggregates[seed.CMP1],
+             seed.CMP2: sorted(aggregates[seed.CMP2]
+                               + [seed.AGG_UNMIRRORED]),
+             seed.CMP3: sorted(set(aggregates[seed.CMP3])
+                               - {seed.AGG_MIRRORED})},
+            fixed_aggregates)
+        # A second audit finds nothing it could fix.
+        code, rows = self.audit()
+        self.assertEqual([], [r for r in rows
+                              if not r['fix'].startswith('none')])
+        # Heal has nothing left to do.
+        heal = self.nova_manage.heal()
+        self.assertEqual((4, {}, {}), (heal.run.code, heal.create,
+                                       heal.update))
+        # nova-manage's audit reports only what we leave by design: the
+        # server on the wrong host, and its own false positive.
+        theirs = self.nova_manage.audit()
+        self.assertEqual(
+            sorted([(seed.SRV_WRONG_HOST, seed.CMP3),
+                    (seed.SRV_SHARED, seed.SHARED)]),
+            sorted((o.consumer, o.provider) for o in theirs.orphans))
+        # The undo file gives back exactly the consumers before (--force:
+        # the fix changed the generations of those it rewrote).
+        res = self.openstack('resource', 'provider', 'allocation',
+                             'restore', '--force', undo)
+        self.assertEqual(0, res.returncode, res.stderr)
+        self.assertEqual(before, self.allocations())
