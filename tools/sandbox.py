@@ -34,6 +34,8 @@ import fixtures
 from osc_placement.tests import support
 from osc_placement.tests.support import client
 from osc_placement.tests.support import cloud
+from osc_placement.tests.support import neutron
+from osc_placement.tests.support import nova_seed
 from osc_placement.tests.support import placement
 from osc_placement.tests.support import SandboxError
 from osc_placement.tests.support import stack
@@ -55,7 +57,10 @@ shapes:
                           shaped like compute-1 of the sample cloud
   --with-nova             behind a real Keystone (tokens, a catalog with
                           regions and interfaces), beside a real Nova API
-                          (flavors, aggregates); every database temporary
+                          (flavors, aggregates) seeded with servers,
+                          migrations and hypervisors that disagree with
+                          Placement in every way "resource provider audit"
+                          finds; every database temporary
 
 examples (tox -e sandbox passes its arguments after --):
   tox -e sandbox
@@ -102,7 +107,8 @@ def build_parser():
                         help='port to listen on; 0 picks a free one '
                              '(default: %(default)s)')
     parser.add_argument('--no-seed', action='store_true',
-                        help='do not create the sample cloud')
+                        help='do not create the sample cloud (nor, with '
+                             '--with-nova, the servers of the audit)')
     parser.add_argument(
         '--with-nova', action='store_true',
         help='also run a real Keystone (Placement then validates its '
@@ -208,7 +214,7 @@ def _seed(args, server):
     return state
 
 
-def _banner(args, server, startup, state, box=None):
+def _banner(args, server, startup, state, box=None, network=None):
     print('Placement is listening on %s (pid %d, %d worker%s; %s in '
           '%.1f s)' % (server.server_endpoint, server.server_pids[0],
                        server.workers, 's' if server.workers > 1 else '',
@@ -231,13 +237,18 @@ def _banner(args, server, startup, state, box=None):
                                         box.keystone.server_pids[0]))
         print('Nova API: %s (pid %d, SQLite, temporary)'
               % (box.nova.url, box.nova.server_pids[0]))
+        if network:
+            print('Network API: %s, a stand-in with no ports (what the '
+                  'Nova API asks when it lists servers)'
+                  % network.server_endpoint)
         print('Placement in the catalog (a relay for each URL):')
         for (region, interface), url in sorted(box.placement_urls.items()):
             print('  %s %s: %s' % (region, interface, url))
         env = box.client_env({})
         example = ('"openstack flavor list", "openstack resource provider '
                    'list", "openstack --os-interface internal resource '
-                   'provider list"')
+                   'provider list", "openstack server list --all-projects '
+                   '--long", "openstack resource provider audit"')
     else:
         env = client.client_env(server.endpoint, {})
         example = '"openstack resource provider list"'
@@ -282,11 +293,20 @@ def serve_with_nova(args, options):
           'minutes) ...' % host, flush=True)
     box = stack.NovaCloud(placement_options=options, host=host)
     started = time.monotonic()
-    with box:
+    with box, neutron.NeutronStandIn(host=host) as network:
+        neutron.register(box.keystone, network.server_endpoint)
+        state = _seed(args, box.placement)
+        if not args.no_seed:
+            scenario = nova_seed.seed(box)
+            state += ('; Nova seeded with %d servers, %d migrations and %d '
+                      'hypervisors, with findings of each kind for '
+                      '"openstack resource provider audit"' % (
+                          len(scenario.nova['servers']),
+                          len(scenario.nova['migrations']),
+                          len(scenario.nova['hosts'])))
         startup = time.monotonic() - started
-        _banner(args, box.placement, startup, _seed(args, box.placement),
-                box)
-        servers = (box.keystone, box.placement, box.nova)
+        _banner(args, box.placement, startup, state, box, network)
+        servers = (box.keystone, box.placement, box.nova, network)
         while all(server.running for server in servers):
             time.sleep(0.5)
         for server in servers:

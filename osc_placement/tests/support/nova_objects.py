@@ -21,7 +21,9 @@ do: flavors, services and compute nodes with their host mappings,
 servers (``Instance`` with its embedded flavor, an ``info_cache``, its
 ``compute_id``, states, owner) with their instance mappings, migrations
 and host aggregates. It prints one JSON line: the database ids of the
-compute nodes and of the migrations it made.
+compute nodes and of the migrations it made. Flavors and hosts a
+server or migration names may be those of an earlier specification, and
+``delete_servers`` deletes servers it made.
 
 A subprocess because Nova's configuration and database engines are
 global state that must not leak into the test process (which may run
@@ -109,9 +111,25 @@ class Writer(object):
                                  cell_mapping=self.cell).create()
         self.nodes[spec['host']] = node
 
+    def _flavor(self, name):
+        """A flavor of this specification, or one already there."""
+        if name not in self.flavors:
+            self.flavors[name] = self.objects.Flavor.get_by_name(
+                self.admin, name)
+        return self.flavors[name]
+
+    def _node(self, host):
+        """The compute node of a host of this specification or there."""
+        if host not in self.nodes:
+            with self.target() as cctxt:
+                nodes = self.objects.ComputeNodeList.get_all_by_host(
+                    cctxt, host)
+            self.nodes[host] = nodes[0]
+        return self.nodes[host]
+
     def server(self, spec):
         """An Instance (deleted afterwards if asked) and its mapping."""
-        flavor = self.flavors[spec['flavor']]
+        flavor = self._flavor(spec['flavor'])
         host = spec.get('host')
         fields = dict(
             uuid=spec['uuid'], display_name=spec['name'],
@@ -130,7 +148,7 @@ class Writer(object):
             info_cache=self.objects.InstanceInfoCache(
                 network_info=self._network_info([])))
         if host:
-            node = self.nodes[host]
+            node = self._node(host)
             fields.update(host=host, node=node.hypervisor_hostname,
                           compute_id=node.id)
         with self.target() as cctxt:
@@ -144,14 +162,23 @@ class Writer(object):
             user_id=spec['user'],
             queued_for_delete=bool(spec.get('deleted'))).create()
 
+    def delete_server(self, uuid):
+        """Delete a server as Nova does (soft), its mapping queued."""
+        with self.target() as cctxt:
+            self.objects.Instance.get_by_uuid(cctxt, uuid).destroy()
+        mapping = self.objects.InstanceMapping.get_by_instance_uuid(
+            self.admin, uuid)
+        mapping.queued_for_delete = True
+        mapping.save()
+
     def _network_info(self, vifs):
         from nova.network import model
         return model.NetworkInfo(vifs)
 
     def migration(self, spec):
-        source = self.nodes[spec['source']]
-        dest = self.nodes[spec['dest']]
-        flavor = self.flavors[spec['flavor']]
+        source = self._node(spec['source'])
+        dest = self._node(spec['dest'])
+        flavor = self._flavor(spec['flavor'])
         with self.target() as cctxt:
             mig = self.objects.Migration(
                 context=cctxt, uuid=spec['uuid'],
@@ -199,6 +226,8 @@ def write(spec):
         writer.host(host)
     for server in spec.get('servers', ()):
         writer.server(server)
+    for uuid in spec.get('delete_servers', ()):
+        writer.delete_server(uuid)
     made = {'compute_nodes': {h: n.id for h, n in writer.nodes.items()},
             'migrations': {}, 'aggregates': {}}
     for mig in spec.get('migrations', ()):

@@ -39,7 +39,8 @@ volume-backed server), ``project``, ``user``, ``vm_state``,
 ``task_state``, ``deleted``, ``launched``), ``migrations`` (``uuid``,
 ``server``, ``type``, ``status``, ``source``, ``dest``, ``flavor``,
 ``project``, ``user``, ``updated_at``) and ``aggregates`` (``name``,
-``uuid``, ``hosts``, ``zone``). Times are ``YYYY-MM-DDTHH:MM:SS`` UTC.
+``uuid``, ``hosts``, ``zone``), and ``delete_servers`` (UUIDs). Times
+are ``YYYY-MM-DDTHH:MM:SS`` UTC.
 """
 
 import datetime
@@ -73,6 +74,9 @@ SHARED = _uuid('d15c', 1)             # a sharing DISK_GB provider
 SRV_OK, SRV_DELETED, SRV_MIGRATED, SRV_RESIZING, SRV_EVACUATED, \
     SRV_WRONG_HOST, SRV_NO_ALLOC, SRV_OWNER, SRV_BUILDING, SRV_SHARED = (
         _uuid('5e7e', n) for n in range(1, 11))
+# A server whose flavor asks for a vGPU (heal_allocations stops at it):
+# never in audit_scenario(), see vgpu_server().
+SRV_VGPU = _uuid('5e7e', 11)
 # Consumers that never were servers.
 NEVER_SERVER, NEVER_SERVER_CUSTOM, NEVER_SERVER_VGPU = (
     _uuid('0c0c', n) for n in (1, 2, 3))
@@ -95,6 +99,8 @@ CUSTOM_CLASS = 'CUSTOM_FPGA_SLOT'
 FLAVOR = {'name': 'm1.seed', 'flavorid': 'seed-1', 'vcpus': 2,
           'memory_mb': 2048, 'root_gb': 20, 'ephemeral_gb': 0, 'swap': 0,
           'extra_specs': {}}
+VGPU_FLAVOR = dict(FLAVOR, name='m1.seed-vgpu', flavorid='seed-vgpu',
+                   extra_specs={'resources:VGPU': '1'})
 # What heal_allocations writes for a server of FLAVOR.
 FLAVOR_RESOURCES = {'VCPU': 2, 'MEMORY_MB': 2048, 'DISK_GB': 20}
 
@@ -243,6 +249,19 @@ def audit_scenario(now=None):
     quiet = sorted([SRV_OK, SRV_RESIZING, MIG_RESIZING, SRV_MIGRATED,
                     SRV_SHARED, SRV_BUILDING])
     return Scenario(nova, providers, allocations, expected, quiet)
+
+
+def vgpu_server():
+    """The specification of an active vGPU server on cmp-1, no allocation.
+
+    Written into a cloud seeded with :func:`audit_scenario` (its flavor
+    comes with it); ``{'delete_servers': [SRV_VGPU]}`` takes it away.
+    ``heal_allocations`` stops at it (exit 8): it is kept out of the
+    scenario heal is compared on.
+    """
+    return {'flavors': [VGPU_FLAVOR],
+            'servers': [_server(SRV_VGPU, 'srv-vgpu', 'cmp-1',
+                                flavor=VGPU_FLAVOR['name'])]}
 
 
 def write_nova(nova_config, spec, python=None, timeout=SEED_TIMEOUT):
