@@ -100,6 +100,15 @@ def _call(what, read):
                text.printable(exc.details or exc.message or '')))
 
 
+def read(cmd, what, reader):
+    """reader(the compute proxy), its failures as one line about ``what``.
+
+    For the reads of other modules (the audit's): the same proxy and the
+    same one-line errors as the flavor and zone reads here.
+    """
+    return _call(what, lambda: reader(_compute(cmd)))
+
+
 def _flavor(found):
     """The flavor as osc_placement.model.flavors.translate() takes it."""
     return {

@@ -117,9 +117,9 @@ def read_cloud(cmd, http, parsed_args, kinds):
     """(the Cloud, Nova's state) as read now."""
     chosen = _selection(cmd, http, parsed_args)
     # The compute proxy and its errors in one line, as --flavor's.
-    nova = compute._call(
-        'the servers, migrations, hypervisors and aggregates of the compute '
-        'API', lambda: nova_state.read(compute._compute(cmd)))
+    nova = compute.read(
+        cmd, 'the servers, migrations, hypervisors and aggregates of the '
+        'compute API', nova_state.read)
     every = _providers(http, nova, kinds)
     audit = audited(every, chosen)
     read = cmd.each_provider(

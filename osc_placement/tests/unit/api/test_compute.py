@@ -27,6 +27,7 @@ from keystoneauth1 import fixture as ks_fixture
 from keystoneauth1 import noauth
 from keystoneauth1 import session
 from openstack import connection
+from openstack import exceptions as exceptions_of_sdk
 from osc_lib import exceptions
 from oslotest import base
 import requests
@@ -150,6 +151,33 @@ class TestFindFlavor(ComputeTestCase):
                                 compute.find_flavor, self.cmd, 'f1')
         self.assertEqual("Cannot read flavor 'f1': the compute API is "
                          "unreachable (connection refused).", str(exc))
+
+
+class TestRead(ComputeTestCase):
+    """read(): another module's reader on the same proxy and errors."""
+
+    def test_the_reader_gets_the_proxy(self):
+        self.requests_mock.get(NOVA + '/os-migrations',
+                               json={'migrations': []})
+        got = compute.read(
+            self.cmd, 'the migrations',
+            lambda proxy: proxy.get('/os-migrations').json())
+        self.assertEqual({'migrations': []}, got)
+
+    def test_an_error_answered_is_one_line(self):
+        self.requests_mock.get(NOVA + '/os-migrations', status_code=503,
+                               json={'computeFault': {
+                                   'code': 503, 'message': 'Down.'}})
+
+        def reader(proxy):
+            response = proxy.get('/os-migrations')
+            exceptions_of_sdk.raise_from_response(response)
+
+        exc = self.assertRaises(exceptions.CommandError, compute.read,
+                                self.cmd, 'the migrations', reader)
+        self.assertIn('Cannot read the migrations: the compute API '
+                      'answered HTTP 503', str(exc))
+        self.assertNotIn('\n', str(exc))
 
 
 class TestBefore261(ComputeTestCase):
