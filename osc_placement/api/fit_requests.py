@@ -99,6 +99,7 @@ def count_each(cmd, http, trees, asked, answers):
     evaluation of every request that could be asked for, then the
     verdicts of the answers settled in one batch.
     """
+    trees.read_sharing(list(answers.values()))
     locals_ = {index: verdicts.local_verdicts(one.params, http.api_version,
                                               trees)
                for index, one in enumerate(asked) if one.params is not None}
@@ -140,7 +141,7 @@ def tree_fits(trees, request, local, placement, incomplete=False):
                 fit_rows.Counted.AT_LEAST_ONE)
         else:
             fits, limited_by, exact = evaluation.fit(
-                request, trees.records[uuid])
+                request, trees.evaluated(uuid))
             # fits is at most that many where the request lacks a part of
             # Nova's.
             counted = fit_rows.Counted.EXACT if exact and not incomplete \

@@ -33,8 +33,9 @@ The modules, each along one seam:
 
 The rules are Placement's own (openstack-placement 16.0.0), and each
 module names the server code it follows. Sharing providers
-(``MISC_SHARES_VIA_AGGREGATE``) are out of scope: a candidate that takes
-resources from another tree is not a candidate "within" a tree.
+(``MISC_SHARES_VIA_AGGREGATE``) of a tree's aggregates are records of the
+tree marked ``shared`` (see ``tree.Tree``): a candidate may take a class
+from one, and a count takes them as if the tree alone drew from them.
 """
 
 from osc_placement.model.evaluation.count import fit

@@ -50,9 +50,15 @@ def fit(request, tree):
         return Fit(0, verdict.reason, True)
     group = list(request.groups.values())[0]
     tree = trees.Tree(tree)
-    if group.granular or not request.at_least(requests.NESTED):
+    nested = request.at_least(requests.NESTED)
+    if group.granular or not (nested or tree.shared):
         return _one_provider_each(tree, group)
-    return _class_by_class(tree, group)
+    found = _class_by_class(tree, group)
+    if not nested and len(tree.own().providers) > 1:
+        # Before 1.29 one provider of the tree beside the pools: the
+        # classes summed over the tree's providers are a bound.
+        return found._replace(exact=False)
+    return found
 
 
 def _one_provider_each(tree, group):
@@ -71,7 +77,9 @@ def _one_provider_each(tree, group):
     # The class that bounds the most providers (the first requested of
     # those that bound as many).
     limited_by = max(group.resources, key=lambda rc: binding.get(rc, 0))
-    return Fit(count, limited_by, True)
+    return Fit(count, limited_by + pool_words(tree, [
+        rp for rp in tree.providers if all(c.holds(rp) for c in constraints)
+    ]), True)
 
 
 def _class_by_class(tree, group):
@@ -107,4 +115,20 @@ def _class_by_class(tree, group):
         count = min(count, sum(
             room(rc, [rp for rp in rps if any_of & trees.traits(rp)])
             for rc, rps in serving.items()))
-    return Fit(count, limited_by, exact)
+    return Fit(count, limited_by + pool_words(tree, serving[limited_by]),
+               exact)
+
+
+def pool_words(tree, providers):
+    """' from pool <name> (shared by N trees)' where a pool serves.
+
+    A tree's count takes the sharing providers of its aggregates as if it
+    alone drew from them: the words say which, and with how many trees
+    they are shared.
+    """
+    pools = [rp for rp in providers if rp['uuid'] in tree.shared]
+    if not pools:
+        return ''
+    return ' from %s' % ', '.join(
+        'pool %s (shared by %d trees)' % (rp['name'], rp.get('anchors', 1))
+        for rp in pools)

@@ -350,3 +350,55 @@ class TestOpenMetrics(FitCloud):
                                'openmetrics')
         self.assertEqual(2, code)
         self.assertIn("invalid choice: 'openmetrics'", err)
+
+
+POOL = '22222222-2222-4222-8222-000000000006'
+POOL_AGG = 'dddddddd-dddd-4ddd-8ddd-000000000003'
+
+
+class TestSharingPool(base.TestCase):
+    """Two hosts without disk take DISK_GB from a pool of their aggregate.
+
+    Placement returns each host as a candidate, its disk from the pool
+    (``MISC_SHARES_VIA_AGGREGATE``); a third host outside the aggregate
+    has no disk at all.
+    """
+
+    def setUp(self):
+        super().setUp()
+        tests.create_provider(self, HOST1, 'host1',
+                              inventories={'VCPU': 8}, aggregates=[POOL_AGG])
+        tests.create_provider(self, HOST2, 'host2',
+                              inventories={'VCPU': 2}, aggregates=[POOL_AGG])
+        tests.create_provider(self, HOST3, 'host3', inventories={'VCPU': 8})
+        tests.create_provider(self, POOL, 'pool',
+                              inventories={'DISK_GB': 100},
+                              traits=['MISC_SHARES_VIA_AGGREGATE'],
+                              aggregates=[POOL_AGG])
+
+    def fit(self, *argv):
+        return {r['name']: r for r in self.ok(
+            'resource', 'provider', 'capacity', 'fit', '--resource',
+            'VCPU=1', '--resource', 'DISK_GB=30', *argv, '-f', 'json',
+            version='1.39')}
+
+    def test_a_tree_takes_its_disk_from_the_pool(self):
+        candidates = self.ok('allocation', 'candidate', 'list', '--resource',
+                             'VCPU=1', '--resource', 'DISK_GB=30', '-f',
+                             'json', version='1.39')
+        self.assertIn(POOL, {r['resource provider'] for r in candidates})
+        rows = self.fit()
+        # As if each alone drew from the pool: 3 of 30 GB from 100.
+        self.assertEqual(3, rows['host1']['fits'])
+        self.assertEqual(2, rows['host2']['fits'])
+        self.assertEqual(0, rows['host3']['fits'])
+        self.assertEqual('no provider in the tree has DISK_GB',
+                         rows['host3']['limited_by'])
+        self.assertIn('pool', rows['host1']['limited_by'])
+        self.assertIn('2 trees', rows['host1']['limited_by'])
+        self.assertEqual('VCPU', rows['host2']['limited_by'])
+
+    def test_the_pool_itself_is_not_counted_twice(self):
+        placed = fill(self, [('VCPU', 1), ('DISK_GB', 30)],
+                      '--member-of', POOL_AGG)
+        self.assertEqual(3, placed)

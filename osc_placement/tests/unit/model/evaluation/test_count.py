@@ -24,6 +24,7 @@ from osc_placement.tests.unit.model.evaluation.trees import host
 from osc_placement.tests.unit.model.evaluation.trees import inv
 from osc_placement.tests.unit.model.evaluation.trees import NUMA0
 from osc_placement.tests.unit.model.evaluation.trees import numa_tree
+from osc_placement.tests.unit.model.evaluation.trees import OTHER
 from osc_placement.tests.unit.model.evaluation.trees import ROOT
 from osc_placement.tests.unit.model.evaluation.trees import rp
 from osc_placement.tests.unit.model.evaluation.trees import VCPU16
@@ -50,6 +51,12 @@ GOLD_SPLIT = numa_tree(root={'inventories': {'MEMORY_MB': inv(1024)}},
                                               'MEMORY_MB': inv(1024)},
                               'traits': ['CUSTOM_GOLD']},
                        numa1={'inventories': {'VCPU': inv(4)}})
+# A host without disk, and a pool of its aggregate (a sharing provider
+# of another tree).
+POOLED = [rp(ROOT, 'cn1', inventories={'VCPU': inv(8)}, aggregates=[AGG1]),
+          dict(rp(OTHER, 'pool1', inventories={'DISK_GB': inv(100)},
+                  traits=['MISC_SHARES_VIA_AGGREGATE'], aggregates=[AGG1]),
+               shared=True, anchors=4)]
 
 
 class TestFit(base.BaseTestCase):
@@ -156,6 +163,19 @@ class TestFit(base.BaseTestCase):
             query={'resources': 'VCPU:2,MEMORY_MB:512',
                    'required': 'CUSTOM_GOLD'},
             version='1.29', fit=fit(1, 'VCPU', exact=False))),
+        # A pool of the host's aggregate serves its disk, counted as if
+        # the host alone drew from it, and named where it bounds.
+        ('sharing_pool_bounds', dict(
+            tree=POOLED, query={'resources': 'VCPU:1,DISK_GB:30'},
+            version='1.29',
+            fit=fit(3, 'DISK_GB from pool pool1 (shared by 4 trees)'))),
+        ('sharing_pool_before_1_29', dict(
+            tree=POOLED, query={'resources': 'VCPU:1,DISK_GB:30'},
+            version='1.28',
+            fit=fit(3, 'DISK_GB from pool pool1 (shared by 4 trees)'))),
+        ('sharing_pool_not_bounding', dict(
+            tree=POOLED, query={'resources': 'VCPU:4,DISK_GB:10'},
+            version='1.29', fit=fit(2, 'VCPU'))),
     ]
 
     def test_fit(self):
