@@ -32,8 +32,10 @@ from osc_placement.tests.unit.model.evaluation.trees import VCPU16
 load_tests = testscenarios.load_tests_apply_scenarios
 
 
-def fit(count, limited_by, exact=True):
-    return evaluation.Fit(count, limited_by, exact)
+def fit(count, limited_by, fits=None, gap=''):
+    """An exact Fit, or fits below the bound ``count``."""
+    return evaluation.Fit(count if fits is None else fits, count,
+                          limited_by, gap)
 
 
 # The trees of the core review: a host whose child has the memory...
@@ -154,7 +156,7 @@ class TestFit(base.BaseTestCase):
             tree=GOLD_SPLIT,
             query={'resources': 'VCPU:1,MEMORY_MB:512',
                    'required': 'CUSTOM_GOLD'},
-            version='1.29', fit=fit(4, 'MEMORY_MB', exact=False))),
+            version='1.29', fit=fit(4, 'MEMORY_MB'))),
         ('trait_held_together_tightened', dict(
             tree=numa_tree(root={'inventories': {'MEMORY_MB': inv(4096)}},
                            numa0={'inventories': {'VCPU': inv(2)},
@@ -162,7 +164,7 @@ class TestFit(base.BaseTestCase):
                            numa1={'inventories': {'VCPU': inv(8)}}),
             query={'resources': 'VCPU:2,MEMORY_MB:512',
                    'required': 'CUSTOM_GOLD'},
-            version='1.29', fit=fit(1, 'VCPU', exact=False))),
+            version='1.29', fit=fit(1, 'VCPU'))),
         # A pool of the host's aggregate serves its disk, counted as if
         # the host alone drew from it, and named where it bounds.
         ('sharing_pool_bounds', dict(
@@ -180,14 +182,22 @@ class TestFit(base.BaseTestCase):
 
     def test_fit(self):
         request = evaluation.Request.from_query(self.query, self.version)
-        self.assertEqual(self.fit, evaluation.fit(request, self.tree))
+        self.assertEqual(self.fit, evaluation.fit(
+            request, self.tree)._replace(draws=()))
 
 
-class TestFitShape(base.BaseTestCase):
+class TestDraws(base.BaseTestCase):
+    """What a tree's copies take from a pool, for the cloud's sum."""
 
-    def test_several_groups_refused(self):
+    def test_a_pool_the_tree_depends_on(self):
         request = evaluation.Request.from_query(
-            {'resources': 'VCPU:1', 'resources1': 'VCPU:1',
-             'group_policy': 'none'}, '1.25')
-        self.assertRaises(ValueError, evaluation.fit, request,
-                          host(**VCPU16))
+            {'resources': 'VCPU:1,DISK_GB:30'}, '1.29')
+        found = evaluation.fit(request, POOLED)
+        self.assertEqual([('pool1', 'DISK_GB', 100, 30, True, 4)], [
+            (d.name, d.rc, d.free, d.per_copy, d.sole, d.trees)
+            for d in found.draws])
+
+    def test_no_pool_no_draw(self):
+        request = evaluation.Request.from_query({'resources': 'VCPU:1'},
+                                                '1.29')
+        self.assertEqual((), evaluation.fit(request, POOLED[:1]).draws)
