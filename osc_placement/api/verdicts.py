@@ -151,12 +151,13 @@ class Trees(object):
                 for p in self.members[root['uuid']] if p['uuid'] in read]
         return self.records
 
-    def roots_in(self, response):
+    def roots_in(self, response, sharing=frozenset()):
         """(roots, spanning) of the allocation requests of an answer.
 
         roots: a request counts for a tree when all its providers are in
         it; spanning: the provider sets of the requests of several trees
-        (a sharing provider's among them), each once.
+        (a sharing provider's among them) and of a provider of
+        ``sharing`` alone, each once.
         """
         found, spanning = set(), set()
         requests = response.field('allocation_requests', list)
@@ -171,9 +172,23 @@ class Trees(object):
             roots = set(self.root_of.get(rp, rp) for rp in rps)
             if len(roots) == 1:
                 found.update(roots)
-            else:
+            if len(roots) > 1 or (len(set(rps)) == 1 and rps[0] in sharing):
+                # A request of a sharing provider alone is anchored in
+                # every tree it shares with.
                 spanning.add(frozenset(rps))
         return found, spanning
+
+    @staticmethod
+    def sharing_in(response):
+        """The sharing providers an answer names (from 1.17).
+
+        Its provider summaries hold each provider's traits.
+        """
+        summaries = response.field('provider_summaries', dict, {})
+        return frozenset(
+            uuid for uuid, summary in summaries.items()
+            if isinstance(summary, dict)
+            and SHARING_TRAIT in (summary.get('traits') or []))
 
     def read_sharing(self, answers):
         """Read the sharing providers, where an answer draws on one.
@@ -186,7 +201,9 @@ class Trees(object):
         each). Each answer's requests of several trees then count for
         the tree they are anchored in (:meth:`Answer.anchor`).
         """
-        if not any(answer.spanning for answer in answers) or \
+        if not any(answer.sharing or any(
+                len(set(self.root_of.get(rp, rp) for rp in rps)) > 1
+                for rps in answer.spanning) for answer in answers) or \
                 not self.cmd.compare_version(
                     version.ge(microversions.PROVIDERS_REQUIRED)):
             return
@@ -238,7 +255,8 @@ class Answer(object):
 
     def __init__(self, trees, response):
         self.empty = not response.field('allocation_requests', list)
-        self.roots, self.spanning = trees.roots_in(response)
+        self.sharing = trees.sharing_in(response)
+        self.roots, self.spanning = trees.roots_in(response, self.sharing)
 
     def anchor(self, trees):
         """Count the requests of several trees for their anchor tree.
@@ -247,6 +265,8 @@ class Answer(object):
         sharing provider of one of its aggregates (trees.anchors).
         """
         for rps in self.spanning:
+            if len(rps) == 1 and not set(rps) & set(trees.anchors):
+                continue
             roots = set(trees.root_of.get(rp, rp) for rp in rps
                         if rp not in trees.anchors)
             shares = [set(trees.anchors[rp]) for rp in rps

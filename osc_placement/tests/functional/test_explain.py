@@ -333,3 +333,12 @@ class TestSharingPool(base.TestCase):
              ('host2', False, 'no provider in the tree has DISK_GB'),
              ('pool', False, 'no provider in the tree has VCPU')],
             [(r['name'], r['candidate'], r['reason']) for r in rows])
+        # All of it from the pool: Placement anchors the request in each
+        # tree the pool shares with, its own too.
+        rows = self.ok('allocation', 'candidate', 'explain', '--resource',
+                       'DISK_GB=30', '-f', 'json', version='1.39')
+        self.assertEqual(
+            [('host1', True, ''),
+             ('host2', False, 'no provider in the tree has DISK_GB'),
+             ('pool', True, '')],
+            [(r['name'], r['candidate'], r['reason']) for r in rows])

@@ -343,6 +343,7 @@ class TestAnchoredRequests(oslo_base.BaseTestCase):
         answer = verdicts.Answer.__new__(verdicts.Answer)
         answer.roots, answer.spanning, answer.empty = set(), set(
             frozenset(rps) for rps in spanning), False
+        answer.sharing = True
         # Two hosts (each its own tree) and a pool shared with both.
         trees = types.SimpleNamespace(
             root_of={'cn1': 'cn1', 'cn2': 'cn2', 'pool': 'pool'},
@@ -355,6 +356,9 @@ class TestAnchoredRequests(oslo_base.BaseTestCase):
 
     def test_pool_alone_counts_for_every_tree_it_shares_with(self):
         self.assertEqual({'cn1', 'cn2', 'pool'}, self.answer(['pool']))
+
+    def test_one_host_alone_is_not_moved(self):
+        self.assertEqual(set(), self.answer(['cn1']))
 
     def test_two_hosts_are_no_tree(self):
         self.assertEqual(set(), self.answer(['cn1', 'cn2', 'pool']))
