@@ -110,8 +110,8 @@ NOVA_TOUR = (
      '(--debug prints it).',
      ['--os-placement-api-version', microversions.LATEST, 'resource',
       'provider', 'capacity', 'fit', '--flavor', 'm1.large']),
-    ('Every flavor at once, one row each (a flavor of several request '
-     'groups is a candidate or not, but not counted).',
+    ('Every flavor at once, one row each: how many fit for sure, and '
+     'at most (each sharing pool counted once).',
      ['--os-placement-api-version', microversions.LATEST, 'resource',
       'provider', 'capacity', 'fit', '--all-flavors', '--summary']),
     ('"No valid host" for m1.fpga: why each tree is not a candidate ...',

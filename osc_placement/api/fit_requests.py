@@ -18,7 +18,7 @@ flavor's) are sent as one batch of candidates requests
 (``verdicts.ask()``); once the trees are read, :func:`count_each` settles
 each answer (``verdicts.settle()``) and gives each tree its
 ``fit_rows.Fit``: Placement's verdict, the reason of the local evaluation
-where it agrees, and the count (``evaluation.fit()``).
+where it agrees, and the range of the count (``evaluation.fit()``).
 """
 
 from osc_lib import exceptions
@@ -99,6 +99,7 @@ def count_each(cmd, http, trees, asked, answers):
     evaluation of every request that could be asked for, then the
     verdicts of the answers settled in one batch.
     """
+    trees.read_sharing(list(answers.values()))
     locals_ = {index: verdicts.local_verdicts(one.params, http.api_version,
                                               trees)
                for index, one in enumerate(asked) if one.params is not None}
@@ -125,26 +126,26 @@ def tree_fits(trees, request, local, placement, incomplete=False):
         found = verdicts.reasons(verdict, placement[uuid])
         if placement[uuid] is None:
             # The request within the tree failed: no verdict, no count.
-            fits, limited_by, counted = None, found[0], fit_rows.Counted.NONE
+            row = (None, None, found[0], fit_rows.Counted.NONE)
         elif found:
-            fits, limited_by, counted = 0, found[0], fit_rows.Counted.EXACT
+            row = (0, 0, found[0], fit_rows.Counted.EXACT)
         elif verdict is None or verdict.reasons:
             # A candidate for Placement that the evaluation cannot
             # explain: no count is better than a wrong one.
-            fits, limited_by, counted = (None, verdicts.UNEXPLAINED,
-                                         fit_rows.Counted.NONE)
-        elif len(request.groups) != 1:
-            # fit() counts one group; no count rather than a guess.
-            fits, limited_by, counted = (
-                None, fit_rows.NOT_COUNTED % len(request.groups),
-                fit_rows.Counted.AT_LEAST_ONE)
+            row = (None, None, verdicts.UNEXPLAINED, fit_rows.Counted.NONE)
         else:
-            fits, limited_by, exact = evaluation.fit(
-                request, trees.records[uuid])
-            # fits is at most that many where the request lacks a part of
-            # Nova's.
-            counted = fit_rows.Counted.EXACT if exact and not incomplete \
-                else fit_rows.Counted.UPPER_BOUND
-        rows.append(fit_rows.Fit(uuid, root['name'], fits, limited_by,
-                                 counted))
+            counted = evaluation.fit(request, trees.evaluated(uuid))
+            if incomplete:
+                # Both at most that many where the request lacks a part
+                # of Nova's.
+                kind = fit_rows.Counted.UPPER_BOUND
+            elif counted.exact:
+                kind = fit_rows.Counted.EXACT
+            else:
+                kind = fit_rows.Counted.RANGE
+            rows.append(fit_rows.Fit(
+                uuid, root['name'], counted.fits, counted.at_most,
+                counted.limited_by, kind, counted.gap, counted.draws))
+            continue
+        rows.append(fit_rows.Fit(uuid, root['name'], *row))
     return rows

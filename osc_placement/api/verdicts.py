@@ -35,6 +35,16 @@ What ``allocation candidate explain`` and ``capacity fit`` share:
   of several requests (``explain --summary``: the request without each
   constraint in turn), settled the same way.
 
+Sharing providers (``MISC_SHARES_VIA_AGGREGATE``): an allocation request
+may take a class from a provider of another tree that shares an
+aggregate with the tree (research_context.anchors_for_sharing_providers).
+Where an answer holds such a request, the sharing providers are read
+(``Trees.read_sharing()``), and a request counts for the tree each of its
+providers is in or shares with. The evaluation then sees each sharing
+provider beside the providers of every tree it shares with. Placement
+leaves sharing providers out of a request with ``in_tree``: the question
+within such a tree is asked without it, and that tree's answers kept.
+
 The verdict shown is always Placement's; the local evaluation gives the
 reasons, and where it disagrees with Placement the reason is
 ``unexplained``.
@@ -55,6 +65,9 @@ from osc_placement import version
 LOG = logging.getLogger(__name__)
 
 CANDIDATES_URL = '/allocation_candidates'
+# The trait of a provider that shares its inventory with the trees of its
+# aggregates.
+SHARING_TRAIT = 'MISC_SHARES_VIA_AGGREGATE'
 UNEXPLAINED = 'unexplained'
 # The reason of a tree whose verdict is not known.
 UNKNOWN = 'not known: the candidates request within the tree failed'
@@ -117,6 +130,11 @@ class Trees(object):
         if hosts is not None:
             self.roots = [p for p in self.roots if p['name'] in hosts]
         self.records = {}
+        # {root: [records of the sharing providers of other trees that
+        # share an aggregate with it]}: read_sharing().
+        self.shared = {}
+        # {sharing provider: the roots it shares with}.
+        self.anchors = {}
 
     def read(self):
         """{root: [provider records]}: four reads per provider, batched.
@@ -137,12 +155,15 @@ class Trees(object):
                 for p in self.members[root['uuid']] if p['uuid'] in read]
         return self.records
 
-    def roots_in(self, response):
-        """The roots of the allocation requests of a candidates answer.
+    def roots_in(self, response, sharing=frozenset()):
+        """(roots, spanning) of the allocation requests of an answer.
 
-        A request counts for a tree when all its providers are in it.
+        roots: a request counts for a tree when all its providers are in
+        it; spanning: the provider sets of the requests of several trees
+        (a sharing provider's among them) and of a provider of
+        ``sharing`` alone, each once.
         """
-        found = set()
+        found, spanning = set(), set()
         requests = response.field('allocation_requests', list)
         for request in requests:
             allocations = request['allocations']
@@ -155,7 +176,74 @@ class Trees(object):
             roots = set(self.root_of.get(rp, rp) for rp in rps)
             if len(roots) == 1:
                 found.update(roots)
-        return found
+            if len(roots) > 1 or (len(set(rps)) == 1 and rps[0] in sharing):
+                # A request of a sharing provider alone is anchored in
+                # every tree it shares with.
+                spanning.add(frozenset(rps))
+        return found, spanning
+
+    @staticmethod
+    def sharing_in(response):
+        """The sharing providers an answer names (from 1.17).
+
+        Its provider summaries hold each provider's traits.
+        """
+        summaries = response.field('provider_summaries', dict, {})
+        return frozenset(
+            uuid for uuid, summary in summaries.items()
+            if isinstance(summary, dict)
+            and SHARING_TRAIT in (summary.get('traits') or []))
+
+    def read_sharing(self, answers):
+        """Read the sharing providers, where an answer draws on one.
+
+        answers: the :class:`Answer` of each request. Only where one of
+        them holds a request of several trees (from 1.18, where the
+        provider list takes ``required``): the providers with
+        ``MISC_SHARES_VIA_AGGREGATE``, read as the trees' are, and the
+        roots of the providers of their aggregates (one provider list
+        each). Each answer's requests of several trees then count for
+        the tree they are anchored in (:meth:`Answer.anchor`).
+        """
+        if not any(answer.sharing or any(
+                len(set(self.root_of.get(rp, rp) for rp in rps)) > 1
+                for rps in answer.spanning) for answer in answers) or \
+                not self.cmd.compare_version(
+                    version.ge(microversions.PROVIDERS_REQUIRED)):
+            return
+        listed = _listed_providers(self.http.request(
+            'GET', providers.BASE_URL,
+            params={'required': SHARING_TRAIT}))
+        read = dict((p['uuid'], record) for p, record in
+                    self.cmd.each_provider(
+                        self.http, lambda uuid: _provider(self.http, uuid),
+                        listed))
+        for provider in listed:
+            if provider['uuid'] not in read:
+                continue
+            record = evaluation.provider_record(provider,
+                                                read[provider['uuid']])
+            aggs = record['aggregates']
+            members = _listed_providers(self.http.request(
+                'GET', providers.BASE_URL, params={
+                    'member_of': 'in:' + ','.join(sorted(aggs))})) \
+                if aggs else []
+            anchors = sorted(set(
+                self.root_of.get(p['uuid'], p['uuid']) for p in members))
+            self.anchors[provider['uuid']] = anchors
+            own = self.root_of.get(provider['uuid'], provider['uuid'])
+            # How many other trees it shares with.
+            shared = dict(record, shared=True,
+                          anchors=len([r for r in anchors if r != own]))
+            for root in anchors:
+                if root != own and root in self.records:
+                    self.shared.setdefault(root, []).append(shared)
+        for answer in answers:
+            answer.anchor(self)
+
+    def evaluated(self, root):
+        """The records the evaluation takes for a tree: the sharing too."""
+        return self.records[root] + self.shared.get(root, [])
 
 
 class Answer(object):
@@ -171,7 +259,27 @@ class Answer(object):
 
     def __init__(self, trees, response):
         self.empty = not response.field('allocation_requests', list)
-        self.roots = trees.roots_in(response)
+        self.sharing = trees.sharing_in(response)
+        self.roots, self.spanning = trees.roots_in(response, self.sharing)
+
+    def anchor(self, trees):
+        """Count the requests of several trees for their anchor tree.
+
+        A request is the tree's whose providers are each in it or a
+        sharing provider of one of its aggregates (trees.anchors).
+        """
+        for rps in self.spanning:
+            if len(rps) == 1 and not set(rps) & set(trees.anchors):
+                continue
+            roots = set(trees.root_of.get(rp, rp) for rp in rps
+                        if rp not in trees.anchors)
+            shares = [set(trees.anchors[rp]) for rp in rps
+                      if rp in trees.anchors]
+            if len(roots) > 1:
+                continue
+            anchors = set.intersection(*shares) if shares else set()
+            self.roots.update(anchors & roots if roots else anchors)
+        self.spanning = set()
 
 
 def ask(http, trees, params):
@@ -203,14 +311,17 @@ def _provider(http, rp_uuid):
             for what, kind in evaluation.READS}
 
 
-def candidate_roots(cmd, http, trees, params, local):
-    """{root: True, False or None}: Placement's verdict for every tree.
+def candidate_roots(cmd, http, trees, params):
+    """({root: local Verdict}, {root: True, False or None}) of a request.
 
-    local: {root: the local Verdict}. One candidates request, then
-    :func:`settle`.
+    The trees read. One candidates request; the sharing providers read
+    where its answer draws on one; the local evaluation; then
+    :func:`settle`: Placement's verdict for every tree.
     """
     answer = ask(http, trees, params)
-    return settle(cmd, http, trees, [(params, answer, local)])[0]
+    trees.read_sharing([answer])
+    local = local_verdicts(params, http.api_version, trees)[1]
+    return local, settle(cmd, http, trees, [(params, answer, local)])[0]
 
 
 def settle(cmd, http, trees, asked):
@@ -239,14 +350,29 @@ def settle(cmd, http, trees, asked):
     if again and cmd.compare_version(
             version.ge(microversions.IN_TREE_CANDIDATES)):
         answered = dict(cmd.each(
-            http, lambda item: ask(http, trees, candidates.within_tree(
-                asked[item[0]][0], item[1])),
+            http, lambda item: _ask_within(http, trees, asked[item[0]][0],
+                                           item[1]),
             again, batch_names.TREES, key=lambda item: item[1]))
         for index, root in again:
             answer = answered.get((index, root))
             verdicts[index][root] = None if answer is None \
                 else root in answer.roots
     return verdicts
+
+
+def _ask_within(http, trees, params, root):
+    """The :class:`Answer` of the request asked again for one tree.
+
+    With ``in_tree=<root>`` for every group; for a tree that shares an
+    aggregate with a sharing provider, as it is (Placement leaves
+    sharing providers out wherever ``in_tree`` is given), its requests of
+    several trees counted for their anchor.
+    """
+    if not trees.shared.get(root):
+        return ask(http, trees, candidates.within_tree(params, root))
+    answer = ask(http, trees, params)
+    answer.anchor(trees)
+    return answer
 
 
 def local_verdicts(params, microversion, trees):
@@ -261,8 +387,9 @@ def local_verdicts(params, microversion, trees):
     except ValueError as exc:
         LOG.debug('The local evaluation cannot read the request: %s', exc)
         return None, {root: None for root in trees.records}
-    return request, {root: evaluation.evaluate(request, records)
-                     for root, records in trees.records.items()}
+    return request, {root: evaluation.evaluate(request,
+                                               trees.evaluated(root))
+                     for root in trees.records}
 
 
 def reasons(verdict, candidate):
@@ -323,9 +450,11 @@ def relaxed(cmd, http, trees, constraints, params_of):
     considered = set(p['uuid'] for p in trees.roots)
     if any(considered - answer.roots and not answer.empty
            for _item, (_params, answer) in answered):
-        # Some answer may have been cut: the evaluation says which
-        # trees to ask about again.
+        # Some answer may have been cut, or may draw on a sharing
+        # provider: the evaluation says which trees to ask about again.
         trees.read()
+        trees.read_sharing([answer for _item, (_params, answer)
+                            in answered])
         cmd.require_complete(batch_names.TOTALS,
                              batch_names.RELAXED_REQUESTS,
                              batch_names.PROVIDERS)

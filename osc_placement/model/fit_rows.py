@@ -12,12 +12,13 @@
 
 """The rows of ``capacity fit``, typed, and their sum; pure.
 
-A tree's row is a :class:`Fit`: what is shown (``fits``, ``limited_by``)
-and, as data, what kind of count ``fits`` is (:class:`Counted`), which
-:func:`summary` reads; nothing is read back out of the text of
-``limited_by``. :class:`Asked` is one request of the command (the shape
-given, or a flavor's), and the ``limited_by`` texts of a request without
-an answer are here too.
+A tree's row is a :class:`Fit`: what is shown (``fits``, ``at_most``,
+``limited_by``) and, as data, what kind of range it is (:class:`Counted`),
+what keeps its two ends apart (``gap``) and the sharing pools its copies
+draw on (``draws``), which :func:`summary` reads; nothing is read back out
+of the text of ``limited_by``. :class:`Asked` is one request of the
+command (the shape given, or a flavor's), and the ``limited_by`` texts of
+a request without an answer are here too.
 """
 
 import collections
@@ -25,47 +26,59 @@ import enum
 
 # After the class of a count that is an upper bound, not exact.
 UPPER_BOUND = ' (upper bound)'
-# The limited_by of a candidate tree of a request of several groups.
-NOT_COUNTED = 'a candidate; not counted (the request has %d groups)'
+# Between what bounds at_most and what keeps fits below it.
+APART = '; fits below at_most: %s'
 # The limited_by of a flavor without an answer: Placement refused its
 # request, or gave no answer, or it was not asked for (not translated).
 REFUSED = 'refused by Placement: %s'
 NOT_ANSWERED = 'no answer from Placement: %s'
 NOT_ASKED = 'not asked for: %s'
+# limited_by of the cloud where a pool bounds the trees that share it.
+POOL_BOUND = 'pool %s (shared by %d trees)'
 
 
 class Counted(enum.Enum):
-    """What kind of count the ``fits`` of a row is."""
+    """What kind of range the ``fits`` and ``at_most`` of a row are."""
 
-    # fits is the count (0 where the tree is not a candidate).
+    # fits == at_most: the count (0 where the tree is not a candidate).
     EXACT = 'exact'
-    # fits is at most that many: the evaluation's count is a bound, or a
-    # flavor's request lacks a part of Nova's.
+    # fits is reachable, at_most a bound, and they differ (``gap``).
+    RANGE = 'range'
+    # Both are at most that many: a flavor's request lacks a part of
+    # Nova's.
     UPPER_BOUND = 'upper bound'
-    # No count (fits None), but a candidate: it takes at least one (a
-    # request of several groups, which the count does not take).
-    AT_LEAST_ONE = 'at least one'
     # No count (fits None): Placement's verdict is not known, or the
     # evaluation cannot explain it.
     NONE = 'none'
 
 
 class Fit(collections.namedtuple('Fit', ['resource_provider', 'name',
-                                         'fits', 'limited_by', 'counted'])):
+                                         'fits', 'at_most', 'limited_by',
+                                         'counted', 'gap', 'draws'])):
     """One tree's row of ``capacity fit``.
 
-    ``limited_by``: the class that bounds the count, or why nothing
-    fits, without any mark; ``counted``: a :class:`Counted`.
+    ``limited_by``: what bounds ``at_most``, or why nothing fits, without
+    any mark; ``counted``: a :class:`Counted`; ``gap``: what keeps
+    ``fits`` below ``at_most``; ``draws``: the ``evaluation.Draw`` of
+    each pool the tree's copies may take a class from.
     """
 
     __slots__ = ()
 
+    def __new__(cls, resource_provider, name, fits, at_most, limited_by,
+                counted, gap='', draws=()):
+        return super().__new__(cls, resource_provider, name, fits, at_most,
+                               limited_by, counted, gap, draws)
+
     def shown(self):
-        """The row as printed: an upper bound marked after its class."""
+        """The row as printed: a bound marked, a gap said."""
         limited_by = self.limited_by
         if self.counted is Counted.UPPER_BOUND:
             limited_by += UPPER_BOUND
-        return (self.resource_provider, self.name, self.fits, limited_by)
+        elif self.counted is Counted.RANGE:
+            limited_by += APART % self.gap
+        return (self.resource_provider, self.name, self.fits, self.at_most,
+                limited_by)
 
 
 class Asked(collections.namedtuple('Asked', ['name', 'params', 'refused',
@@ -87,41 +100,76 @@ class Asked(collections.namedtuple('Asked', ['name', 'params', 'refused',
 
 
 def summary(rows):
-    """(fits, trees, limited_by) over the :class:`Fit` rows of the trees.
+    """(fits, at_most, trees, limited_by) over the :class:`Fit` rows.
 
-    ``fits`` is None when a tree's count is not known. ``trees`` counts
-    the candidates of a request of several groups too (each takes at
-    least one). ``limited_by`` is the class that bounds the most trees (a
-    bounded count counts for its class), marked as an upper bound when
-    the sum holds any bound; where no tree is counted but some are such
-    candidates, it says they are not counted; where nothing fits at all,
-    it is the reason most trees give.
+    ``fits`` is reachable for the trees together and ``at_most`` a bound
+    for them together: each sharing pool counted once. A tree whose
+    copies draw on pools takes, in the order of the rows, what it
+    reached alone or what the pools have left for it, whichever is less;
+    the bound of the trees that every copy of which takes a class from
+    one pool is at most what that pool has free for them. None when a
+    tree's count is not known. ``trees``: how many take at least one.
+    ``limited_by``: the class that bounds the most trees (marked where
+    the sum holds a bound), or the pool that bounds them together; where
+    nothing fits at all, the reason most trees give.
     """
     counts = [row.fits for row in rows]
-    bounding = []
-    bounded = False
-    for row in rows:
-        if row.fits:
-            if row.counted is Counted.UPPER_BOUND:
-                bounded = True
-            bounding.append(row.limited_by)
-    # A candidate of a request of several groups takes at least one, not
-    # counted.
-    uncounted = [row.limited_by for row in rows
-                 if row.counted is Counted.AT_LEAST_ONE]
-    total = None if None in counts else sum(counts)
+    if None in counts:
+        total = at_most = None
+    else:
+        total = _reachable(rows)
+        at_most, pool = _bound(rows)
+    bounding = [row.limited_by for row in rows if row.fits]
     limited_by = _commonest(bounding)
-    if bounded and limited_by:
+    if limited_by and any(row.fits and row.counted is Counted.UPPER_BOUND
+                          for row in rows):
         limited_by += UPPER_BOUND
-    if uncounted and not limited_by:
-        limited_by = uncounted[0]
+    if None not in counts and pool is not None:
+        limited_by = POOL_BOUND % (pool.name, pool.trees)
     if not limited_by:
         # Nothing fits anywhere: why, as most trees say it (the first in
         # sorted order among equals), rather than an empty column.
         limited_by = _commonest([row.limited_by for row in rows
                                  if row.fits == 0 and row.limited_by])
-    return (total, sum(1 for fits in counts if fits) + len(uncounted),
-            limited_by)
+    return (total, at_most, sum(1 for fits in counts if fits), limited_by)
+
+
+def _reachable(rows):
+    """The copies the trees place together, each pool shared out."""
+    left = {}
+    total = 0
+    for row in rows:
+        taken = row.fits
+        for draw in row.draws:
+            left.setdefault((draw.pool, draw.rc), draw.free)
+            taken = min(taken, left[draw.pool, draw.rc] // draw.per_copy)
+        for draw in row.draws:
+            left[draw.pool, draw.rc] -= taken * draw.per_copy
+        total += taken
+    return total
+
+
+def _bound(rows):
+    """(at_most, the pool that bounds it or None) of the trees together.
+
+    The sum of the trees' bounds; for each pool that some trees take a
+    class from in every copy, those trees' part of the sum is at most
+    what the pool has free for a copy's amount.
+    """
+    total = sum(row.at_most for row in rows)
+    best, pool = total, None
+    sole = {}
+    for row in rows:
+        for draw in row.draws:
+            if draw.sole:
+                sole.setdefault((draw.pool, draw.rc), (draw, []))[1].append(
+                    row)
+    for (_pool, _rc), (draw, sharing) in sorted(sole.items()):
+        part = sum(row.at_most for row in sharing)
+        capped = total - part + draw.free // draw.per_copy
+        if capped < best:
+            best, pool = capped, draw
+    return best, pool
 
 
 def _commonest(texts):

@@ -20,8 +20,9 @@ its filters, has the requests asked and each tree counted
 one for all of them.
 
 ``-f openmetrics`` (``cli.metrics``): the metrics are declared here,
-``openstack_placement_fit`` per tree and ``openstack_placement_cloud_fit``
-for all of them, labelled with the request (``shape``); with
+``openstack_placement_fit`` and ``openstack_placement_fit_at_most`` per
+tree, ``openstack_placement_cloud_fit`` and its ``_at_most`` for all of
+them, labelled with the request (``shape``); with
 ``--flavor``, os-capacity's names beside them. They are made of what
 ``take_action`` returns: the rows, and beside them each request with the
 typed rows of its trees.
@@ -36,8 +37,8 @@ from osc_placement.cli import request_groups
 from osc_placement import microversions
 from osc_placement.model import batch_names
 
-FIELDS = ('resource_provider', 'name', 'fits', 'limited_by')
-SUMMARY_FIELDS = ('fits', 'trees', 'limited_by')
+FIELDS = ('resource_provider', 'name', 'fits', 'at_most', 'limited_by')
+SUMMARY_FIELDS = ('fits', 'at_most', 'trees', 'limited_by')
 
 # The provider filters, with the microversions at which the candidates
 # request took them, and their help as parts of the shape.
@@ -69,10 +70,18 @@ FIT = metrics.Gauge(
     'openstack_placement_fit',
     'How many more allocations of the shape the tree takes now',
     'fits', (('hostname', 'name'),))
+FIT_AT_MOST = metrics.Gauge(
+    'openstack_placement_fit_at_most',
+    'At most how many more allocations of the shape the tree takes now',
+    'at_most', (('hostname', 'name'),))
 CLOUD_FIT = metrics.Gauge(
     'openstack_placement_cloud_fit',
     'How many more allocations of the shape the trees take now, '
-    'summed', 'fits')
+    'together', 'fits')
+CLOUD_FIT_AT_MOST = metrics.Gauge(
+    'openstack_placement_cloud_fit_at_most',
+    'At most how many more allocations of the shape the trees take now, '
+    'together', 'at_most')
 CLOUD_TREES = metrics.Gauge(
     'openstack_placement_cloud_fit_trees',
     'How many trees take at least one more allocation of the shape',
@@ -83,11 +92,13 @@ CLOUD_TREES = metrics.Gauge(
 FLAVOR_LABELS = (('flavor', 'flavor'), ('shape', 'shape'))
 FLAVOR_COLUMNS = ('flavor', 'shape') + FIELDS
 FLAVOR_SUMMARY_COLUMNS = ('flavor', 'shape') + SUMMARY_FIELDS
-FLAVOR_FIT = metrics.Gauge(
-    FIT.name, FIT.help, 'fits', (('hostname', 'name'),) + FLAVOR_LABELS)
+FLAVOR_FIT = tuple(metrics.Gauge(
+    gauge.name, gauge.help, gauge.column,
+    (('hostname', 'name'),) + FLAVOR_LABELS)
+    for gauge in (FIT, FIT_AT_MOST))
 FLAVOR_CLOUD = tuple(metrics.Gauge(
     gauge.name, gauge.help, gauge.column, FLAVOR_LABELS)
-    for gauge in (CLOUD_FIT, CLOUD_TREES))
+    for gauge in (CLOUD_FIT, CLOUD_FIT_AT_MOST, CLOUD_TREES))
 BY_FLAVOR_TOTAL = metrics.Gauge(
     'openstack_free_capacity_by_flavor_total',
     'How many more servers of the flavor the cloud takes now (as '
@@ -120,22 +131,32 @@ class FitCapacity(metrics.Metrics, filters.ManyProviders, common.Lister):
     ``fits`` 0 and the reason.
 
     A tree counts only where Placement itself gives a candidate for one
-    allocation of the shape now (``GET /allocation_candidates``). The count
-    is, per resource class, the sum over the tree's providers that may
-    serve it of ``floor(free / amount)`` (0 where the amount breaks
-    ``min_unit``, ``max_unit`` or ``step_size``), and the smallest of
-    these over the classes, with each provider's traits and aggregates
-    checked where one provider takes each allocation (below
-    ``--os-placement-api-version 1.29``, or a numbered or named group).
-    The count is exact, except where a required trait must be held by
-    providers of different classes together: then it is an upper bound,
-    and ``limited_by`` says so (``VCPU (upper bound)``).
+    allocation of the shape now (``GET /allocation_candidates``). Each
+    row is a range proven at both ends: ``fits``, a number of allocations
+    that can be placed at once, every rule of Placement met (per group,
+    its traits, aggregates, tree, ``min_unit``, ``max_unit`` and
+    ``step_size``; between the groups, ``group_policy``, ``same_subtree``
+    and ``root_required``; the amounts of one provider and class summed
+    against its free capacity and ``max_unit``), and ``at_most``, a bound
+    no placement beats (per class, per group, and with ``isolate`` the
+    distinct providers each allocation needs). Where they meet the count
+    is exact and ``limited_by`` is what bounds it (a resource class, a
+    group, ``group_policy isolate``); where they differ, ``limited_by``
+    also says what keeps them apart. A tree that takes a class from a
+    sharing provider of its aggregates (``MISC_SHARES_VIA_AGGREGATE``) is
+    counted as if it alone drew from it; where the pool bounds it,
+    ``limited_by`` names the pool and how many trees share it.
 
-    ``--summary`` prints one row: ``fits`` summed over the trees, ``trees``
-    (how many take at least one) and ``limited_by`` (the class that bounds
-    the most trees; where nothing fits, the reason most trees give).
-    ``-f openmetrics`` writes ``openstack_placement_fit`` per tree,
-    ``openstack_placement_cloud_fit`` and
+    ``--summary`` prints one row: ``fits`` and ``at_most`` for the trees
+    together, each sharing pool counted once (``fits`` reachable,
+    ``at_most`` a bound for the whole selection), ``trees`` (how many
+    take at least one) and ``limited_by`` (the class that bounds the
+    most trees, or the pool that bounds them together; where nothing
+    fits, the reason most trees give). ``-f openmetrics`` writes
+    ``openstack_placement_fit`` (``fits``) and
+    ``openstack_placement_fit_at_most`` per tree,
+    ``openstack_placement_cloud_fit``,
+    ``openstack_placement_cloud_fit_at_most`` and
     ``openstack_placement_cloud_fit_trees`` for them all, labelled
     with the whole request in one canonical text (``shape``: the classes
     sorted, then the traits, aggregates and tree).
@@ -167,7 +188,8 @@ class FitCapacity(metrics.Metrics, filters.ManyProviders, common.Lister):
                     'row. May be repeated.')
         parser.add_argument(
             '--summary', action='store_true',
-            help='One row for all the trees: ``fits`` (the sum), '
+            help='One row for all the trees: ``fits`` and ``at_most`` '
+                 '(the trees together, each sharing pool counted once), '
                  '``trees`` (how many take at least one) and '
                  '``limited_by`` (the class that bounds the most trees, '
                  'or, where nothing fits, the reason most trees give). '
@@ -217,9 +239,9 @@ class FitCapacity(metrics.Metrics, filters.ManyProviders, common.Lister):
                     else [row.shown() for row in counted[index]]
             elif index in failures:
                 # One row: the request failed, not any tree.
-                shown = [(None, None, failures[index])
+                shown = [(None, None, None, failures[index])
                          if parsed_args.summary
-                         else (None, None, None, failures[index])]
+                         else (None, None, None, None, failures[index])]
             else:
                 # Not tried (a signal, a dead endpoint): said on stderr.
                 continue
@@ -280,14 +302,15 @@ class FitCapacity(metrics.Metrics, filters.ManyProviders, common.Lister):
                 for one, tree_rows in rows.facts if tree_rows is not None])
         one, tree_rows = rows.facts[0]
         label = [('shape', candidates.shape_label(one.params))]
+        cloud = (CLOUD_FIT, CLOUD_FIT_AT_MOST, CLOUD_TREES)
         if parsed_args.summary:
             return [gauge.family(column_names, rows, label)
-                    for gauge in (CLOUD_FIT, CLOUD_TREES)]
+                    for gauge in cloud]
         # The cloud figures are those of --summary.
         total = [fit_rows.summary(tree_rows or [])]
-        return [FIT.family(column_names, rows, label)] + [
-            gauge.family(SUMMARY_FIELDS, total, label)
-            for gauge in (CLOUD_FIT, CLOUD_TREES)]
+        return [gauge.family(column_names, rows, label)
+                for gauge in (FIT, FIT_AT_MOST)] + [
+            gauge.family(SUMMARY_FIELDS, total, label) for gauge in cloud]
 
     def produce_output(self, parsed_args, column_names, data):
         """The rows; in a table, no count (None) is an empty cell.
@@ -329,5 +352,6 @@ def _flavor_families(summary, per_flavor):
         return cloud + [by_total]
     trees = [(name, shape) + row.shown()
              for name, shape, tree_rows in per_flavor for row in tree_rows]
-    return [FLAVOR_FIT.family(FLAVOR_COLUMNS, trees)] + cloud + [
-        by_total, BY_FLAVOR_HYPERVISOR.family(FLAVOR_COLUMNS, trees)]
+    return [gauge.family(FLAVOR_COLUMNS, trees) for gauge in FLAVOR_FIT] \
+        + cloud + [by_total,
+                   BY_FLAVOR_HYPERVISOR.family(FLAVOR_COLUMNS, trees)]

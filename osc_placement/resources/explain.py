@@ -142,10 +142,8 @@ class ExplainAllocationCandidate(batch.Batched,
             return self.SUMMARY_FIELDS, rows
         trees.read()
         self.require_complete(batch_names.ROWS, batch_names.PROVIDERS)
-        _request, local = verdicts.local_verdicts(params, http.api_version,
-                                                  trees)
-        placement = verdicts.candidate_roots(self, http, trees, params,
-                                             local)
+        local, placement = verdicts.candidate_roots(self, http, trees,
+                                                    params)
         fields = self.FIELDS + (('reasons',) if parsed_args.long else ())
         rows = []
         for root in trees.roots:

@@ -29,14 +29,18 @@ The modules, each along one seam:
 - ``combine``: the rules across the groups (before 1.29 one provider,
   ``group_policy``, ``same_subtree``, the capacity they share);
 - ``search``: the whole evaluation, ``evaluate()`` and its ``Verdict``;
-- ``count``: ``fit()``.
+- ``copies``: the range of copies of a request of several groups;
+- ``count``: ``fit()``, a range (``Fit``: ``fits`` reachable,
+  ``at_most`` a bound).
 
 The rules are Placement's own (openstack-placement 16.0.0), and each
 module names the server code it follows. Sharing providers
-(``MISC_SHARES_VIA_AGGREGATE``) are out of scope: a candidate that takes
-resources from another tree is not a candidate "within" a tree.
+(``MISC_SHARES_VIA_AGGREGATE``) of a tree's aggregates are records of the
+tree marked ``shared`` (see ``tree.Tree``): a candidate may take a class
+from one, and a count takes them as if the tree alone drew from them.
 """
 
+from osc_placement.model.evaluation.count import Draw
 from osc_placement.model.evaluation.count import fit
 from osc_placement.model.evaluation.count import Fit
 from osc_placement.model.evaluation.request import ANY_TRAITS
@@ -54,7 +58,7 @@ from osc_placement.model.evaluation.search import Verdict
 from osc_placement.model.evaluation.tree import provider_record
 from osc_placement.model.evaluation.tree import READS
 
-__all__ = ['ANY_TRAITS', 'FORBIDDEN_AGGREGATES', 'FORBIDDEN_TRAITS', 'Fit',
-           'Group', 'MULTI_MEMBER_OF', 'NAMED_GROUPS', 'NESTED', 'READS',
-           'RESOURCELESS', 'Request', 'UNNAMED', 'Verdict', 'evaluate',
-           'fit', 'provider_record']
+__all__ = ['ANY_TRAITS', 'Draw', 'FORBIDDEN_AGGREGATES', 'FORBIDDEN_TRAITS',
+           'Fit', 'Group', 'MULTI_MEMBER_OF', 'NAMED_GROUPS', 'NESTED',
+           'READS', 'RESOURCELESS', 'Request', 'UNNAMED', 'Verdict',
+           'evaluate', 'fit', 'provider_record']

@@ -55,9 +55,11 @@ class Combination(object):
         return checks
 
     def _one_provider(self, combo):
-        # exclude_nested_providers: one provider per tree.
-        return len(set(uuid for option in combo.values()
-                       for uuid, _, _ in option.amounts)) <= 1
+        # exclude_nested_providers: one provider per tree (a sharing
+        # provider is of a tree of its own).
+        used = set(uuid for option in combo.values()
+                   for uuid, _, _ in option.amounts)
+        return len(used) == len(set(self.tree.tree_of(u) for u in used))
 
     def _isolated(self, combo):
         used = set()

@@ -47,7 +47,10 @@ def join(words):
 
 def options(tree, group, nested):
     """([Option], reasons): how ``group`` can be served in ``tree``."""
-    if nested and not group.granular:
+    # Before 1.29 too, the unnamed group takes a class from a sharing
+    # provider (allocation_candidate._get_by_one_request), one provider
+    # per tree (combine's 'nested' check).
+    if not group.granular and (nested or tree.shared):
         return _spread_options(tree, group)
     return _single_provider_options(tree, group)
 

@@ -61,8 +61,11 @@ def evaluate(request, tree):
         if not _in_tree(tree, group):
             reasons.append(label + 'not in tree %s' % group.in_tree)
             continue
-        found, why = groups.options(tree, group,
-                                    request.at_least(requests.NESTED))
+        # in_tree leaves the sharing providers out (research_context.
+        # get_trees_matching_all, get_providers_with_resource).
+        found, why = groups.options(
+            tree.own() if group.in_tree else tree, group,
+            request.at_least(requests.NESTED))
         reasons.extend(label + text for text in why)
         options[suffix] = found
     if reasons:

@@ -109,14 +109,37 @@ def aggregates(rp):
 
 
 class Tree(object):
-    """The providers of one tree, by UUID, with their root."""
+    """The providers of one tree, by UUID, with their root.
+
+    A record with ``shared`` True is a sharing provider of another tree
+    (``MISC_SHARES_VIA_AGGREGATE``) in an aggregate of this one: it serves
+    the tree's groups as research_context's ``anchors_for_sharing_providers``
+    lets it, never the groups with ``in_tree`` (``own()``), and is in no
+    subtree of this tree. ``anchors`` on it: how many trees it shares with.
+    """
 
     def __init__(self, providers):
         self.providers = list(providers)
         self.by_uuid = {p['uuid']: p for p in self.providers}
+        self.shared = set(p['uuid'] for p in self.providers
+                          if p.get('shared'))
         roots = [p for p in self.providers
-                 if not p.get('parent_provider_uuid')]
+                 if not p.get('parent_provider_uuid')
+                 and p['uuid'] not in self.shared]
         self.root = roots[0] if roots else self.providers[0]
+
+    def own(self):
+        """The tree without the sharing providers of other trees."""
+        if not self.shared:
+            return self
+        return Tree([p for p in self.providers
+                     if p['uuid'] not in self.shared])
+
+    def tree_of(self, uuid):
+        """The root a provider's allocation counts under (its own tree's)."""
+        if uuid in self.shared:
+            return self.by_uuid[uuid]['root_provider_uuid']
+        return self.root['uuid']
 
     def name(self, uuid):
         return self.by_uuid[uuid]['name']
@@ -133,6 +156,9 @@ class Tree(object):
         return [p for p in self.providers if rc in p.get('inventories', {})]
 
     def root_of(self, rp):
+        """The root of ``rp``; of a sharing provider, its anchor's."""
+        if rp['uuid'] in self.shared:
+            return self.root
         return self.by_uuid.get(rp.get('root_provider_uuid'), rp)
 
 
@@ -170,6 +196,13 @@ def group_constraints(tree, group, root_aggs):
             found |= aggregates(tree.root_of(rp))
         return found
 
+    def member_aggs(rp):
+        # research_context.get_rps_with_shared_capacity: a sharing
+        # provider is itself in the aggregates asked for.
+        if rp['uuid'] in tree.shared:
+            return aggregates(rp)
+        return aggs(rp)
+
     out = []
     for rc, amount in group.resources.items():
         out.append(Constraint(
@@ -185,7 +218,7 @@ def group_constraints(tree, group, root_aggs):
             'has forbidden trait %s' % trait,
             lambda rp, trait=trait: trait not in traits(rp)))
     for any_of in group.member_of:
-        out.append(_any_of('aggregate', any_of, aggs,
+        out.append(_any_of('aggregate', any_of, member_aggs,
                            ('aggregate %s', 'not in aggregate %s'),
                            ('any of aggregates %s',
                             'not in any of aggregates %s')))

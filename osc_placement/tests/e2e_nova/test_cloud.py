@@ -192,9 +192,9 @@ class TestNovaCloud(base.NovaCloudTestCase):
         made = self.flavor_cloud()
         self.assertEqual(
             [{'resource_provider': made['fit-a'], 'name': 'fit-a',
-              'fits': 4, 'limited_by': 'VCPU'},
+              'fits': 4, 'at_most': 4, 'limited_by': 'VCPU'},
              {'resource_provider': made['fit-b'], 'name': 'fit-b',
-              'fits': 1, 'limited_by': 'VCPU'}],
+              'fits': 1, 'at_most': 1, 'limited_by': 'VCPU'}],
             self.fit('--flavor', 'm1.fit'))
 
     def test_fit_flavor_at_the_default_version(self):
@@ -228,9 +228,10 @@ class TestNovaCloud(base.NovaCloudTestCase):
         summary = self.fit('--flavor', 'm1.fit', '--flavor', 'm1.fit-big',
                            '--summary')
         self.assertEqual(
-            [{'flavor': 'm1.fit', 'fits': 5, 'trees': 2,
+            [{'flavor': 'm1.fit', 'fits': 5, 'at_most': 5, 'trees': 2,
               'limited_by': 'VCPU'},
-             {'flavor': 'm1.fit-big', 'fits': 1, 'trees': 1,
+             {'flavor': 'm1.fit-big', 'fits': 1, 'at_most': 1,
+              'trees': 1,
               'limited_by': 'VCPU'}], summary)
 
     def test_fit_all_flavors(self):

@@ -19,10 +19,12 @@ count is exact the tree takes exactly ``fits`` of them; where the row says
 ``(upper bound)``, never more.
 """
 
+import itertools
 import uuid as uuid_lib
 
 from prometheus_client.openmetrics import parser
 
+from osc_placement.model import evaluation
 from osc_placement import tests
 from osc_placement.tests.functional import base
 
@@ -137,7 +139,7 @@ class TestFit(FitCloud):
                              [(r['resource_provider'], r['fits'],
                                r['limited_by']) for r in rows])
         self.assertEqual(
-            [{'fits': 5, 'trees': 1, 'limited_by': 'VCPU'}],
+            [{'fits': 5, 'at_most': 5, 'trees': 1, 'limited_by': 'VCPU'}],
             self.fit('--resource', 'VCPU=2', '--resource', 'MEMORY_MB=2048',
                      '--in-tree', HOST3, '--summary'))
 
@@ -147,13 +149,13 @@ class TestFit(FitCloud):
         self.assertEqual([], self.fit('--resource', 'VCPU=1', '--member-of',
                                       AGG, '--resource-provider', 'host2'))
         self.assertEqual(
-            [{'fits': 14, 'trees': 1, 'limited_by': 'VCPU'}],
+            [{'fits': 14, 'at_most': 14, 'trees': 1, 'limited_by': 'VCPU'}],
             self.fit('--resource', 'VCPU=1', '--member-of', AGG,
                      '--summary'))
 
     def test_summary(self):
         self.assertEqual(
-            [{'fits': 16, 'trees': 3, 'limited_by': 'VCPU'}],
+            [{'fits': 16, 'at_most': 16, 'trees': 3, 'limited_by': 'VCPU'}],
             self.fit('--resource', 'VCPU=2', '--resource', 'MEMORY_MB=2048',
                      '--summary'))
 
@@ -166,7 +168,7 @@ class TestFit(FitCloud):
         commonest = max(sorted(set(reasons)), key=reasons.count)
         self.assertTrue(commonest)
         self.assertEqual(
-            [{'fits': 0, 'trees': 0, 'limited_by': commonest}],
+            [{'fits': 0, 'at_most': 0, 'trees': 0, 'limited_by': commonest}],
             self.fit('--resource', 'VCPU=1', '--resource',
                      'MEMORY_MB=70000', '--summary'))
 
@@ -227,8 +229,13 @@ class TestExactOrBound(base.TestCase):
         self.assertEqual((3, 'VCPU'), self.fit(shape))
         self.assertEqual(3, fill(self, shape))
 
-    def test_traits_held_together_give_a_bound(self):
-        """The trait on some providers of two classes: a bound, said so."""
+    def test_traits_held_together(self):
+        """The trait on some providers of two classes: placed to the bound.
+
+        Each allocation takes the gold node's VCPU or its memory: one
+        with its VCPU, two with its memory, three in all, which is also
+        the bound. Placement's own first candidates may place fewer.
+        """
         tests.create_provider(self, HOST1, 'host1',
                               inventories={'MEMORY_MB': 1024})
         tests.create_provider(self, NUMA0, 'host1_numa0', parent=HOST1,
@@ -237,13 +244,10 @@ class TestExactOrBound(base.TestCase):
         tests.create_provider(self, NUMA1, 'host1_numa1', parent=HOST1,
                               inventories={'VCPU': 4})
         shape = [('VCPU', 1), ('MEMORY_MB', 512)]
-        fits, limited_by = self.fit(shape, '--required', 'CUSTOM_GOLD')
-        self.assertEqual('MEMORY_MB (upper bound)', limited_by)
+        self.assertEqual((3, 'MEMORY_MB'),
+                         self.fit(shape, '--required', 'CUSTOM_GOLD'))
         placed = fill(self, shape, '--required', 'CUSTOM_GOLD')
-        self.assertEqual(3, fits)
-        # How many Placement then places depends on which providers each
-        # allocation took: never more than the bound.
-        self.assertGreaterEqual(fits, placed)
+        self.assertGreaterEqual(3, placed)
         self.assertGreater(placed, 0)
 
 
@@ -350,3 +354,123 @@ class TestOpenMetrics(FitCloud):
                                'openmetrics')
         self.assertEqual(2, code)
         self.assertIn("invalid choice: 'openmetrics'", err)
+
+
+POOL = '22222222-2222-4222-8222-000000000006'
+POOL_AGG = 'dddddddd-dddd-4ddd-8ddd-000000000003'
+
+
+class TestSharingPool(base.TestCase):
+    """Two hosts without disk take DISK_GB from a pool of their aggregate.
+
+    Placement returns each host as a candidate, its disk from the pool
+    (``MISC_SHARES_VIA_AGGREGATE``); a third host outside the aggregate
+    has no disk at all.
+    """
+
+    def setUp(self):
+        super().setUp()
+        tests.create_provider(self, HOST1, 'host1',
+                              inventories={'VCPU': 8}, aggregates=[POOL_AGG])
+        tests.create_provider(self, HOST2, 'host2',
+                              inventories={'VCPU': 2}, aggregates=[POOL_AGG])
+        tests.create_provider(self, HOST3, 'host3', inventories={'VCPU': 8})
+        tests.create_provider(self, POOL, 'pool',
+                              inventories={'DISK_GB': 100},
+                              traits=['MISC_SHARES_VIA_AGGREGATE'],
+                              aggregates=[POOL_AGG])
+
+    def fit(self, *argv):
+        return {r['name']: r for r in self.ok(
+            'resource', 'provider', 'capacity', 'fit', '--resource',
+            'VCPU=1', '--resource', 'DISK_GB=30', *argv, '-f', 'json',
+            version='1.39')}
+
+    def test_a_tree_takes_its_disk_from_the_pool(self):
+        candidates = self.ok('allocation', 'candidate', 'list', '--resource',
+                             'VCPU=1', '--resource', 'DISK_GB=30', '-f',
+                             'json', version='1.39')
+        self.assertIn(POOL, {r['resource provider'] for r in candidates})
+        rows = self.fit()
+        # As if each alone drew from the pool: 3 of 30 GB from 100.
+        self.assertEqual(3, rows['host1']['fits'])
+        self.assertEqual(2, rows['host2']['fits'])
+        self.assertEqual(0, rows['host3']['fits'])
+        self.assertEqual('no provider in the tree has DISK_GB',
+                         rows['host3']['limited_by'])
+        self.assertIn('pool', rows['host1']['limited_by'])
+        self.assertIn('2 trees', rows['host1']['limited_by'])
+        self.assertEqual('VCPU', rows['host2']['limited_by'])
+
+    def test_summary_counts_the_pool_once(self):
+        summary = self.ok('resource', 'provider', 'capacity', 'fit',
+                          '--resource', 'VCPU=1', '--resource', 'DISK_GB=30',
+                          '--summary', '-f', 'json', version='1.39')
+        # host1 alone 3, host2 alone 2: together the pool's 3.
+        self.assertEqual([{'fits': 3, 'at_most': 3, 'trees': 2,
+                           'limited_by': 'pool pool (shared by 2 trees)'}],
+                         summary)
+
+    def test_the_pool_itself_is_not_counted_twice(self):
+        placed = fill(self, [('VCPU', 1), ('DISK_GB', 30)],
+                      '--member-of', POOL_AGG)
+        self.assertEqual(3, placed)
+
+
+def gpu(index):
+    return '22222222-2222-4222-8222-0000000001%02d' % index
+
+
+class TestReachable(base.TestCase):
+    """fits copies written as one POST /allocations; then none more.
+
+    A host with four GPUs of two VGPU each, and a request of three
+    isolated groups of one VGPU: each copy on three distinct GPUs, 8
+    VGPU in all, so 2 copies and no more. The test deals the copies
+    round the GPUs itself, writes them at once, and asks Placement for
+    one more.
+    """
+
+    QUERY = ('resources_g1=VGPU:1&resources_g2=VGPU:1&resources_g3=VGPU:1'
+             '&group_policy=isolate')
+
+    def setUp(self):
+        super().setUp()
+        tests.create_provider(self, HOST1, 'host1', inventories={'VCPU': 8})
+        for index in range(4):
+            tests.create_provider(self, gpu(index), 'gpu%d' % index,
+                                  parent=HOST1, inventories={'VGPU': 2})
+
+    def test_fits_is_placed_and_nothing_more(self):
+        answer = self.api('GET', '/allocation_candidates?' + self.QUERY)
+        self.assertTrue(answer['allocation_requests'])
+        found = self.count()
+        self.assertEqual((2, 2), (found['fits'], found['at_most']))
+        body = {}
+        slots = itertools.cycle(range(4))
+        for _copy in range(found['fits']):
+            used = {}
+            for _group in range(3):
+                used[gpu(next(slots))] = {'resources': {'VGPU': 1}}
+            body[str(uuid_lib.uuid4())] = {
+                'allocations': used, 'project_id': 'p', 'user_id': 'u',
+                'consumer_generation': None}
+        self.api('POST', '/allocations', version='1.28', body=body)
+        answer = self.api('GET', '/allocation_candidates?' + self.QUERY)
+        self.assertEqual([], answer['allocation_requests'])
+
+    def count(self):
+        """The evaluation's range for the tree, as read from Placement."""
+        records = []
+        providers = self.api('GET', '/resource_providers?in_tree=' + HOST1,
+                             version='1.14')['resource_providers']
+        for provider in providers:
+            path = '/resource_providers/%s/' % provider['uuid']
+            records.append(evaluation.provider_record(provider, {
+                what: self.api('GET', path + what)[what]
+                for what, _kind in evaluation.READS}))
+        request = evaluation.Request.from_query(
+            dict(item.split('=', 1) for item in self.QUERY.split('&')),
+            '1.39')
+        found = evaluation.fit(request, records)
+        return {'fits': found.fits, 'at_most': found.at_most}

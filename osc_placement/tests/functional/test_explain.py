@@ -308,3 +308,37 @@ class TestReasonsAcrossProviders(base.TestCase):
                          'isolate and the free capacity of each provider '
                          'together: group 1 and group 2 compete for host1',
                          row['reason'])
+
+
+POOL = '22222222-2222-4222-8222-000000000006'
+POOL_AGG = 'dddddddd-dddd-4ddd-8ddd-000000000003'
+
+
+class TestSharingPool(base.TestCase):
+    """A host without disk takes DISK_GB from a pool of its aggregate."""
+
+    def test_the_verdict_is_placements(self):
+        tests.create_provider(self, HOST1, 'host1',
+                              inventories={'VCPU': 8}, aggregates=[POOL_AGG])
+        tests.create_provider(self, HOST2, 'host2', inventories={'VCPU': 8})
+        tests.create_provider(self, POOL, 'pool',
+                              inventories={'DISK_GB': 100},
+                              traits=['MISC_SHARES_VIA_AGGREGATE'],
+                              aggregates=[POOL_AGG])
+        rows = self.ok('allocation', 'candidate', 'explain', '--resource',
+                       'VCPU=1', '--resource', 'DISK_GB=30', '-f', 'json',
+                       version='1.39')
+        self.assertEqual(
+            [('host1', True, ''),
+             ('host2', False, 'no provider in the tree has DISK_GB'),
+             ('pool', False, 'no provider in the tree has VCPU')],
+            [(r['name'], r['candidate'], r['reason']) for r in rows])
+        # All of it from the pool: Placement anchors the request in each
+        # tree the pool shares with, its own too.
+        rows = self.ok('allocation', 'candidate', 'explain', '--resource',
+                       'DISK_GB=30', '-f', 'json', version='1.39')
+        self.assertEqual(
+            [('host1', True, ''),
+             ('host2', False, 'no provider in the tree has DISK_GB'),
+             ('pool', True, '')],
+            [(r['name'], r['candidate'], r['reason']) for r in rows])

@@ -25,9 +25,12 @@ its uuid or name is refused.
 """
 
 import json
+import types
 
+from oslotest import base as oslo_base
 import testscenarios
 
+from osc_placement.api import verdicts
 from osc_placement.tests.unit import base
 from osc_placement.tests.unit import clouds
 
@@ -112,7 +115,7 @@ class TestNamedProvider(clouds.TwoTrees):
         out, err, code = self.openstack(
             'resource', 'provider', 'capacity', 'fit', '--resource',
             'VCPU=1', '--resource-provider', self.value, '-f', 'value')
-        self.assertEqual(('%s two 8 VCPU\n' % RP2, '', 0), (out, err, code))
+        self.assertEqual(('%s two 8 8 VCPU\n' % RP2, '', 0), (out, err, code))
 
 
 class TestCutAnswer(clouds.TwoTrees):
@@ -156,7 +159,8 @@ class TestCutAnswer(clouds.TwoTrees):
             'resource', 'provider', 'capacity', 'fit', '--resource',
             'VCPU=2', '-f', 'value')
         self.assertEqual((0, ''), (code, err))
-        self.assertEqual('%s one 4 VCPU\n%s two 4 VCPU\n' % (RP1, RP2), out)
+        self.assertEqual('%s one 4 4 VCPU\n%s two 4 4 VCPU\n' % (RP1, RP2),
+                         out)
         self.assertEqual(2, len(self.candidates_sent()))
 
     def test_explain_summary_asks_again(self):
@@ -326,3 +330,35 @@ class TestProviderListShape(clouds.TwoTrees):
         out, err, code = self.openstack(*self.argv, '-f', 'value', '-c',
                                         'name')
         self.assertEqual(('one\ntwo\n', '', 0), (out, err, code))
+
+
+class TestAnchoredRequests(oslo_base.BaseTestCase):
+    """A request of several trees counts for the tree it is anchored in.
+
+    As research_context.anchors_for_sharing_providers: each provider of
+    the request in the tree, or a sharing provider of its aggregates.
+    """
+
+    def answer(self, *spanning):
+        answer = verdicts.Answer.__new__(verdicts.Answer)
+        answer.roots, answer.spanning, answer.empty = set(), set(
+            frozenset(rps) for rps in spanning), False
+        answer.sharing = True
+        # Two hosts (each its own tree) and a pool shared with both.
+        trees = types.SimpleNamespace(
+            root_of={'cn1': 'cn1', 'cn2': 'cn2', 'pool': 'pool'},
+            anchors={'pool': ['cn1', 'cn2', 'pool']})
+        answer.anchor(trees)
+        return answer.roots
+
+    def test_host_and_pool(self):
+        self.assertEqual({'cn1'}, self.answer(['cn1', 'pool']))
+
+    def test_pool_alone_counts_for_every_tree_it_shares_with(self):
+        self.assertEqual({'cn1', 'cn2', 'pool'}, self.answer(['pool']))
+
+    def test_one_host_alone_is_not_moved(self):
+        self.assertEqual(set(), self.answer(['cn1']))
+
+    def test_two_hosts_are_no_tree(self):
+        self.assertEqual(set(), self.answer(['cn1', 'cn2', 'pool']))

@@ -131,10 +131,22 @@ tree takes now.
 # TYPE openstack_placement_fit gauge
 openstack_placement_fit{hostname="one",shape="VCPU=2"} 0
 openstack_placement_fit{hostname="two \\"b\\"",shape="VCPU=2"} 3
+# HELP openstack_placement_fit_at_most At most how many more allocations \
+of the shape the tree takes now.
+# TYPE openstack_placement_fit_at_most gauge
+openstack_placement_fit_at_most{hostname="one",shape="VCPU=2"} 0
+openstack_placement_fit_at_most{hostname="two \\"b\\"",shape="VCPU=2"} 3
+'''
+
+CLOUD_FIT = '''\
 # HELP openstack_placement_cloud_fit How many more allocations of the \
-shape the trees take now, summed.
+shape the trees take now, together.
 # TYPE openstack_placement_cloud_fit gauge
 openstack_placement_cloud_fit{shape="VCPU=2"} 3
+# HELP openstack_placement_cloud_fit_at_most At most how many more \
+allocations of the shape the trees take now, together.
+# TYPE openstack_placement_cloud_fit_at_most gauge
+openstack_placement_cloud_fit_at_most{shape="VCPU=2"} 3
 # HELP openstack_placement_cloud_fit_trees How many trees take at least \
 one more allocation of the shape.
 # TYPE openstack_placement_cloud_fit_trees gauge
@@ -142,17 +154,8 @@ openstack_placement_cloud_fit_trees{shape="VCPU=2"} 1
 # EOF
 '''
 
-FIT_SUMMARY = '''\
-# HELP openstack_placement_cloud_fit How many more allocations of the \
-shape the trees take now, summed.
-# TYPE openstack_placement_cloud_fit gauge
-openstack_placement_cloud_fit{shape="VCPU=2"} 3
-# HELP openstack_placement_cloud_fit_trees How many trees take at least \
-one more allocation of the shape.
-# TYPE openstack_placement_cloud_fit_trees gauge
-openstack_placement_cloud_fit_trees{shape="VCPU=2"} 1
-# EOF
-'''
+FIT_SUMMARY = CLOUD_FIT
+FIT += CLOUD_FIT
 
 
 class TestText(base.TestCase):

@@ -166,7 +166,7 @@ class TestFitSelection(clouds.TwoTrees):
         out, err, code = self.openstack(
             'resource', 'provider', 'capacity', 'fit', '--resource',
             'VCPU=1', *self.argv, '-f', 'value')
-        self.assertEqual(('%s two 8 VCPU\n' % RP2, '', 0), (out, err, code))
+        self.assertEqual(('%s two 8 8 VCPU\n' % RP2, '', 0), (out, err, code))
         self.assertIn(('GET', '/resource_providers?' + self.query),
                       self.sent())
         self.assertFalse([path for _method, path in self.sent()
@@ -176,7 +176,7 @@ class TestFitSelection(clouds.TwoTrees):
         out, err, code = self.openstack(
             'resource', 'provider', 'capacity', 'fit', '--resource',
             'VCPU=1', *self.argv, '--summary', '-f', 'value')
-        self.assertEqual(('8 1 VCPU\n', '', 0), (out, err, code))
+        self.assertEqual(('8 8 1 VCPU\n', '', 0), (out, err, code))
         out, err, code = self.openstack(
             'resource', 'provider', 'capacity', 'fit', '--resource',
             'VCPU=1', *self.argv, '-f', 'openmetrics')
@@ -213,9 +213,9 @@ class TestFitFlavor(clouds.FlavorTestCase):
         self.assertEqual(('', 0), (err, code))
         self.assertEqual(
             [{'resource_provider': RP1, 'name': 'big', 'fits': 4,
-              'limited_by': 'VCPU'},
+              'at_most': 4, 'limited_by': 'VCPU'},
              {'resource_provider': RP2, 'name': 'small', 'fits': 1,
-              'limited_by': 'VCPU'}], json.loads(out))
+              'at_most': 1, 'limited_by': 'VCPU'}], json.loads(out))
         self.assertEqual(
             ['/allocation_candidates?resources=DISK_GB:80,MEMORY_MB:8192,'
              'VCPU:4&root_required=!COMPUTE_STATUS_DISABLED'],
@@ -226,10 +226,10 @@ class TestFitFlavor(clouds.FlavorTestCase):
                                   'f-small', '-f', 'value')
         self.assertEqual(('', 0), (err, code))
         self.assertEqual(
-            ['m1.large %s big 4 VCPU' % RP1,
-             'm1.large %s small 1 VCPU' % RP2,
-             'm1.small %s big 16 VCPU' % RP1,
-             'm1.small %s small 4 VCPU' % RP2], out.splitlines())
+            ['m1.large %s big 4 4 VCPU' % RP1,
+             'm1.large %s small 1 1 VCPU' % RP2,
+             'm1.small %s big 16 16 VCPU' % RP1,
+             'm1.small %s small 4 4 VCPU' % RP2], out.splitlines())
         gets = [r.url for r in self.placement_sent()]
         self.assertEqual(1, gets.count(URL + '/resource_providers'))
         self.assertEqual(
@@ -240,7 +240,7 @@ class TestFitFlavor(clouds.FlavorTestCase):
         out, err, code = self.fit('--all-flavors', '--summary', '-f',
                                   'value')
         self.assertEqual(('', 0), (err, code))
-        self.assertEqual(['m1.large 5 2 VCPU', 'm1.small 20 2 VCPU'],
+        self.assertEqual(['m1.large 5 5 2 VCPU', 'm1.small 20 20 2 VCPU'],
                          out.splitlines())
 
     def test_include_disabled_and_boot_from_volume(self):
@@ -257,7 +257,7 @@ class TestFitFlavor(clouds.FlavorTestCase):
                                   'value')
         self.assertEqual(('', 0), (err, code))
         # The zone selects the trees, as --member-of does.
-        self.assertEqual(['%s big 4 VCPU' % RP1], out.splitlines())
+        self.assertEqual(['%s big 4 4 VCPU' % RP1], out.splitlines())
         self.assertEqual(
             ['/allocation_candidates?resources=DISK_GB:80,MEMORY_MB:8192,'
              'VCPU:4&member_of=in:%s&root_required=!COMPUTE_STATUS_'
@@ -338,17 +338,17 @@ class TestFitFlavor(clouds.FlavorTestCase):
         self.assertEqual(0, code)
         self.assertIn('accel:device_profile', err)
         self.assertIn('the answer is incomplete', err)
-        self.assertEqual(['%s big 16 VCPU (upper bound)' % RP1,
-                          '%s small 4 VCPU (upper bound)' % RP2],
+        self.assertEqual(['%s big 16 16 VCPU (upper bound)' % RP1,
+                          '%s small 4 4 VCPU (upper bound)' % RP2],
                          out.splitlines())
 
-    def test_several_groups_not_counted(self):
+    def test_several_groups_counted(self):
         out, err, code = self.fit('--flavor', 'f-two', '-f', 'value',
-                                  '-c', 'fits', '-c', 'limited_by')
+                                  '-c', 'fits', '-c', 'at_most',
+                                  '-c', 'limited_by')
         self.assertEqual(('', 0), (err, code))
-        self.assertEqual(
-            [' a candidate; not counted (the request has 3 groups)']
-            * 2, out.splitlines())
+        # Two groups of one VCPU each copy: exact where the range meets.
+        self.assertEqual(['8 8 VCPU', '2 2 VCPU'], out.splitlines())
 
     def test_openmetrics(self):
         out, err, code = self.fit('--flavor', 'f-large', '--flavor',
@@ -367,8 +367,16 @@ class TestFitFlavor(clouds.FlavorTestCase):
             'openstack_placement_fit{hostname="small",%s} 1' % large,
             'openstack_placement_fit{hostname="big",%s} 16' % small,
             'openstack_placement_fit{hostname="small",%s} 4' % small,
+            'openstack_placement_fit_at_most{hostname="big",%s} 4' % large,
+            'openstack_placement_fit_at_most{hostname="small",%s} 1'
+            % large,
+            'openstack_placement_fit_at_most{hostname="big",%s} 16' % small,
+            'openstack_placement_fit_at_most{hostname="small",%s} 4'
+            % small,
             'openstack_placement_cloud_fit{%s} 5' % large,
             'openstack_placement_cloud_fit{%s} 20' % small,
+            'openstack_placement_cloud_fit_at_most{%s} 5' % large,
+            'openstack_placement_cloud_fit_at_most{%s} 20' % small,
             'openstack_placement_cloud_fit_trees{%s} 2' % large,
             'openstack_placement_cloud_fit_trees{%s} 2' % small,
             'openstack_free_capacity_by_flavor_total'
@@ -399,13 +407,11 @@ class TestFitFlavor(clouds.FlavorTestCase):
         self.assertIn('openstack_free_capacity_by_flavor_total'
                       '{flavor_name="m1.small"} 20\n', out)
 
-    def test_several_groups_summary_counts_the_candidates(self):
+    def test_several_groups_summary_counts_the_copies(self):
         out, err, code = self.fit('--flavor', 'f-two', '--summary', '-f',
                                   'value')
         self.assertEqual(('', 0), (err, code))
-        self.assertEqual(
-            [' 2 a candidate; not counted (the request has 3 groups)'],
-            out.splitlines())
+        self.assertEqual(['10 10 2 VCPU'], out.splitlines())
 
     def test_debug_prints_the_request(self):
         out, err, code = self.openstack('--debug', *(clouds.FIT + (
@@ -442,11 +448,11 @@ class TestFitFlavorRefused(clouds.FlavorTestCase):
         out, err, code = self.fit('--all-flavors', '-f', 'value')
         self.assertEqual(1, code)
         self.assertEqual(
-            ['m1.large %s big 4 VCPU' % RP1,
-             'm1.large %s small 1 VCPU' % RP2,
-             'm1.nopolicy    ' + self.REFUSED,
-             'm1.small %s big 16 VCPU' % RP1,
-             'm1.small %s small 4 VCPU' % RP2], out.splitlines())
+            ['m1.large %s big 4 4 VCPU' % RP1,
+             'm1.large %s small 1 1 VCPU' % RP2,
+             'm1.nopolicy     ' + self.REFUSED,
+             'm1.small %s big 16 16 VCPU' % RP1,
+             'm1.small %s small 4 4 VCPU' % RP2], out.splitlines())
         self.assertEqual(
             ['Flavor m1.nopolicy has 2 request groups and no group_policy: '
              'Placement refuses the request, as it refuses Nova\'s.',
@@ -460,8 +466,8 @@ class TestFitFlavorRefused(clouds.FlavorTestCase):
     def test_untranslated_flavor_keeps_a_row_and_is_not_asked(self):
         out, err = self.failed_summary(clouds.LARGE, clouds.SOMETIMES,
                                        clouds.SMALL)
-        self.assertEqual(['m1.large 5 2 VCPU', 'm1.small 20 2 VCPU',
-                          'm1.sometimes   ' + self.NOT_ASKED], out)
+        self.assertEqual(['m1.large 5 5 2 VCPU', 'm1.small 20 20 2 VCPU',
+                          'm1.sometimes    ' + self.NOT_ASKED], out)
         self.assertEqual(
             ['Failed to ask Placement for flavor m1.sometimes: extra spec '
              'hw:cpu_policy=sometimes: not one of dedicated, shared, mixed; '
@@ -473,9 +479,9 @@ class TestFitFlavorRefused(clouds.FlavorTestCase):
     def test_each_failure_in_flavor_order(self):
         out, err = self.failed_summary(clouds.LARGE, clouds.NO_POLICY,
                                        clouds.SOMETIMES)
-        self.assertEqual(['m1.large 5 2 VCPU',
-                          'm1.nopolicy   ' + self.REFUSED,
-                          'm1.sometimes   ' + self.NOT_ASKED], out)
+        self.assertEqual(['m1.large 5 5 2 VCPU',
+                          'm1.nopolicy    ' + self.REFUSED,
+                          'm1.sometimes    ' + self.NOT_ASKED], out)
         self.assertEqual(['Failed to ask Placement for flavor m1.nopolicy',
                           'Failed to ask Placement for flavor m1.sometimes',
                           'Failed to ask Placement for 2 of 3 flavors.'],
@@ -523,9 +529,10 @@ class TestFitFlavorRefused(clouds.FlavorTestCase):
                                   '--summary', '-f', 'json', version='1.30')
         self.assertEqual(1, code)
         self.assertEqual(
-            [{'flavor': 'm1.large', 'fits': 5, 'trees': 2,
+            [{'flavor': 'm1.large', 'fits': 5, 'at_most': 5, 'trees': 2,
               'limited_by': 'VCPU'},
-             {'flavor': 'm1.named', 'fits': None, 'trees': None,
+             {'flavor': 'm1.named', 'fits': None, 'at_most': None,
+              'trees': None,
               'limited_by': 'not asked for: request group _A needs '
                             '--os-placement-api-version 1.33 or later (this '
                             'session uses 1.30).'}], json.loads(out))
@@ -547,7 +554,7 @@ class TestFitFlavorRefused(clouds.FlavorTestCase):
         self.assertEqual([], [line for line in samples
                               if 'nopolicy' in line])
         # m1.large's: two trees, its total and trees, os-capacity's three.
-        self.assertEqual(7, len(samples))
+        self.assertEqual(10, len(samples))
         self.assertEqual('# EOF', out.splitlines()[-1])
 
     def test_one_flavor_refused_is_one_line(self):

@@ -24,6 +24,7 @@ from osc_placement.tests.unit.model.evaluation.trees import host
 from osc_placement.tests.unit.model.evaluation.trees import inv
 from osc_placement.tests.unit.model.evaluation.trees import NUMA0
 from osc_placement.tests.unit.model.evaluation.trees import numa_tree
+from osc_placement.tests.unit.model.evaluation.trees import OTHER
 from osc_placement.tests.unit.model.evaluation.trees import ROOT
 from osc_placement.tests.unit.model.evaluation.trees import rp
 from osc_placement.tests.unit.model.evaluation.trees import VCPU16
@@ -31,8 +32,10 @@ from osc_placement.tests.unit.model.evaluation.trees import VCPU16
 load_tests = testscenarios.load_tests_apply_scenarios
 
 
-def fit(count, limited_by, exact=True):
-    return evaluation.Fit(count, limited_by, exact)
+def fit(count, limited_by, fits=None, gap=''):
+    """An exact Fit, or fits below the bound ``count``."""
+    return evaluation.Fit(count if fits is None else fits, count,
+                          limited_by, gap)
 
 
 # The trees of the core review: a host whose child has the memory...
@@ -50,6 +53,12 @@ GOLD_SPLIT = numa_tree(root={'inventories': {'MEMORY_MB': inv(1024)}},
                                               'MEMORY_MB': inv(1024)},
                               'traits': ['CUSTOM_GOLD']},
                        numa1={'inventories': {'VCPU': inv(4)}})
+# A host without disk, and a pool of its aggregate (a sharing provider
+# of another tree).
+POOLED = [rp(ROOT, 'cn1', inventories={'VCPU': inv(8)}, aggregates=[AGG1]),
+          dict(rp(OTHER, 'pool1', inventories={'DISK_GB': inv(100)},
+                  traits=['MISC_SHARES_VIA_AGGREGATE'], aggregates=[AGG1]),
+               shared=True, anchors=4)]
 
 
 class TestFit(base.BaseTestCase):
@@ -147,7 +156,7 @@ class TestFit(base.BaseTestCase):
             tree=GOLD_SPLIT,
             query={'resources': 'VCPU:1,MEMORY_MB:512',
                    'required': 'CUSTOM_GOLD'},
-            version='1.29', fit=fit(4, 'MEMORY_MB', exact=False))),
+            version='1.29', fit=fit(4, 'MEMORY_MB'))),
         ('trait_held_together_tightened', dict(
             tree=numa_tree(root={'inventories': {'MEMORY_MB': inv(4096)}},
                            numa0={'inventories': {'VCPU': inv(2)},
@@ -155,19 +164,40 @@ class TestFit(base.BaseTestCase):
                            numa1={'inventories': {'VCPU': inv(8)}}),
             query={'resources': 'VCPU:2,MEMORY_MB:512',
                    'required': 'CUSTOM_GOLD'},
-            version='1.29', fit=fit(1, 'VCPU', exact=False))),
+            version='1.29', fit=fit(1, 'VCPU'))),
+        # A pool of the host's aggregate serves its disk, counted as if
+        # the host alone drew from it, and named where it bounds.
+        ('sharing_pool_bounds', dict(
+            tree=POOLED, query={'resources': 'VCPU:1,DISK_GB:30'},
+            version='1.29',
+            fit=fit(3, 'DISK_GB from pool pool1 (shared by 4 trees)'))),
+        ('sharing_pool_before_1_29', dict(
+            tree=POOLED, query={'resources': 'VCPU:1,DISK_GB:30'},
+            version='1.28',
+            fit=fit(3, 'DISK_GB from pool pool1 (shared by 4 trees)'))),
+        ('sharing_pool_not_bounding', dict(
+            tree=POOLED, query={'resources': 'VCPU:4,DISK_GB:10'},
+            version='1.29', fit=fit(2, 'VCPU'))),
     ]
 
     def test_fit(self):
         request = evaluation.Request.from_query(self.query, self.version)
-        self.assertEqual(self.fit, evaluation.fit(request, self.tree))
+        self.assertEqual(self.fit, evaluation.fit(
+            request, self.tree)._replace(draws=()))
 
 
-class TestFitShape(base.BaseTestCase):
+class TestDraws(base.BaseTestCase):
+    """What a tree's copies take from a pool, for the cloud's sum."""
 
-    def test_several_groups_refused(self):
+    def test_a_pool_the_tree_depends_on(self):
         request = evaluation.Request.from_query(
-            {'resources': 'VCPU:1', 'resources1': 'VCPU:1',
-             'group_policy': 'none'}, '1.25')
-        self.assertRaises(ValueError, evaluation.fit, request,
-                          host(**VCPU16))
+            {'resources': 'VCPU:1,DISK_GB:30'}, '1.29')
+        found = evaluation.fit(request, POOLED)
+        self.assertEqual([('pool1', 'DISK_GB', 100, 30, True, 4)], [
+            (d.name, d.rc, d.free, d.per_copy, d.sole, d.trees)
+            for d in found.draws])
+
+    def test_no_pool_no_draw(self):
+        request = evaluation.Request.from_query({'resources': 'VCPU:1'},
+                                                '1.29')
+        self.assertEqual((), evaluation.fit(request, POOLED[:1]).draws)
