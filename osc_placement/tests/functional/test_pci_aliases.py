@@ -115,15 +115,8 @@ class TestPciAliases(base.TestCase):
              PCI_CLASS),
             (found[CPU_HOST]['fits'], found[CPU_HOST]['limited_by']))
         gpu = found[GPU_HOST]
-        # A candidate. Where the count takes a request of several groups,
-        # it is 2: the PF's 4 devices, 2 to a server (VCPU would take 8);
-        # until then, the row says it is not counted.
-        if gpu['fits'] is None:
-            self.assertEqual(
-                'a candidate; not counted (the request has 3 groups)',
-                gpu['limited_by'])
-        else:
-            self.assertEqual(2, gpu['fits'])
+        # The PF's 4 devices, 2 to a server (VCPU would take 8): exactly 2.
+        self.assertEqual((2, 2), (gpu['fits'], gpu['at_most']))
         self.assertEqual(
             [('group_policy', 'none'),
              ('resources', 'DISK_GB:10,MEMORY_MB:2048,VCPU:2'),
