@@ -35,6 +35,22 @@ from osc_placement.tests.support import stack
 COMMAND_TIMEOUT = 180
 
 
+def stop_and_check(fixture, workdirs):
+    """Stop the servers of ``fixture``; check none is left, nor a workdir.
+
+    As for the Placement-only sandbox: no server process this test
+    process started is left, nor any of ``workdirs``.
+    """
+    fixture.cleanUp()
+    left = fixture.alive_pids() + service.started_by(os.getpid())
+    if left:
+        raise AssertionError('server processes left running: %s'
+                             % sorted(set(left)))
+    for workdir in workdirs:
+        if os.path.exists(workdir):
+            raise AssertionError('the sandbox left %s' % workdir)
+
+
 class NovaCloudTestCase(base.BaseTestCase):
     """One Keystone, Placement and Nova for all the tests of the class.
 
@@ -57,16 +73,8 @@ class NovaCloudTestCase(base.BaseTestCase):
 
     @staticmethod
     def _stop_and_check(box):
-        workdirs = [box.keystone.workdir, box.placement.workdir,
-                    box.nova.workdir]
-        box.cleanUp()
-        left = box.alive_pids() + service.started_by(os.getpid())
-        if left:
-            raise AssertionError('server processes left running: %s'
-                                 % sorted(set(left)))
-        for workdir in workdirs:
-            if os.path.exists(workdir):
-                raise AssertionError('the sandbox left %s' % workdir)
+        stop_and_check(box, [box.keystone.workdir, box.placement.workdir,
+                             box.nova.workdir])
 
     def openstack(self, *argv, region=stack.REGION, interface='public'):
         """Run ``openstack`` (region and interface as options, if any).

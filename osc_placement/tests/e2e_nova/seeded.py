@@ -21,8 +21,6 @@ start: keep the tests of a kind in one class. ``self.nova_manage`` runs
 nova 34's own ``nova-manage`` on the same databases and Placement.
 """
 
-import os
-
 from osc_placement.tests.e2e_nova import base
 from osc_placement.tests.support import cloud
 from osc_placement.tests.support import nova_manage
@@ -48,15 +46,7 @@ class SeededNovaTestCase(base.NovaCloudTestCase):
 
     @staticmethod
     def _stop_seeded(seeded):
-        workdirs = seeded.workdirs()
-        seeded.cleanUp()
-        left = seeded.alive_pids() + service.started_by(os.getpid())
-        if left:
-            raise AssertionError('server processes left running: %s'
-                                 % sorted(set(left)))
-        for workdir in workdirs:
-            if os.path.exists(workdir):
-                raise AssertionError('the sandbox left %s' % workdir)
+        base.stop_and_check(seeded, seeded.workdirs())
 
     def compute(self, method, path, body=None, version='2.88'):
         """One compute API request as the admin; returns the body.

@@ -56,20 +56,30 @@ connection = {cell1}
 lock_path = {workdir}/locks
 """
 
-# Where Nova's own calls to Placement would go (none of what the sandbox
-# does needs them: no compute service reports, no host joins an aggregate).
-PLACEMENT = """
-[placement]
+# Nova's service user in a section of nova.conf: [placement] (where Nova's
+# own calls to Placement would go: none of what the sandbox does needs
+# them, no compute service reports, no host joins an aggregate) and, for
+# nova-manage, [neutron] (support/nova_manage.py).
+SERVICE_USER = """
+[{section}]
 auth_type = password
-auth_url = {url}
+auth_url = {{url}}
 username = nova
-password = {password}
-project_name = {project}
-user_domain_name = {domain}
-project_domain_name = {domain}
-region_name = {region}
+password = {{password}}
+project_name = {{project}}
+user_domain_name = {{domain}}
+project_domain_name = {{domain}}
+region_name = {{region}}
 valid_interfaces = public
 """
+
+
+def service_user_section(section, keystone_endpoint):
+    """The ``[section]`` of nova.conf with Nova's service user."""
+    return SERVICE_USER.format(section=section).format(
+        url=keystone_endpoint, password=identity.SERVICE_PASSWORD,
+        project=identity.SERVICE_PROJECT, domain=identity.DOMAIN,
+        region=identity.REGION)
 
 
 def paste_config():
@@ -143,10 +153,7 @@ class Nova(service.Service):
             f.write(CONFIG.format(workdir=self.workdir,
                                   cell1=_cell(self.workdir, 'cell1')))
             f.write(self.keystone.authtoken_config('nova'))
-            f.write(PLACEMENT.format(
-                url=self.keystone.server_endpoint,
-                password=identity.SERVICE_PASSWORD,
-                project=identity.SERVICE_PROJECT, domain=identity.DOMAIN,
-                region=identity.REGION))
+            f.write(service_user_section(
+                'placement', self.keystone.server_endpoint))
         return {'OS_NOVA_CONFIG_DIR': self.workdir,
                 'OS_NOVA_CONFIG_FILES': '%s;nova.conf' % paste_config()}

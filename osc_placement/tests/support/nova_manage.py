@@ -43,23 +43,10 @@ import re
 import subprocess
 import sys
 
-from osc_placement.tests.support import keystone as identity
+from osc_placement.tests.support import nova
 from osc_placement.tests.support import SandboxError
 
 TIMEOUT = 300
-
-NEUTRON = """
-[neutron]
-auth_type = password
-auth_url = {url}
-username = nova
-password = {password}
-project_name = {project}
-user_domain_name = {domain}
-project_domain_name = {domain}
-region_name = {region}
-valid_interfaces = public
-"""
 
 _UUID = '[0-9a-f-]{36}'
 _AUDIT_FOUND = re.compile(
@@ -129,11 +116,8 @@ class NovaManage(object):
         self.config_files = [os.path.join(workdir, 'nova.conf'),
                              os.path.join(workdir, 'nova-manage.conf')]
         with open(self.config_files[1], 'w') as f:
-            f.write(NEUTRON.format(
-                url=box.keystone.server_endpoint,
-                password=identity.SERVICE_PASSWORD,
-                project=identity.SERVICE_PROJECT, domain=identity.DOMAIN,
-                region=identity.REGION))
+            f.write(nova.service_user_section(
+                'neutron', box.keystone.server_endpoint))
 
     def run(self, *argv):
         """Run ``nova-manage <argv>``; returns a :data:`Run`."""
