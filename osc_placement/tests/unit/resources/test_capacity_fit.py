@@ -270,7 +270,7 @@ class TestFitFlavor(clouds.FlavorTestCase):
         self.assertEqual(0, code)
         # Only the tree of host small (host gone has no provider); the
         # request names no aggregate, as Nova's.
-        self.assertEqual(['%s small 1 VCPU' % RP2], out.splitlines())
+        self.assertEqual(['%s small 1 1 VCPU' % RP2], out.splitlines())
         self.assertEqual(
             ['/allocation_candidates?resources=DISK_GB:80,MEMORY_MB:8192,'
              'VCPU:4&root_required=!COMPUTE_STATUS_DISABLED'],
