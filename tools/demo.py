@@ -163,10 +163,12 @@ def run_tour(tour, argv0, env, cwd=None):
         say(textwrap.fill(comment, 79, initial_indent='# ',
                           break_on_hyphens=False, subsequent_indent='# '))
         say('$ openstack ' + ' '.join(shlex.quote(a) for a in argv))
-        # Unbuffered: warnings and tables in the order a terminal shows.
+        # One stream, unbuffered: warnings and tables in the order a
+        # terminal shows them (tox reads stdout and stderr apart).
         code = subprocess.call(argv0 + argv, cwd=cwd,
                                env=dict(env, PYTHONUNBUFFERED='1'),
-                               stdin=subprocess.DEVNULL)
+                               stdin=subprocess.DEVNULL,
+                               stderr=subprocess.STDOUT)
         if code != expected:
             say('(exit code %d, not %d)' % (code, expected))
             failed.append(argv)
