@@ -18,10 +18,13 @@ the installed ``openstack`` executable, printing each command line and its
 output, then stops the server. Exits 1 if any command failed.
 
 ``--with-nova`` (``tox -e demo-nova``): the same cloud behind a real
-Keystone, beside a real Nova API (support/stack.py); the tour makes
-flavors and an availability zone with OpenStackClient's own commands and
-reads them back with Placement's providers, every service found in the
-catalog.
+Keystone, beside a real Nova API (support/stack.py) seeded with the
+servers and migrations of support/nova_seed.py; the tour makes flavors
+and an availability zone with OpenStackClient's own commands and reads
+them back with Placement's providers, every service found in the
+catalog, then audits the seeded servers, fixes what can be fixed and
+shows how to undo it. A step may state the exit code it must have (the
+audit's 3 and 4); any other code is a failure.
 """
 
 import argparse
@@ -29,6 +32,7 @@ import os
 import shlex
 import subprocess
 import sys
+import tempfile
 import textwrap
 import time
 
@@ -38,8 +42,8 @@ from osc_placement import microversions
 from osc_placement.tests import support
 from osc_placement.tests.support import client
 from osc_placement.tests.support import cloud
+from osc_placement.tests.support import nova_seed
 from osc_placement.tests.support import placement
-from osc_placement.tests.support import stack
 
 VM4 = 'cccccccc-cccc-4ccc-8ccc-000000000004'
 
@@ -121,6 +125,24 @@ NOVA_TOUR = (
      'trees in.',
      ['--os-placement-api-version', microversions.LATEST, 'allocation',
       'candidate', 'explain', '--flavor', 'm1.fpga', '--summary']),
+    # The audit of the seeded servers; (comment, argv, exit code).
+    ('Where Nova and Placement disagree: one row per finding, of each '
+     'kind (exit code 3: found).',
+     ['resource', 'provider', 'audit'], 3),
+    ('What --fix would do, without writing anything (exit code 3).',
+     ['resource', 'provider', 'audit', '--fix', '--dry-run', '-c',
+      'problem', '-c', 'consumer', '-c', 'fix'], 3),
+    ('The fix, after saving what it changes to an undo file (exit code 4: '
+     'found and fixed).',
+     ['resource', 'provider', 'audit', '--fix', '--undo-file',
+      'audit-undo.json', '-c', 'problem', '-c', 'consumer', '-c', 'fix'],
+     4),
+    ('What is left needs an operator: the fix leaves it by design.',
+     ['resource', 'provider', 'audit'], 3),
+    ('The undo file gives every consumer back as it was (--force: the fix '
+     'changed them since; --dry-run: only say what would change).',
+     ['resource', 'provider', 'allocation', 'restore', '--force',
+      '--file', 'audit-undo.json', '--dry-run']),
 )
 
 
@@ -128,19 +150,30 @@ def say(text=''):
     print(text, flush=True)
 
 
-def run_tour(tour, argv0, env):
-    """Run each command of ``tour``, printed; returns those that failed."""
+def run_tour(tour, argv0, env, cwd=None):
+    """Run each command of ``tour``, printed; returns those that failed.
+
+    A step is (comment, argv) or (comment, argv, the exit code it must
+    have: 0 if not given); the commands run in ``cwd``.
+    """
     failed = []
-    for comment, argv in tour:
+    for comment, argv, *code in tour:
+        expected = code[0] if code else 0
         say()
         say(textwrap.fill(comment, 79, initial_indent='# ',
                           break_on_hyphens=False, subsequent_indent='# '))
         say('$ openstack ' + ' '.join(shlex.quote(a) for a in argv))
-        code = subprocess.call(argv0 + argv, env=env,
-                               stdin=subprocess.DEVNULL)
-        if code:
-            say('(exit code %d)' % code)
+        # One stream, unbuffered: warnings and tables in the order a
+        # terminal shows them (tox reads stdout and stderr apart).
+        code = subprocess.call(argv0 + argv, cwd=cwd,
+                               env=dict(env, PYTHONUNBUFFERED='1'),
+                               stdin=subprocess.DEVNULL,
+                               stderr=subprocess.STDOUT)
+        if code != expected:
+            say('(exit code %d, not %d)' % (code, expected))
             failed.append(argv)
+        elif code:
+            say('(exit code %d)' % code)
     return failed
 
 
@@ -167,19 +200,25 @@ def placement_tour():
 
 def nova_tour():
     say('Starting Keystone, Placement and the Nova API (SQLite, gunicorn) '
-        'on 127.0.0.1: a minute or more ...')
-    with stack.NovaCloud() as box:
+        'on 127.0.0.1, and seeding Nova with servers and migrations: a '
+        'minute or more ...')
+    with nova_seed.SeededNovaCloud() as seeded, \
+            tempfile.TemporaryDirectory(prefix='demo-') as workdir:
+        box = seeded.cloud
         cloud.seed(box.placement.endpoint, token=box.token)
         say('Keystone is listening on %s, the Nova API on %s; Placement, '
-            'which validates Keystone\'s tokens, holds a small cloud.'
-            % (box.keystone.url, box.nova.url))
+            'which validates Keystone\'s tokens, holds a small cloud and '
+            'the allocations of Nova\'s %d servers, with a few mistakes.'
+            % (box.keystone.url, box.nova.url,
+               len(seeded.scenario.nova['servers'])))
         env = box.client_env(os.environ)
         say('Each command below runs the installed openstack executable '
-            'with:')
+            'in %s with:' % workdir)
         for key, value in sorted(env.items()):
             if key.startswith('OS_'):
                 say('  %s=%s' % (key, value))
-        failed = run_tour(NOVA_TOUR, [client.openstack_executable()], env)
+        failed = run_tour(NOVA_TOUR, [client.openstack_executable()], env,
+                          cwd=workdir)
         say()
         say('Stopping the servers.')
     return NOVA_TOUR, failed
@@ -191,7 +230,8 @@ def main(argv=None):
         'real Placement on 127.0.0.1.')
     parser.add_argument('--with-nova', action='store_true',
                         help='behind a real Keystone, beside a real Nova '
-                             'API: flavors and an availability zone')
+                             'API: flavors, an availability zone and the '
+                             'audit of seeded servers')
     args = parser.parse_args(argv)
     started = time.monotonic()
     try:
