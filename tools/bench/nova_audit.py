@@ -365,7 +365,8 @@ def run_audit(args, ours, n):
         _expect(debug, (3,), 'resource provider audit --debug')
         with open(os.path.join(args.work_dir, 'audit-debug.txt'), 'w') as f:
             f.write(debug['err'] + '\n' + debug['out'])
-        rows = json.loads(debug['out'])
+        # The rows, then --timing's table of each request's seconds.
+        rows = json.JSONDecoder().raw_decode(debug['out'].lstrip())[0]
         found = {}
         for row in rows:
             found[row['problem']] = found.get(row['problem'], 0) + 1
