@@ -416,7 +416,7 @@ def render_audit(result):
                  '(ready in %(ready_s)d s)' % result,
              '[%s] resource provider audit vs nova-manage placement audit '
              '--verbose' % ('ok' if result['holds'] else 'not met'),
-             '      ours %s s (median of %s), peak RSS %d MB; nova-manage '
+             '      ours %.1f s (median of %s), peak RSS %d MB; nova-manage '
              '%s s, %d MB: %.1fx' % (
                  median(result['ours_s']), result['ours_s'],
                  result['rss_mb'], result['nova_manage_s'],
