@@ -42,7 +42,10 @@ the cloud-wide commands on it, with the model's figures for
 openstack-exporter's requests; ``--only flavors`` (``tox -e
 bench-flavors``) starts Keystone, the Nova API and Placement, seeds
 2,000 providers and 20 flavors, and times ``capacity fit --all-flavors``
-(and ``--summary``) with the requests it sends; ``--profile`` runs one
+(and ``--summary``) with the requests it sends; ``--only audit`` (``tox
+-e bench-audit``) seeds a Nova and Placement of 2,000 compute nodes and
+4,000 servers and times ``resource provider audit`` against
+``nova-manage placement audit`` (``nova_audit.py``); ``--profile`` runs one
 of our batches under ``profiled.py`` instead of the targets. See the
 performance page.
 
@@ -64,6 +67,7 @@ import time
 
 import common
 import flavors
+import nova_audit
 import profiling
 import report
 import runner
@@ -126,6 +130,15 @@ def _parser():
                                  len(flavors.BENCH_FLAVORS),
                                  flavors.FLAVORS_PROVIDERS[1],
                                  flavors.FLAVORS_PROVIDERS[0]))
+    parser.add_argument('--audit-providers', type=int, default=None,
+                        metavar='N',
+                        help='the cloud of "--only audit" (resource '
+                             'provider audit against nova-manage placement '
+                             'audit; needs tox -e bench-audit): N compute '
+                             'providers and 2N servers (default: %d, '
+                             '--quick: %d)' % (
+                                 nova_audit.AUDIT_PROVIDERS[1],
+                                 nova_audit.AUDIT_PROVIDERS[0]))
     parser.add_argument('--profile', action='store_true',
                         help='instead of the targets: run one of our '
                              'batches under a profiler (tools/bench/'
@@ -186,6 +199,11 @@ def main(argv=None):
         fits = flavors.run_flavors(
             args, sides[0], args.flavors_providers
             or flavors.FLAVORS_PROVIDERS[0 if args.quick else 1])
+    audited = None
+    if 'audit' in args.only:
+        audited = nova_audit.run_audit(
+            args, sides[0], args.audit_providers
+            or nova_audit.AUDIT_PROVIDERS[0 if args.quick else 1])
     verdicts.latency_hidden(results)
     verdicts.per_request_cpu(results)
     summary = verdicts.start_up_summary(results)
@@ -200,7 +218,7 @@ def main(argv=None):
         'pyperf': args.pyperf, 'rounds': args.rounds,
         'duration_s': round(time.monotonic() - started),
         'machine': report.machine(out_dir), 'results': results,
-        'scale': scaled, 'flavors': fits,
+        'scale': scaled, 'flavors': fits, 'audit': audited,
         'load_average': [load_at_start, os.getloadavg()[0]]}
     with open(args.json, 'w') as f:
         json.dump(run_report, f, indent=1, sort_keys=True)
@@ -209,6 +227,8 @@ def main(argv=None):
         print(scale.render_scale(scaled))
     if fits:
         print(flavors.render_flavors(fits))
+    if audited:
+        print(nova_audit.render_audit(audited))
     print('\nJSON: %s; pyperf files: %s' % (args.json, out_dir))
     return 0
 

@@ -28,6 +28,7 @@ if HERE not in sys.path:
 
 import flavors  # noqa: E402
 import measure  # noqa: E402
+import nova_audit  # noqa: E402
 import profiled  # noqa: E402
 import report  # noqa: E402
 import scale  # noqa: E402
@@ -228,3 +229,85 @@ class AreasTest(unittest.TestCase):
 
 if __name__ == '__main__':
     unittest.main()
+
+
+class AuditTest(unittest.TestCase):
+    """--only audit: its counts, its bulk cloud and its verdict."""
+
+    RP = '/placement/resource_providers/'
+
+    def test_placement_requests(self):
+        a, b = 'a' * 36, 'b' * 36
+        found = nova_audit.placement_requests([
+            'GET /placement/resource_providers?required=COMPUTE_NODE',
+            'GET /placement/resource_providers',
+            'GET %s%s/allocations' % (self.RP, a),
+            'GET %s%s/allocations' % (self.RP, b),
+            'GET %s%s/allocations' % (self.RP, b),
+            'GET /placement/usages?project_id=p'])
+        shapes = found.pop('shapes')
+        self.assertEqual({'provider_lists': 2, 'allocation_reads': 3,
+                          'providers': 2, 'most_reads': 2, 'other': 1,
+                          'total': 6}, found)
+        self.assertEqual(3, shapes[
+            'GET /placement/resource_providers/<uuid>/allocations'])
+
+    def test_nova_requests(self):
+        url = 'http://127.0.0.1:9/v2.1'
+        err = '\n'.join([
+            'REQ: curl -g -i -X GET "%s/servers/detail?all_tenants=1" -H x'
+            % url,
+            'REQ: curl -g -i -X GET "%s/servers/detail?all_tenants=1&'
+            'marker=m" -H x' % url,
+            'REQ: curl -g -i -X GET %s/os-migrations -H x' % url,
+            'REQ: curl -g -i -X GET %s/servers/%s -H x' % (url, 'c' * 36),
+            'REQ: curl -g -i -X GET http://127.0.0.1:8/placement/x -H x'])
+        found = nova_audit.nova_requests(err, url)
+        self.assertEqual(4, found['total'])
+        self.assertEqual(1, found['per_server'])
+        self.assertEqual(1, found['paths']['GET /os-migrations'])
+        self.assertEqual(2, found['paths']['GET /servers/detail'])
+
+    def test_bulk_cloud(self):
+        spec, providers, allocations, findings = nova_audit.bulk_cloud(
+            100, 'f', {'VCPU': {'total': 1}}, {'VCPU': 1}, 'p', 'u')
+        self.assertEqual(100, len(spec['hosts']))
+        self.assertEqual(200, len(spec['servers']))
+        self.assertEqual(100, len(providers))
+        # Hosts 0 and 50: one server each without allocation, one orphan.
+        self.assertEqual(2, len(findings['missing']))
+        self.assertEqual(2, len(findings['orphan']))
+        self.assertEqual(200 - 2 + 2, len(allocations))
+        self.assertEqual(len(allocations), len({a[0] for a in allocations}))
+
+    def test_allocation_batches(self):
+        allocations = [('c%d' % n, 'rp', {'VCPU': 1}) for n in range(5)]
+        batches = list(nova_audit.allocation_batches(
+            allocations, 'p', 'u', size=2))
+        self.assertEqual([2, 2, 1], [len(b) for b in batches])
+        self.assertEqual({'rp': {'resources': {'VCPU': 1}}},
+                         batches[2]['c4']['allocations'])
+
+    def test_median_and_speed_up(self):
+        self.assertEqual(2, nova_audit.median([3, 1, 2]))
+        self.assertEqual(2.5, nova_audit.median([4, 1, 2, 3]))
+        self.assertEqual(6.0, nova_audit.speed_up(2.0, 12.0))
+        self.assertIsNone(nova_audit.speed_up(0, 12.0))
+
+    def test_audit_holds(self):
+        placement = {'most_reads': 1, 'providers': 10}
+        nova = {'total': 8, 'per_server': 0}
+        self.assertEqual((True, []), nova_audit.audit_holds(
+            2.0, 10.0, 100 * 1024, placement, 10, nova, 4000, 2000))
+        holds, why = nova_audit.audit_holds(
+            2.0, 9.0, 150 * 1024, dict(placement, most_reads=2), 10,
+            dict(nova, per_server=1), 4000, 2000)
+        self.assertFalse(holds)
+        self.assertEqual(4, len(why))
+        self.assertIn('speed-up 4.5x < 5x', why[0])
+
+    def test_nova_reads_bound(self):
+        # 4,000 servers in pages of 1,000: 5 pages per server list; 2,000
+        # hypervisors: 3; migrations 2 and aggregates 1.
+        self.assertEqual(16, nova_audit.nova_reads_bound(4000, 2000))
+        self.assertEqual(6, nova_audit.nova_reads_bound(200, 100))
