@@ -20,10 +20,30 @@ import sys
 import warnings
 
 from cliff import app as cliff_app
+import fixtures
+from keystoneauth1 import noauth
+from keystoneauth1 import session
+from openstack import connection
 from openstackclient import shell
 from osc_lib import clientmanager as osc_clientmanager
 
 ENDPOINT = 'http://placement.test/placement'
+
+
+def compute_at(endpoint):
+    """A fixture: OpenStackClient's compute proxy on ``endpoint``.
+
+    An openstacksdk connection with no auth and ``endpoint`` as the
+    compute endpoint, as a session without a catalog cannot name one;
+    the requests it sends are openstacksdk's own (mock them at
+    ``endpoint``).
+    """
+    conn = connection.Connection(
+        session=session.Session(auth=noauth.NoAuth()),
+        compute_endpoint_override=endpoint)
+    return fixtures.MockPatchObject(
+        osc_clientmanager.ClientManager, 'compute',
+        new=property(lambda manager: conn.compute))
 
 
 def auth_argv(endpoint=ENDPOINT, token='admin'):

@@ -22,14 +22,10 @@ real Placement. The cloud: ``gpu-host`` has its A100s on a child provider
 
 import json
 
-import fixtures
-from keystoneauth1 import noauth
-from keystoneauth1 import session
-from openstack import connection
-from osc_lib import clientmanager as osc_clientmanager
 import requests_mock
 
 from osc_placement import tests
+from osc_placement.tests import cli
 from osc_placement.tests.functional import base
 
 GPU_HOST = '33333333-3333-4333-8333-000000000001'
@@ -76,12 +72,7 @@ class TestPciAliases(base.TestCase):
         mock.get(NOVA + '/flavors/f-gpu', json={'flavor': FLAVOR})
         mock.get(NOVA + '/flavors/f-gpu/os-extra_specs',
                  json={'extra_specs': FLAVOR['extra_specs']})
-        conn = connection.Connection(
-            session=session.Session(auth=noauth.NoAuth()),
-            compute_endpoint_override=NOVA)
-        self.useFixture(fixtures.MockPatchObject(
-            osc_clientmanager.ClientManager, 'compute',
-            new=property(lambda manager: conn.compute)))
+        self.useFixture(cli.compute_at(NOVA))
         self.sent = []
         self.before_request(
             lambda method, url, kwargs: self.sent.append(

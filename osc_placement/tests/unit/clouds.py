@@ -28,12 +28,7 @@ from:
 import json
 from urllib import parse as urlparse
 
-import fixtures
-from keystoneauth1 import noauth
-from keystoneauth1 import session
-from openstack import connection
-from osc_lib import clientmanager as osc_clientmanager
-
+from osc_placement.tests import cli
 from osc_placement.tests.unit import base
 
 URL = base.ENDPOINT
@@ -307,12 +302,7 @@ class FlavorTestCase(base.TestCase):
              'availability_zone': 'az1',
              'metadata': {'availability_zone': 'az1'}, 'hosts': []}]})
         mock.get(NOVA + '/os-availability-zone/detail', json=ZONES)
-        conn = connection.Connection(
-            session=session.Session(auth=noauth.NoAuth()),
-            compute_endpoint_override=NOVA)
-        self.useFixture(fixtures.MockPatchObject(
-            osc_clientmanager.ClientManager, 'compute',
-            new=property(lambda manager: conn.compute)))
+        self.useFixture(cli.compute_at(NOVA))
 
     @staticmethod
     def nova_version():

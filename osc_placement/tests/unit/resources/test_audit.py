@@ -20,12 +20,7 @@ import json
 import os
 import stat
 
-import fixtures
-from keystoneauth1 import noauth
-from keystoneauth1 import session
-from openstack import connection
-from osc_lib import clientmanager as osc_clientmanager
-
+from osc_placement.tests import cli
 from osc_placement.tests.unit import base
 from osc_placement.tests.unit import clouds
 
@@ -56,12 +51,7 @@ class TestAudit(base.FileTestCase):
     def setUp(self):
         super().setUp()
         self.cloud({S1: SMALL, X1: {'VCPU': 1}})
-        conn = connection.Connection(
-            session=session.Session(auth=noauth.NoAuth()),
-            compute_endpoint_override=NOVA)
-        self.useFixture(fixtures.MockPatchObject(
-            osc_clientmanager.ClientManager, 'compute',
-            new=property(lambda manager: conn.compute)))
+        self.useFixture(cli.compute_at(NOVA))
 
     def cloud(self, held):
         mock = self.requests_mock
