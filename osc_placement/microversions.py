@@ -14,7 +14,8 @@
 
 Every option gate, output column, wire format, rule of the evaluation and
 need of a flavor's translation names its microversion here; no other
-module of the package writes a ``'1.NN'`` literal
+module of the package writes a ``'1.NN'`` literal (nor the compute API's
+``'2.NN'``, at the end of the table)
 (``tests/unit/test_layout.py`` holds them to it). The changes are those of
 Placement's own microversion history (its ``rest_api_version_history``);
 the versions this client does not act on are not named.
@@ -98,3 +99,16 @@ LATEST = ANY_TRAITS
 REFERENCE_DEFAULT = NESTED_CANDIDATES
 # What Nova 34's scheduler sends GET /allocation_candidates at.
 NOVA_SCHEDULER = SAME_SUBTREE
+
+# The compute API's microversions this client sends (through
+# OpenStackClient's compute proxy), named here as Placement's are.
+# Host aggregates carry their UUID (--flavor's and --availability-zone's
+# reads of aggregates).
+COMPUTE_AGGREGATE_UUID = '2.41'
+# Every read of resource provider audit: migrations carry their UUID
+# (2.59) and their project and user (2.80); servers embed their flavor
+# with its extra specs (2.47) and a down cell's come back as UNKNOWN
+# (2.69); hypervisors are identified by the UUID of their compute node
+# (2.53), aggregates carry theirs (2.41). Below 2.88, whose hypervisor
+# details ask every compute service for its uptime.
+COMPUTE_AUDIT = '2.80'

@@ -31,10 +31,10 @@ from osc_lib import exceptions
 
 from osc_placement import errors
 from osc_placement import http
+from osc_placement import microversions
 from osc_placement.model import text
 
-# Aggregates carry their UUID from this compute microversion.
-AGGREGATE_UUID = '2.41'
+AGGREGATE_UUID = microversions.COMPUTE_AGGREGATE_UUID
 
 
 # What the --flavor options need and a session without a catalog lacks.

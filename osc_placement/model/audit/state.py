@@ -21,13 +21,10 @@ indexed the ways the rules look them up.
 import collections
 import datetime
 
-# The compute microversion of every read: migrations carry their UUID
-# (2.59) and their project and user (2.80); servers embed their flavor
-# with its extra specs (2.47) and a down cell's come back as UNKNOWN
-# (2.69); hypervisors are identified by the UUID of their compute node
-# (2.53), aggregates carry theirs (2.41). Below 2.88, whose hypervisor
-# details ask every compute service for its uptime.
-COMPUTE_VERSION = '2.80'
+from osc_placement import microversions
+
+# The compute microversion of every read (see the table).
+COMPUTE_VERSION = microversions.COMPUTE_AUDIT
 
 # Traits that decide what a provider is.
 COMPUTE_NODE = 'COMPUTE_NODE'

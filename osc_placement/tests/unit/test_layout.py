@@ -44,11 +44,16 @@ COMMANDS = 'osc_placement.resources'
 
 # The one table of microversions, and the module that reads them.
 VERSION_MODULES = ('osc_placement.microversions', 'osc_placement.version')
-_MICROVERSION = re.compile(r'^1\.[0-9]+$')
+# Placement's (1.N) and the compute API's (2.N).
+_MICROVERSION = re.compile(r'^[12]\.[0-9]+$')
 # Strings that look like a microversion and are not one: (module, value,
 # why).
 NOT_MICROVERSIONS = (
     ('osc_placement.model.flavors.specs', '1.2',
+     "the TPM version of Nova's hw:tpm_version extra spec"),
+    ('osc_placement.model.flavors.specs', '2.0',
+     "the TPM version of Nova's hw:tpm_version extra spec"),
+    ('osc_placement.model.flavors.rules', '2.0',
      "the TPM version of Nova's hw:tpm_version extra spec"),
 )
 
