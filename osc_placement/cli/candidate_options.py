@@ -18,8 +18,9 @@
 ``--root-required``, ``--same-subtree``, ``--limit`` and the
 ``--flavor`` options), checks every value before the first request and
 turns them into the query (``request()``), in the order the reference
-sends it. ``shape_query()`` is the query of ``capacity fit``'s shape and
-filters.
+sends it. ``capacity fit`` takes the same request (without ``--limit``,
+with several flavors): its notes on what the options select are added
+to their help (``CandidateRequest.option_notes``).
 """
 
 import argparse
@@ -34,15 +35,22 @@ from osc_placement import microversions
 from osc_placement import version
 
 
+def _help(cmd, dest, text):
+    """The help of an option of the request, with the command's note."""
+    note = cmd.option_notes.get(dest)
+    return '%s %s' % (text, note) if note else text
+
+
 def _add_resource_options(cmd, parser):
     """--resource, --limit, --required, --forbidden and --member-of."""
     cmd.add_option(
         parser, '--resource', metavar='<resource_class>=<value>',
         dest='resource', action=groups_lib.AddToGroup,
-        help='An amount of a resource class that the providers of each '
-             'candidate (or the provider of the current --group) must '
-             'be able to serve, e.g. ``--resource VCPU=4 --resource '
-             'MEMORY_MB=2048``. May be repeated.')
+        help=_help(cmd, 'resource',
+                   'An amount of a resource class that the providers of '
+                   'each candidate (or the provider of the current '
+                   '--group) must be able to serve, e.g. ``--resource '
+                   'VCPU=4 --resource MEMORY_MB=2048``. May be repeated.'))
     if cmd.offers_limit:
         cmd.add_option(
             parser, '--limit', metavar='<limit>',
@@ -54,14 +62,17 @@ def _add_resource_options(cmd, parser):
         type=parsers.name_list, action=groups_lib.AddToGroup,
         since=microversions.CANDIDATES_REQUIRED,
         value_gates=filters.REQUIRED_TRAIT_GATES,
-        help='A trait the candidate (or the provider of the current '
-             '--group) must have. May be repeated: all are required.')
+        help=_help(cmd, 'required',
+                   'A trait the candidate (or the provider of the current '
+                   '--group) must have. May be repeated: all are '
+                   'required.'))
     cmd.add_option(
         parser, '--forbidden', metavar='<forbidden>', dest='forbidden',
         type=parsers.name_list, action=groups_lib.AddToGroup,
         since=microversions.FORBIDDEN_TRAITS,
-        help='A trait the candidate (or the provider of the current '
-             '--group) must not have. May be repeated.')
+        help=_help(cmd, 'forbidden',
+                   'A trait the candidate (or the provider of the current '
+                   '--group) must not have. May be repeated.'))
     aggregates = parser.add_mutually_exclusive_group()
     cmd.add_option(
         aggregates, '--member-of', metavar='<member_of>',
@@ -69,10 +80,12 @@ def _add_resource_options(cmd, parser):
         action=groups_lib.AddToGroup,
         since=microversions.CANDIDATES_MEMBER_OF,
         value_gates=filters.MEMBER_OF_GATES,
-        help='Comma-separated aggregate UUIDs: the candidate (or the '
-             'provider of the current --group) must be in at least one '
-             'of them. For example ``--member-of <agg1>,<agg2> '
-             '--member-of <agg3>`` means in agg1 or agg2, and in agg3.')
+        help=_help(cmd, 'member_of',
+                   'Comma-separated aggregate UUIDs: the candidate (or the '
+                   'provider of the current --group) must be in at least '
+                   'one of them. For example ``--member-of <agg1>,<agg2> '
+                   '--member-of <agg3>`` means in agg1 or agg2, and in '
+                   'agg3.'))
     cmd.add_option(
         aggregates, '--aggregate-uuid', metavar='<aggregate_uuid>',
         type=parsers.name_list, dest='aggregate_uuid',
@@ -106,9 +119,10 @@ def _add_group_options(cmd, parser):
         parser, '--in-tree', metavar='<in_tree>', dest='in_tree',
         type=parsers.non_empty, action=groups_lib.AddToGroup,
         since=microversions.IN_TREE_CANDIDATES, extended=True,
-        help='Only providers in the tree of this resource provider '
-             '(UUID or name), for the candidate or the current '
-             '--group.')
+        help=_help(cmd, 'in_tree',
+                   'Only providers in the tree of this resource provider '
+                   '(UUID or name), for the candidate or the current '
+                   '--group.'))
     cmd.add_option(
         parser, '--root-required', metavar='<trait>[,!<trait>...]',
         action='append', default=[], since=microversions.ROOT_REQUIRED,
@@ -161,27 +175,6 @@ def query(cmd, http, parsed_args, groups, resources, subtrees,
     return params
 
 
-def root_traits(values):
-    """The --root-required values as one list of traits (``!`` kept)."""
-    return [trait for value in values for trait in value.split(',')]
-
-
-def shape_query(cmd, http, parsed_args, shape):
-    """The candidates query of ``capacity fit``: the shape, then filters.
-
-    shape: [(class, amount)]; the filters are those ``filters.add()``
-    declared on the command, then ``--root-required``.
-    """
-    params = [('resources', ','.join('%s:%d' % pair for pair in shape))]
-    for name, value in filters.query(cmd, http, parsed_args).items():
-        values = value if isinstance(value, list) else [value]
-        params.extend((name, one) for one in values)
-    roots = root_traits(parsed_args.root_required)
-    if roots:
-        params.append(('root_required', ','.join(roots)))
-    return params
-
-
 def _parse_limit(parsed_args):
     """The --limit given, parsed; None without it."""
     limit = getattr(parsed_args, 'limit', None)
@@ -194,7 +187,11 @@ class CandidateRequest(object):
     """Mixin of the commands that take a candidates request as options.
 
     ``offers_limit``: False for the commands that take the request
-    without ``--limit``; ``add_output_options()``: the options of the
+    without ``--limit``; ``several_flavors``: True for a command that
+    takes several flavors (``--flavor`` repeated, ``--all-flavors``),
+    each its own request; ``option_notes``: {dest: a sentence} added to
+    the help of an option of the request, where the command gives it a
+    further meaning; ``add_output_options()``: the options of the
     command's output, declared after those of the request.
     """
 
@@ -206,6 +203,8 @@ class CandidateRequest(object):
     # groups.
     gates_first = ('limit', 'group')
     offers_limit = True
+    several_flavors = False
+    option_notes = {}
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
@@ -214,7 +213,8 @@ class CandidateRequest(object):
         # The commands of candidates requests only (see
         # osc_placement.resources): the --flavor options.
         from osc_placement.cli import flavor_requests
-        flavor_requests.add_options(self, parser, with_all=False)
+        flavor_requests.add_options(self, parser,
+                                    with_all=self.several_flavors)
         self.add_output_options(parser)
         return parser
 
@@ -237,10 +237,8 @@ class CandidateRequest(object):
         The hosts: those of Nova's default zone whose trees alone count
         (``narrows_to_hosts``), None for any tree.
 
-        Every value first, with the version known without a request (the
-        negotiation's ceiling), so that a mistake is reported before
-        anything is sent; then the gates at the live version. With
-        ``--flavor``, the flavor's request (``flavor_request()``).
+        With ``--flavor``, the flavor's request (``flavor_request()``);
+        else that of the request groups (``groups_request()``).
         """
         # Only the runs of these commands (see osc_placement.resources).
         from osc_placement.cli import flavor_requests
@@ -248,20 +246,42 @@ class CandidateRequest(object):
         if flavor_requests.given(parsed_args):
             http, flavored = self.flavor_request(parsed_args)
             return http, flavored.params, flavored.hosts
+        http, params = self.groups_request(parsed_args)
+        return http, params, None
+
+    def groups_request(self, parsed_args):
+        """(client, query) of the request groups given.
+
+        Every value first, with the version known without a request (the
+        negotiation's ceiling), so that a mistake is reported before
+        anything is sent; then the gates at the live version.
+        """
         groups = groups_lib.request_groups(parsed_args)
         limit = _parse_limit(parsed_args)
+        # A command the reference never had negotiates the version its
+        # group names need: their syntax now, the version once known.
         groups_lib.check_group_names(groups, self._parser_at_least(
-            microversions.NAMED_GROUPS))
+            microversions.NAMED_GROUPS) or not self.in_reference)
         subtrees = groups_lib.same_subtrees(parsed_args, groups)
         root_required = groups_lib.root_required(parsed_args)
         resources = groups_lib.check_resources(groups, subtrees)
+        self.check_request_values(groups)
         http = self.prepare(parsed_args)
         groups_lib.require_resources(groups)
+        if not self.in_reference and groups_lib.named_groups(groups):
+            http.raise_for(microversions.NAMED_GROUPS, 'a named --group')
         # 'latest' against a server below 1.33: integers only.
         groups_lib.check_group_names(groups, self.compare_version(
             version.ge(microversions.NAMED_GROUPS)))
         return http, query(self, http, parsed_args, groups, resources,
-                           subtrees, root_required, limit), None
+                           subtrees, root_required, limit)
+
+    def check_request_values(self, groups):
+        """The command's own checks of the groups' values, if any.
+
+        Called before any request, after those of every candidates
+        request.
+        """
 
     def params_without(self, http, parsed_args, drop):
         """The query of the request without one constraint (None: none).
@@ -281,11 +301,26 @@ class CandidateRequest(object):
                      groups_lib.root_required(relaxed), None)
 
     def flavor_request(self, parsed_args):
-        """(client, flavor_requests.Flavored) of ``--flavor``.
+        """(client, flavor_requests.Flavored) of ``--flavor``, one flavor.
 
-        It replaces ``--resource`` and ``--group`` (refused in one line
+        As ``flavor_requests()``, then ``--limit``.
+        """
+        http, flavored = self.flavor_requests(parsed_args)
+        flavored = flavored[0]
+        limit = _parse_limit(parsed_args)
+        if limit is not None:
+            flavored.translation.params = [
+                ('limit', limit)] + flavored.params
+        return http, flavored
+
+    def flavor_requests(self, parsed_args):
+        """(client, [flavor_requests.Flavored]) of the flavors given.
+
+        They replace ``--resource`` and ``--group`` (refused in one line
         before any request); the --required, --forbidden, --member-of,
-        --in-tree and --root-required given add to it.
+        --in-tree and --root-required given add to each. With several
+        flavors (``several_flavors``), one that cannot be asked for is a
+        Flavored saying why, and the others go on.
         """
         # Only the runs of these commands (see osc_placement.resources).
         from osc_placement.cli import flavor_requests
@@ -303,29 +338,31 @@ class CandidateRequest(object):
             in_tree = providers.find_provider(http, unnamed['in_tree'][0])
         found, zone = flavor_requests.read(
             self, parsed_args, hosts_ok=self.narrows_to_hosts)
-        flavored = flavor_requests.translated(
+        return http, flavor_requests.translated(
             self, http, parsed_args, found, zone,
             required=unnamed.get('required', []),
             forbidden=unnamed.get('forbidden', []), member_of=member_of,
-            in_tree=in_tree, root_required=roots)[0]
-        limit = _parse_limit(parsed_args)
-        if limit is not None:
-            flavored.translation.params = [
-                ('limit', limit)] + flavored.params
-        return http, flavored
+            in_tree=in_tree, root_required=roots,
+            keep_going=self.several_flavors and len(found) > 1)
 
-    @staticmethod
-    def _check_flavor_options(parsed_args):
+    def flavor_replaces(self, groups):
+        """The line that refuses ``--resource`` or ``--group`` with a flavor.
+
+        groups: True where a --group is given.
+        """
+        return ('--flavor replaces --resource and --group: give one or the '
+                'other.')
+
+    def _check_flavor_options(self, parsed_args):
         """The unnamed group's options, refusing what --flavor replaces."""
         groups = groups_lib.request_groups(parsed_args)
         unnamed = groups.get('', {})
-        if len(parsed_args.flavor) > 1:
+        if len(parsed_args.flavor) > 1 and not self.several_flavors:
             raise exceptions.CommandError(
                 '--flavor: give one flavor (capacity fit takes several).')
         if any(groups) or unnamed.get('resource'):
             raise exceptions.CommandError(
-                '--flavor replaces --resource and --group: give one or the '
-                'other.')
+                self.flavor_replaces(any(groups)))
         if parsed_args.group_policy != 'none' or parsed_args.same_subtree:
             raise exceptions.CommandError(
                 '--flavor: the flavor\'s request has its own group policy '

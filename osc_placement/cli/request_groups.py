@@ -164,6 +164,12 @@ def check_group_names(groups, named):
                 % (name, microversions.NAMED_GROUPS))
 
 
+def named_groups(groups):
+    """The names of the groups that are not positive integers (1.33+)."""
+    return [name for name in groups
+            if name and not re.match(INTEGER_GROUP, name)]
+
+
 def same_subtrees(parsed_args, groups):
     """The --same-subtree values: [[group name]], each a group given."""
     subtrees = []

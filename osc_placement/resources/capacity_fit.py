@@ -32,7 +32,6 @@ from osc_placement.cli import candidate_options
 from osc_placement.cli import common
 from osc_placement.cli import filters
 from osc_placement.cli import metrics
-from osc_placement.cli import parsers
 from osc_placement.cli import request_groups
 from osc_placement import microversions
 from osc_placement.model import batch_names
@@ -40,29 +39,17 @@ from osc_placement.model import batch_names
 FIELDS = ('resource_provider', 'name', 'fits', 'at_most', 'limited_by')
 SUMMARY_FIELDS = ('fits', 'at_most', 'trees', 'limited_by')
 
-# The provider filters, with the microversions at which the candidates
-# request took them, and their help as parts of the shape.
-SHAPE_FILTERS = {
-    'required': {'since': microversions.CANDIDATES_REQUIRED,
-                 'help': 'A trait the shape needs. May be repeated: all '
-                         'are required. Part of the shape, not of the '
-                         'selection: a tree without it keeps its row, '
-                         'with fits 0 and the reason.'},
-    'forbidden': {'since': microversions.FORBIDDEN_TRAITS,
-                  'help': 'A trait the shape must not land on. May be '
-                          'repeated. Part of the shape, not of the '
-                          'selection: a tree with it keeps its row, '
-                          'with fits 0 and the reason.'},
-    'member_of': {'since': microversions.CANDIDATES_MEMBER_OF,
-                  'help': 'Comma-separated aggregate UUIDs: the shape '
-                          'lands in one of them, and only the trees '
-                          'with a provider in one of them get a row. '
-                          'May be repeated: each value is one more '
-                          'condition.'},
-    'in_tree': {'since': microversions.IN_TREE_CANDIDATES,
-                'help': 'Only the tree of this provider (UUID or '
-                        'name): the shape lands in it, and only it '
-                        'gets a row.'},
+# What the options of the request mean to fit, beside what they ask for
+# (added to their help, as candidate_options declares them).
+OPTION_NOTES = {
+    'required': 'Part of the shape, not of the selection: a tree without '
+                'it keeps its row, with fits 0 and the reason.',
+    'forbidden': 'Part of the shape, not of the selection: a tree with it '
+                 'keeps its row, with fits 0 and the reason.',
+    'member_of': 'Before the first --group, it also selects the trees: '
+                 'only those with a provider in the aggregates get a row.',
+    'in_tree': 'Before the first --group, it also selects the tree: only '
+               'it gets a row.',
 }
 
 # -f openmetrics: per tree, and for all of them.
@@ -110,13 +97,19 @@ BY_FLAVOR_HYPERVISOR = metrics.Gauge(
                                       ('flavor_name', 'flavor')))
 
 
-class FitCapacity(metrics.Metrics, filters.ManyProviders, common.Lister):
+class FitCapacity(metrics.Metrics, filters.ManyProviders,
+                  candidate_options.CandidateRequest, common.Lister):
     """Count how many more allocations of a shape each provider tree takes
 
-    The shape is a set of resources, given as ``allocation candidate list``
-    takes them (``--resource VCPU=4 --resource MEMORY_MB=8192``), with the
-    traits it needs or must not land on (``--required``, ``--forbidden``).
-    One row per root provider, in the order of ``resource provider list``:
+    The shape is a request as ``allocation candidate list`` takes it
+    (without ``--limit``): resources (``--resource VCPU=4 --resource
+    MEMORY_MB=8192``), the traits they need or must not land on
+    (``--required``, ``--forbidden``), request groups (``--group``, each
+    served by one provider), ``--group-policy``, ``--same-subtree`` and
+    ``--root-required``; or a flavor's request (``--flavor``). For
+    example ``--group 1 --resource VGPU=1 --group 2 --resource VGPU=1
+    --group-policy isolate`` counts the servers of two vGPUs, each on
+    its own GPU. One row per root provider, in the order of ``resource provider list``:
     ``fits``, how many more allocations of the shape the tree can take
     now, and ``limited_by``, the resource class that bounds it, or, when
     nothing fits, the reason in the words of ``allocation candidate
@@ -125,10 +118,11 @@ class FitCapacity(metrics.Metrics, filters.ManyProviders, common.Lister):
     Which trees get a row: all of them, or those that ``--member-of``,
     ``--in-tree`` and ``--resource-provider`` select, as they select
     providers in ``capacity list`` (a tree with a provider selected);
-    ``--member-of`` and ``--in-tree`` are part of the request too. A tree
-    outside the selection gets no row. ``--required`` and ``--forbidden``
-    only shape the request: a tree without the trait keeps its row, with
-    ``fits`` 0 and the reason.
+    ``--member-of`` and ``--in-tree`` are part of the request too. Only
+    those given before the first ``--group`` select trees; those of a
+    group only shape it. A tree outside the selection gets no row.
+    ``--required`` and ``--forbidden`` only shape the request: a tree
+    without the trait keeps its row, with ``fits`` 0 and the reason.
 
     A tree counts only where Placement itself gives a candidate for one
     allocation of the shape now (``GET /allocation_candidates``). Each
@@ -170,19 +164,14 @@ class FitCapacity(metrics.Metrics, filters.ManyProviders, common.Lister):
     min_version = microversions.ALLOCATION_CANDIDATES
     formatter_namespace = metrics.FORMATTERS
     in_reference = False
+    # The request of allocation candidate list, without --limit, with
+    # several flavors; only the trees of Nova's default zone's hosts.
+    offers_limit = False
+    several_flavors = True
+    narrows_to_hosts = True
+    option_notes = OPTION_NOTES
 
-    def get_parser(self, prog_name):
-        parser = super().get_parser(prog_name)
-        parser.add_argument(
-            '--resource', metavar='<resource_class>=<amount>',
-            action='append', default=[],
-            help='One resource class of the shape and its amount, a '
-                 'positive integer, e.g. ``VCPU=4``. Repeat for each class '
-                 '(each once).')
-        # The provider filters, with the microversions at which the
-        # candidates request took them.
-        filters.add(self, parser, 'required', 'forbidden', 'member_of',
-                    'in_tree', overrides=SHAPE_FILTERS)
+    def add_output_options(self, parser):
         filters.add_resource_provider(
             parser, 'Only the tree of this provider (UUID or name) gets a '
                     'row. May be repeated.')
@@ -195,17 +184,27 @@ class FitCapacity(metrics.Metrics, filters.ManyProviders, common.Lister):
                  'or, where nothing fits, the reason most trees give). '
                  'With several flavors, one such row per flavor, led by '
                  '``flavor``.')
-        self.add_option(
-            parser, '--root-required', metavar='<traits>',
-            action='append', default=[], type=parsers.name_list,
-            since=microversions.ROOT_REQUIRED,
-            help='Comma-separated traits the root provider of the tree '
-                 'must have, ``!`` before one it must not have. May be '
-                 'repeated.')
-        # fit only: the --flavor options (see osc_placement.resources).
-        from osc_placement.cli import flavor_requests
-        flavor_requests.add_options(self, parser)
-        return parser
+
+    def check_request_values(self, groups):
+        """A shape: amounts of at least 1, each class once per group.
+
+        And aggregate UUIDs: a selection, not only a request, is made of
+        ``--member-of``.
+        """
+        request_groups.require_resources(groups)
+        for group in groups.values():
+            if group.get('resource'):
+                request_groups.parse_shape(group['resource'])
+            filters.check_aggregate_uuids(group.get('member_of', []))
+
+    def flavor_replaces(self, groups):
+        """The line that refuses ``--resource`` or ``--group`` with a flavor.
+
+        groups: True where a --group is given.
+        """
+        return ('--flavor and --all-flavors replace %s: give one or the '
+                'other.' % ('--resource and --group' if groups
+                            else '--resource'))
 
     def take_action(self, parsed_args):
         # fit only: the local evaluation and the rows of a fit (see
@@ -255,37 +254,23 @@ class FitCapacity(metrics.Metrics, filters.ManyProviders, common.Lister):
             rows, facts)
 
     def _requests(self, parsed_args):
-        """(client, [fit_rows.Asked], hosts): the shape's or each flavor's.
+        """(client, [fit_rows.Asked], hosts): the request's or each flavor's.
 
         hosts: those of Nova's default zone, whose trees alone count (None:
         any tree).
 
-        Every value checked before the first request.
+        Every value checked before the first request, as ``allocation
+        candidate list`` checks them (``candidate_options``).
         """
         # fit only: the --flavor options and the rows of a fit (see
         # osc_placement.resources).
         from osc_placement.cli import flavor_requests
         from osc_placement.model import fit_rows
-        flavor_requests.check(parsed_args)
-        flavored = flavor_requests.given(parsed_args)
-        if not flavored:
-            shape = request_groups.parse_shape(parsed_args.resource)
-        filters.check_aggregate_uuids(parsed_args.member_of)
-        http = self.prepare(parsed_args)
-        if not flavored:
-            return http, [fit_rows.Asked(None, candidate_options.shape_query(
-                self, http, parsed_args, shape), None, False)], None
-        in_tree = filters.query(self, http, parsed_args).get('in_tree')
-        found, zone = flavor_requests.read(self, parsed_args)
-        # With several flavors, one that cannot be asked for gets its
-        # row and its error; the others go on.
-        flavored = flavor_requests.translated(
-            self, http, parsed_args, found, zone,
-            required=parsed_args.required, forbidden=parsed_args.forbidden,
-            member_of=parsed_args.member_of, in_tree=in_tree,
-            root_required=candidate_options.root_traits(
-                parsed_args.root_required),
-            keep_going=len(found) > 1)
+        flavor_requests.check(parsed_args, replaced=())
+        if not flavor_requests.given(parsed_args):
+            http, params = self.groups_request(parsed_args)
+            return http, [fit_rows.Asked(None, params, None, False)], None
+        http, flavored = self.flavor_requests(parsed_args)
         return (http, [_asked(one) for one in flavored],
                 flavor_requests.zone_hosts(flavored))
 
