@@ -140,11 +140,13 @@ def shape_label(params):
     group in the order of its suffix (a flavor's ``resources1``...),
     written the same way with the suffix after each name
     (``resources1=VCPU=1``, ``required1=``...); then ``root_required=``
-    (sorted, ``!`` before a trait the root must not have) and
+    (sorted, ``!`` before a trait the root must not have),
+    ``same_subtree=`` (once per value, the groups of each sorted) and
     ``group_policy=``. All joined by ``;``.
     """
     groups = {}
     roots = set()
+    subtrees = set()
     policy = None
     for name, value in params:
         kind = next((kind for kind in GROUP_PARAMS
@@ -154,6 +156,8 @@ def shape_label(params):
                           kind, value)
         elif name == 'root_required':
             roots.update(value.split(','))
+        elif name == 'same_subtree':
+            subtrees.add(','.join(sorted(value.split(','))))
         elif name == 'group_policy':
             policy = value
     parts = _group_parts(groups.pop('', _new_group()), '')
@@ -161,6 +165,7 @@ def shape_label(params):
         parts.extend(_group_parts(groups[suffix], suffix))
     if roots:
         parts.append(_sorted_list('root_required=', ','.join(roots)))
+    parts.extend('same_subtree=' + names for names in sorted(subtrees))
     if policy:
         parts.append('group_policy=' + policy)
     return ';'.join(parts)
@@ -197,9 +202,16 @@ def _add_to_group(found, kind, value):
 
 
 def _group_parts(found, suffix):
-    """The parts of one group's text (the unnamed group's classes bare)."""
+    """The parts of one group's text (the unnamed group's classes bare).
+
+    A group without resources (the unnamed one beside named groups, a
+    group of --same-subtree) has no classes part.
+    """
     classes = ','.join('%s=%d' % pair for pair in sorted(found['resources']))
-    parts = ['resources%s=%s' % (suffix, classes) if suffix else classes]
+    parts = []
+    if classes:
+        parts.append('resources%s=%s' % (suffix, classes) if suffix
+                     else classes)
     if found['required']:
         parts.append(_sorted_list('required%s=' % suffix,
                                   ','.join(found['required'])))

@@ -23,6 +23,7 @@ requests sent, against ``clouds.FlavorTestCase``. What fit shares with
 import json
 import os
 import signal
+from urllib import parse as urlparse
 
 import testscenarios
 
@@ -106,6 +107,15 @@ class TestOpenMetricsShape(clouds.TwoTrees):
                                      '--root-required', '!CUSTOM_Z']],
                            'label': 'VCPU=1;root_required=!CUSTOM_Z,CUSTOM_A,'
                                     'CUSTOM_B'}),
+        ('groups', {'argv': [['--group', '_A', '--resource', 'VCPU=1',
+                              '--group', '_B', '--resource', 'VCPU=2',
+                              '--same-subtree', '_B,_A'],
+                             ['--group', '_B', '--resource', 'VCPU=2',
+                              '--group', '_A', '--resource', 'VCPU=1',
+                              '--same-subtree', '_A,_B',
+                              '--group-policy', 'none']],
+                    'label': 'resources_A=VCPU=1;resources_B=VCPU=2;'
+                             'same_subtree=_A,_B;group_policy=none'}),
     ]
 
     def setUp(self):
@@ -574,3 +584,278 @@ class TestFitFlavorRefused(clouds.FlavorTestCase):
              'one of dedicated, shared, mixed; Nova refuses it.'],
             err.splitlines())
         self.assertEqual([], self.placement_sent())
+
+
+# Request groups: one host, two identical NUMA nodes, a GPU under each.
+
+HOST = 'eeeeeeee-eeee-4eee-8eee-000000000001'
+NUMA = ('eeeeeeee-eeee-4eee-8eee-000000000002',
+        'eeeeeeee-eeee-4eee-8eee-000000000003')
+GPU = ('eeeeeeee-eeee-4eee-8eee-000000000004',
+       'eeeeeeee-eeee-4eee-8eee-000000000005')
+NESTED = [dict(base.provider(uuid, name, parent=parent),
+               root_provider_uuid=HOST)
+          for uuid, name, parent in ((HOST, 'host', None),
+                                     (NUMA[0], 'numa0', HOST),
+                                     (NUMA[1], 'numa1', HOST),
+                                     (GPU[0], 'gpu0', NUMA[0]),
+                                     (GPU[1], 'gpu1', NUMA[1]))]
+NESTED_INVENTORY = {HOST: {'MEMORY_MB': clouds.inventory(8192)},
+                    NUMA[0]: {'VCPU': clouds.inventory(4)},
+                    NUMA[1]: {'VCPU': clouds.inventory(4)},
+                    GPU[0]: {'VGPU': clouds.inventory(2)},
+                    GPU[1]: {'VGPU': clouds.inventory(2)}}
+NESTED_TRAITS = {NUMA[0]: ['HW_NUMA_ROOT'], NUMA[1]: ['HW_NUMA_ROOT']}
+# Two groups, each on its own provider, within one NUMA node.
+GROUPS = ('--resource', 'MEMORY_MB=1024', '--group', '_CPU', '--resource',
+          'VCPU=2', '--group', '_GPU', '--resource', 'VGPU=1',
+          '--group-policy', 'isolate', '--same-subtree', '_CPU,_GPU')
+GROUPS_QUERY = ('/allocation_candidates?group_policy=isolate&'
+                'resources=MEMORY_MB:1024&resources_CPU=VCPU:2&'
+                'resources_GPU=VGPU:1&same_subtree=_CPU,_GPU')
+
+
+class NestedTree(base.TestCase):
+    """One tree of five providers; Placement has a candidate in it."""
+
+    api_version = '1.39'
+
+    def setUp(self):
+        super().setUp()
+        self.requests_mock.get(URL + '/', json=base.VERSIONS)
+        self.requests_mock.get(URL + '/resource_providers', complete_qs=True,
+                               json={'resource_providers': NESTED})
+        for provider in NESTED:
+            path = URL + '/resource_providers/' + provider['uuid']
+            self.requests_mock.get(path + '/inventories', json={
+                'inventories': NESTED_INVENTORY[provider['uuid']]})
+            self.requests_mock.get(path + '/usages', json={'usages': {}})
+            self.requests_mock.get(path + '/traits', json={
+                'traits': NESTED_TRAITS.get(provider['uuid'], [])})
+            self.requests_mock.get(path + '/aggregates',
+                                   json={'aggregates': []})
+        self.requests_mock.get(URL + '/allocation_candidates', json={
+            'allocation_requests': [{'allocations': {
+                HOST: {'resources': {'MEMORY_MB': 1024}},
+                NUMA[0]: {'resources': {'VCPU': 2}},
+                GPU[0]: {'resources': {'VGPU': 1}}}}],
+            'provider_summaries': {}})
+
+    def fit(self, *argv, version=None):
+        return self.openstack(*clouds.FIT, *argv, version=version)
+
+    def candidates_sent(self):
+        """(path and query, OpenStack-API-Version) of each candidates ask."""
+        return [(urlparse.unquote(r.url[len(URL):]),
+                 r.headers.get('OpenStack-API-Version'))
+                for r in self.requests_mock.request_history
+                if '/allocation_candidates' in r.url]
+
+
+class TestFitGroups(NestedTree):
+    """capacity fit takes the request groups of allocation candidate list."""
+
+    def test_two_groups_isolate_same_subtree(self):
+        out, err, code = self.fit(*GROUPS, '-f', 'json')
+        self.assertEqual(('', 0), (err, code))
+        # Two per NUMA node (4 VCPU, 2 VGPU each): 4, exact.
+        self.assertEqual([{'resource_provider': HOST, 'name': 'host',
+                           'fits': 4, 'at_most': 4, 'limited_by': 'VCPU'}],
+                         json.loads(out))
+        # The query of allocation candidate list, in its order.
+        self.assertEqual([(GROUPS_QUERY, 'placement 1.39')],
+                         self.candidates_sent())
+
+    def test_the_same_query_as_allocation_candidate_list(self):
+        self.fit(*GROUPS, '-f', 'value')
+        fit = self.candidates_sent()
+        out, err, code = self.openstack(
+            'allocation', 'candidate', 'list', *GROUPS)
+        self.assertEqual(('', 0), (err, code))
+        self.assertEqual(fit * 2, self.candidates_sent())
+
+    def test_the_default_version_is_negotiated_up(self):
+        # No --os-placement-api-version: as a flavor's request, the
+        # options ask for the version they need (same_subtree: 1.36).
+        out, err, code = self.fit(*GROUPS, '-f', 'value',
+                                        version=base.NEGOTIATE)
+        self.assertEqual(('', 0), (err, code))
+        self.assertEqual('%s host 4 4 VCPU\n' % HOST, out)
+        self.assertEqual([(GROUPS_QUERY, 'placement 1.36')],
+                         self.candidates_sent())
+
+    def test_a_named_group_alone_negotiates_1_33(self):
+        out, err, code = self.fit(
+            '--group', '_GPU', '--resource', 'VGPU=1', '-f', 'value',
+            version=base.NEGOTIATE)
+        self.assertEqual(('', 0), (err, code))
+        self.assertEqual('%s host 4 4 VGPU\n' % HOST, out)
+        self.assertEqual(
+            [('/allocation_candidates?group_policy=none&'
+              'resources_GPU=VGPU:1', 'placement 1.33')],
+            self.candidates_sent())
+
+    def test_a_resourceless_group_in_same_subtree(self):
+        # As allocation candidate list: allowed from 1.36 for a group
+        # named in --same-subtree.
+        out, err, code = self.fit(
+            '--group', '_NUMA', '--required', 'HW_NUMA_ROOT',
+            '--group', '_GPU', '--resource', 'VGPU=1',
+            '--same-subtree', '_NUMA,_GPU', '-f', 'value')
+        self.assertEqual(('', 0), (err, code))
+        self.assertEqual('%s host 4 4 VGPU\n' % HOST, out)
+        self.assertEqual(
+            [('/allocation_candidates?group_policy=none&'
+              'required_NUMA=HW_NUMA_ROOT&resources_GPU=VGPU:1&'
+              'same_subtree=_NUMA,_GPU', 'placement 1.39')],
+            self.candidates_sent())
+
+    def test_a_group_filter_does_not_select_trees(self):
+        # --member-of of a group shapes that group only: no provider list
+        # narrowed by it; the tree keeps its row, with the reason.
+        self.requests_mock.get(URL + '/allocation_candidates', json={
+            'allocation_requests': [], 'provider_summaries': {}})
+        out, err, code = self.fit(
+            '--resource', 'MEMORY_MB=1024', '--group', '_GPU', '--resource',
+            'VGPU=1', '--member-of', AGG1, '-f', 'json')
+        self.assertEqual(('', 0), (err, code))
+        rows = json.loads(out)
+        self.assertEqual([(HOST, 0)], [(row['resource_provider'],
+                                        row['fits']) for row in rows])
+        self.assertIn(AGG1, rows[0]['limited_by'])
+        self.assertEqual(
+            [('/allocation_candidates?group_policy=none&'
+              'resources=MEMORY_MB:1024&resources_GPU=VGPU:1&'
+              'member_of_GPU=in:%s' % AGG1, 'placement 1.39')],
+            self.candidates_sent())
+        self.assertNotIn(('GET', '/resource_providers?member_of=in%3A'
+                          + AGG1), self.sent())
+
+    def test_unnamed_member_of_still_selects_trees(self):
+        self.requests_mock.get(
+            URL + '/resource_providers?member_of=in%3A' + AGG1,
+            complete_qs=True, json={'resource_providers': []})
+        out, err, code = self.fit(
+            '--resource', 'MEMORY_MB=1024', '--member-of', AGG1,
+            '--group', '_GPU', '--resource', 'VGPU=1', '-f', 'value')
+        self.assertEqual(('', '', 0), (out, err, code))
+        self.assertIn(('GET', '/resource_providers?member_of=in%3A' + AGG1),
+                      self.sent())
+
+    def test_summary_and_shape_label(self):
+        out, err, code = self.fit(*GROUPS, '--summary', '-f',
+                                        'openmetrics')
+        self.assertEqual(('', 0), (err, code))
+        self.assertIn(
+            'openstack_placement_cloud_fit{shape="MEMORY_MB=1024;'
+            'resources_CPU=VCPU=2;resources_GPU=VGPU=1;'
+            'same_subtree=_CPU,_GPU;group_policy=isolate"} 4\n', out)
+
+
+def _refused(id_, argv, error, version='1.39'):
+    return (id_, {'argv': argv, 'error': error, 'version': version})
+
+
+class TestFitGroupsRefused(NestedTree):
+    """What allocation candidate list refuses, fit refuses in its words.
+
+    One line, exit 1, nothing sent; the same line as candidate list's.
+    """
+
+    scenarios = [
+        _refused('group-below-1.25', ['--resource', 'VCPU=1', '--group', '1',
+                                      '--resource', 'VGPU=1'],
+                 'Operation or argument is not supported with version '
+                 '1.24; requires at least version 1.25', version='1.24'),
+        _refused('named-below-1.33', ['--resource', 'VCPU=1', '--group',
+                                      '_GPU', '--resource', 'VGPU=1'],
+                 "--group '_GPU': before --os-placement-api-version 1.33 "
+                 "a group name must be a positive integer (e.g. 1).",
+                 version='1.32'),
+        _refused('same-subtree-below-1.36', GROUPS,
+                 'Operation or argument is not supported with version '
+                 '1.35; requires at least version 1.36', version='1.35'),
+        _refused('root-required-below-1.35',
+                 ['--resource', 'VCPU=1', '--root-required', 'CUSTOM_A'],
+                 'Operation or argument is not supported with version '
+                 '1.34; requires at least version 1.35', version='1.34'),
+        _refused('group-without-resource',
+                 ['--resource', 'VCPU=1', '--group', '_GPU', '--required',
+                  'CUSTOM_A'],
+                 'Group _GPU has no --resource: every --group needs at '
+                 'least one --resource, unless it is named in '
+                 '--same-subtree (--os-placement-api-version 1.36 or '
+                 'later).'),
+        _refused('same-subtree-unknown-group',
+                 ['--group', '_CPU', '--resource', 'VCPU=1',
+                  '--same-subtree', '_CPU,_X'],
+                 "--same-subtree '_CPU,_X': '_X' is not the name of a "
+                 "--group of this request."),
+        _refused('in-tree-twice-in-a-group',
+                 ['--group', '_CPU', '--resource', 'VCPU=1', '--in-tree',
+                  'a', '--in-tree', 'b'],
+                 '--in-tree given 2 times for group _CPU: one provider tree '
+                 'per group.'),
+    ]
+
+    def test_as_candidate_list_refuses_it(self):
+        out, err, code = self.fit(*self.argv, version=self.version)
+        self.assertEqual(('', self.error + '\n', 1), (out, err, code))
+        self.assertEqual([], self.sent())
+        out, err, code = self.openstack(
+            'allocation', 'candidate', 'list', *self.argv,
+            version=self.version)
+        self.assertEqual(('', self.error + '\n', 1), (out, err, code))
+
+
+class TestFitGroupsBadShape(NestedTree):
+    """fit's own checks of a shape hold in every group."""
+
+    scenarios = [
+        ('zero', {'argv': ['--group', '_GPU', '--resource', 'VGPU=0'],
+                  'error': "--resource 'VGPU=0': amount: '0' must be an "
+                           "integer of at least 1."}),
+        ('twice', {'argv': ['--resource', 'VCPU=1', '--group', '_GPU',
+                            '--resource', 'VGPU=1', '--resource', 'VGPU=2'],
+                   'error': "--resource 'VGPU=2': VGPU is given twice; "
+                            "give each resource class once."}),
+        ('no-resource', {'argv': ['--group', '_NUMA', '--required',
+                                  'HW_NUMA_ROOT', '--same-subtree', '_NUMA'],
+                         'error': 'At least one --resource must be '
+                                  'specified.'}),
+        ('aggregate', {'argv': ['--resource', 'VCPU=1', '--group', '_GPU',
+                                '--resource', 'VGPU=1', '--member-of', 'x'],
+                       'error': "--member-of: 'x' is not an aggregate UUID."}),
+    ]
+
+    def test_refused(self):
+        out, err, code = self.fit(*self.argv)
+        self.assertEqual(('', self.error + '\n', 1), (out, err, code))
+        self.assertEqual([], self.sent())
+
+
+class TestFitFlavorAndGroups(clouds.FlavorTestCase):
+    """--flavor has its own groups and policy: the group options are
+    refused with it, in one line, before any request."""
+
+    scenarios = [
+        ('group', {'argv': ['--group', '_GPU', '--resource', 'VGPU=1'],
+                   'error': '--flavor and --all-flavors replace --resource '
+                            'and --group: give one or the other.'}),
+        ('group-policy', {'argv': ['--group-policy', 'isolate'],
+                          'error': "--flavor: the flavor's request has its "
+                                   "own group policy and groups; "
+                                   "--group-policy and --same-subtree do not "
+                                   "go with it."}),
+        ('same-subtree', {'argv': ['--same-subtree', '_A,_B']}),
+    ]
+    error = None
+
+    def test_refused(self):
+        for flavors in (['--flavor', 'f-large'], ['--all-flavors']):
+            out, err, code = self.fit(*flavors, *self.argv)
+            self.assertEqual(('', 1), (out, code))
+            self.assertEqual(1, len(err.splitlines()), err)
+            if self.error:
+                self.assertEqual(self.error + '\n', err)
+            self.assertEqual([], self.requests_mock.request_history)
