@@ -474,3 +474,93 @@ class TestReachable(base.TestCase):
             '1.39')
         found = evaluation.fit(request, records)
         return {'fits': found.fits, 'at_most': found.at_most}
+
+
+def numa(index):
+    return '22222222-2222-4222-8222-0000000002%02d' % index
+
+
+class TestReachableGroups(base.TestCase):
+    """Request groups typed as for allocation candidate list, reached.
+
+    A host with memory, two identical NUMA nodes of 8 VCPU, each with a
+    GPU of 3 VGPU below it; a request of memory on any provider and two
+    groups, isolated, within one NUMA node's subtree (``same_subtree``):
+    2 VCPU and 1 VGPU. Three per NUMA node (its GPU), six in all. The
+    test writes ``fits`` copies as one POST /allocations, three on each
+    node, and asks Placement for one more.
+    """
+
+    GROUPS = ('--resource', 'MEMORY_MB=1024', '--group', '_CPU',
+              '--resource', 'VCPU=2', '--group', '_GPU', '--resource',
+              'VGPU=1', '--group-policy', 'isolate', '--same-subtree',
+              '_CPU,_GPU')
+    QUERY = ('resources=MEMORY_MB:1024&resources_CPU=VCPU:2'
+             '&resources_GPU=VGPU:1&group_policy=isolate'
+             '&same_subtree=_CPU,_GPU')
+
+    def setUp(self):
+        super().setUp()
+        tests.create_provider(self, HOST1, 'host1',
+                              inventories={'MEMORY_MB': 16384})
+        for index in range(2):
+            tests.create_provider(self, numa(index), 'numa%d' % index,
+                                  parent=HOST1, inventories={'VCPU': 8})
+            tests.create_provider(self, gpu(index), 'gpu%d' % index,
+                                  parent=numa(index),
+                                  inventories={'VGPU': 3})
+
+    def fit(self, version='1.39'):
+        return self.ok('resource', 'provider', 'capacity', 'fit',
+                       *self.GROUPS, '-f', 'json', version=version)
+
+    def test_fits_is_placed_and_nothing_more(self):
+        rows = self.fit()
+        self.assertEqual(
+            [{'resource_provider': HOST1, 'name': 'host1', 'fits': 6,
+              'at_most': 6, 'limited_by': 'VGPU'}], rows)
+        # The default version is negotiated up to what the request needs.
+        self.assertEqual(rows, self.fit(version=None))
+        self.assertTrue(self.api('GET', '/allocation_candidates?'
+                                 + self.QUERY)['allocation_requests'])
+        body = {}
+        for copy in range(rows[0]['fits']):
+            node = copy % 2
+            body[str(uuid_lib.uuid4())] = {
+                'allocations': {
+                    HOST1: {'resources': {'MEMORY_MB': 1024}},
+                    numa(node): {'resources': {'VCPU': 2}},
+                    gpu(node): {'resources': {'VGPU': 1}}},
+                'project_id': 'p', 'user_id': 'u',
+                'consumer_generation': None}
+        self.api('POST', '/allocations', version='1.28', body=body)
+        answer = self.api('GET', '/allocation_candidates?' + self.QUERY)
+        self.assertEqual([], answer['allocation_requests'])
+        after = self.fit()
+        self.assertEqual((0, 0), (after[0]['fits'], after[0]['at_most']))
+
+    def test_same_subtree_bounds_the_count(self):
+        # numa1's VCPU all used: gpu1's VGPU has no VCPU in its subtree.
+        # Without --same-subtree the copies would take numa0's VCPU with
+        # either GPU's VGPU: four, not three.
+        tests.allocate(self, str(uuid_lib.uuid4()), {numa(1): {'VCPU': 8}})
+        rows = self.fit()
+        # The true count is 3 (written below, then no more); at_most is a
+        # bound that does not see the subtrees.
+        self.assertEqual(3, rows[0]['fits'])
+        self.assertGreaterEqual(rows[0]['at_most'], 3)
+        loose = self.ok('resource', 'provider', 'capacity', 'fit',
+                        *self.GROUPS[:-2], '-f', 'json', version='1.39')
+        self.assertEqual((4, 4), (loose[0]['fits'], loose[0]['at_most']))
+        body = {}
+        for _copy in range(3):
+            body[str(uuid_lib.uuid4())] = {
+                'allocations': {
+                    HOST1: {'resources': {'MEMORY_MB': 1024}},
+                    numa(0): {'resources': {'VCPU': 2}},
+                    gpu(0): {'resources': {'VGPU': 1}}},
+                'project_id': 'p', 'user_id': 'u',
+                'consumer_generation': None}
+        self.api('POST', '/allocations', version='1.28', body=body)
+        answer = self.api('GET', '/allocation_candidates?' + self.QUERY)
+        self.assertEqual([], answer['allocation_requests'])
