@@ -42,6 +42,8 @@ SUMMARY_FIELDS = ('fits', 'at_most', 'trees', 'limited_by')
 # What the options of the request mean to fit, beside what they ask for
 # (added to their help, as candidate_options declares them).
 OPTION_NOTES = {
+    'resource': 'The amount is a positive integer; each class once per '
+                'group.',
     'required': 'Part of the shape, not of the selection: a tree without '
                 'it keeps its row, with fits 0 and the reason.',
     'forbidden': 'Part of the shape, not of the selection: a tree with it '

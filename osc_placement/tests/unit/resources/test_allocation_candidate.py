@@ -330,6 +330,23 @@ class TestGates(CandidateTestCase):
         self.assertEqual([], self.requests_mock.request_history)
 
 
+class TestNamedGroupAtTheDefaultVersion(CandidateTestCase):
+    """The reference's command keeps its default: a named group is refused.
+
+    (``capacity fit`` and ``explain``, which the reference does not have,
+    ask for 1.33 instead.)
+    """
+
+    def test_refused_before_any_request(self):
+        out, err, code = self.openstack('--group', '_A', '--resource',
+                                        'VCPU=1', version=base.NEGOTIATE)
+        self.assertEqual(('', 1), (out, code))
+        self.assertEqual(
+            "--group '_A': before --os-placement-api-version 1.33 a group "
+            "name must be a positive integer (e.g. 1).\n", err)
+        self.assertEqual([], self.requests_mock.request_history)
+
+
 class TestCandidatesFlavor(clouds.FlavorTestCase):
     """allocation candidate list --flavor."""
 

@@ -779,6 +779,10 @@ class TestFitGroupsRefused(NestedTree):
                  ['--resource', 'VCPU=1', '--root-required', 'CUSTOM_A'],
                  'Operation or argument is not supported with version '
                  '1.34; requires at least version 1.35', version='1.34'),
+        _refused('root-required-empty-name',
+                 ['--resource', 'VCPU=1', '--root-required', 'CUSTOM_A,,B'],
+                 "--root-required 'CUSTOM_A,,B': empty name in the "
+                 "comma-separated list."),
         _refused('group-without-resource',
                  ['--resource', 'VCPU=1', '--group', '_GPU', '--required',
                   'CUSTOM_A'],

@@ -94,3 +94,22 @@ class TestCandidatesFlavor(clouds.FlavorTestCase):
              'member_of=in:%s 2' % AGG1,
              'root_required=!COMPUTE_STATUS_DISABLED 1'], out.splitlines())
         self.assertEqual(6, len(self.candidates_sent()))
+
+
+class TestNamedGroupNegotiated(clouds.TwoTrees):
+    """Not a command of the reference: a named group asks for 1.33."""
+
+    def test_named_group_at_the_default_version(self):
+        self.requests_mock.get(URL + '/', json=base.VERSIONS)
+        self.requests_mock.get(URL + '/allocation_candidates', json={
+            'allocation_requests': [], 'provider_summaries': {}})
+        out, err, code = self.openstack(
+            'allocation', 'candidate', 'explain', '--group', '_A',
+            '--resource', 'VCPU=1', '-f', 'value', version=base.NEGOTIATE)
+        self.assertEqual(('', 0), (err, code))
+        self.assertEqual(
+            [('/allocation_candidates?group_policy=none&'
+              'resources_A=VCPU%3A1', 'placement 1.33')],
+            [(r.url[len(URL):], r.headers['OpenStack-API-Version'])
+             for r in self.requests_mock.request_history
+             if '/allocation_candidates' in r.url])
