@@ -111,11 +111,11 @@ class FitCapacity(metrics.Metrics, filters.ManyProviders,
     ``--root-required``; or a flavor's request (``--flavor``). For
     example ``--group 1 --resource VGPU=1 --group 2 --resource VGPU=1
     --group-policy isolate`` counts the servers of two vGPUs, each on
-    its own GPU. One row per root provider, in the order of ``resource provider list``:
-    ``fits``, how many more allocations of the shape the tree can take
-    now, and ``limited_by``, the resource class that bounds it, or, when
-    nothing fits, the reason in the words of ``allocation candidate
-    explain``.
+    its own GPU. One row per root provider, in the order of ``resource
+    provider list``: ``fits``, how many more allocations of the shape the
+    tree can take now, and ``limited_by``, the resource class that bounds
+    it, or, when nothing fits, the reason in the words of ``allocation
+    candidate explain``.
 
     Which trees get a row: all of them, or those that ``--member-of``,
     ``--in-tree`` and ``--resource-provider`` select, as they select
@@ -155,7 +155,7 @@ class FitCapacity(metrics.Metrics, filters.ManyProviders,
     ``openstack_placement_cloud_fit_at_most`` and
     ``openstack_placement_cloud_fit_trees`` for them all, labelled
     with the whole request in one canonical text (``shape``: the classes
-    sorted, then the traits, aggregates and tree).
+    sorted, then the traits, aggregates and tree, then each group).
 
     With several flavors (``--flavor`` repeated, ``--all-flavors``), a
     flavor whose request Placement refuses or that cannot be asked for

@@ -678,7 +678,7 @@ class TestFitGroups(NestedTree):
         # No --os-placement-api-version: as a flavor's request, the
         # options ask for the version they need (same_subtree: 1.36).
         out, err, code = self.fit(*GROUPS, '-f', 'value',
-                                        version=base.NEGOTIATE)
+                                  version=base.NEGOTIATE)
         self.assertEqual(('', 0), (err, code))
         self.assertEqual('%s host 4 4 VCPU\n' % HOST, out)
         self.assertEqual([(GROUPS_QUERY, 'placement 1.36')],
@@ -744,7 +744,7 @@ class TestFitGroups(NestedTree):
 
     def test_summary_and_shape_label(self):
         out, err, code = self.fit(*GROUPS, '--summary', '-f',
-                                        'openmetrics')
+                                  'openmetrics')
         self.assertEqual(('', 0), (err, code))
         self.assertIn(
             'openstack_placement_cloud_fit{shape="MEMORY_MB=1024;'
@@ -839,8 +839,11 @@ class TestFitGroupsBadShape(NestedTree):
 
 
 class TestFitFlavorAndGroups(clouds.FlavorTestCase):
-    """--flavor has its own groups and policy: the group options are
-    refused with it, in one line, before any request."""
+    """--flavor has its own groups and policy.
+
+    The group options are refused with it, in one line, before any
+    request.
+    """
 
     scenarios = [
         ('group', {'argv': ['--group', '_GPU', '--resource', 'VGPU=1'],
