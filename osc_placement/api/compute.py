@@ -25,6 +25,8 @@ refused. Only the commands that take ``--flavor``, ``--all-flavors`` or
 ``--availability-zone`` import this module.
 """
 
+import collections
+
 from keystoneauth1 import exceptions as ks_exceptions
 from openstack import exceptions as sdk_exceptions
 from osc_lib import exceptions
@@ -206,26 +208,12 @@ class Zone(object):
                 for node in self.nodes[host]}
 
 
-class Node(object):
-    """A compute node of a host: a hypervisor of the compute API.
-
-    ``uuid``: its ``id`` (from compute 2.53), the UUID of the compute
-    node and of its root provider; ``name``: its
-    ``hypervisor_hostname``, which Nova names the provider after (an
-    FQDN where the service's host is a short name; each node's name for
-    an Ironic host of many nodes); ``host``: its service's host.
-    """
-
-    def __init__(self, uuid, name, host):
-        self.uuid = uuid
-        self.name = name
-        self.host = host
-
-    def __eq__(self, other):
-        return isinstance(other, Node) and vars(self) == vars(other)
-
-    def __repr__(self):
-        return 'Node(%r, %r, %r)' % (self.uuid, self.name, self.host)
+# A compute node of a host: a hypervisor of the compute API. uuid: its
+# id (from compute 2.53), the UUID of the compute node and of its root
+# provider; name: its hypervisor_hostname, which Nova names the provider
+# after (an FQDN where the service's host is a short name, each node's
+# own for an Ironic host of many nodes); host: its service's host.
+Node = collections.namedtuple('Node', 'uuid name host')
 
 
 def availability_zone(cmd, name):
@@ -318,9 +306,15 @@ def _hypervisor_pages(proxy):
         found.extend(page)
         following = any(isinstance(link, dict) and link.get('rel') == 'next'
                         for link in body.get('hypervisors_links') or ())
-        if not page or not following:
+        marker = page[-1].get('id') if page else None
+        if not following or marker is None:
             return found
-        params = {'marker': page[-1].get('id')}
+        if marker == params.get('marker'):
+            raise exceptions.CommandError(
+                'Invalid response from the compute API to GET %s: the page '
+                'after marker %s is that page again.'
+                % (HYPERVISORS, text.printable(str(marker))))
+        params = {'marker': marker}
 
 
 def with_nodes(cmd, zone):

@@ -18,10 +18,10 @@ refuses: ``pci_aliases()``, which reads ``--pci-alias`` or the
 ``--nova-config`` file); ``translated()`` returns
 each flavor's request as ``osc_placement.model.flavors.translate()`` builds it,
 checked against the session's Placement microversion. ``read()`` reads
-the flavors and the zone's aggregates (or hosts) from Nova
-(``osc_placement.api.compute``, imported only when these options are
-given). The commands import this module in the functions that use it
-(their parsers and runs), never at their top: see
+the flavors and the zone's aggregates (or hosts and their compute nodes)
+from Nova (``osc_placement.api.compute``, imported only when these
+options are given). The commands import this module in the functions
+that use it (their parsers and runs), never at their top: see
 ``osc_placement.resources``.
 """
 
@@ -239,8 +239,7 @@ def _say_nodes(cmd, zone):
     """The lines on stderr of the hosts of Nova's default zone."""
     shown = text.printable(repr(zone.name))
     cmd.log.warning(DEFAULT_ZONE, shown, len(zone.hosts), ', '.join(
-        text.printable(host) for host in zone.hosts), len(zone.roots),
-        's' if len(zone.roots) != 1 else '')
+        text.printable(host) for host in zone.hosts), len(zone.roots))
     without = [host for host in zone.hosts if not zone.nodes[host]]
     if without:
         cmd.log.warning(NO_NODE, ', '.join(
@@ -251,8 +250,8 @@ def _say_nodes(cmd, zone):
 DEFAULT_ZONE = (
     'Availability zone %s is Nova\'s default one (its hosts are in no '
     'aggregate with a zone): the request names no aggregate, and only the '
-    'trees of its %d nova-compute hosts count (%s): the root providers of '
-    'the UUIDs of their %d compute node%s in GET /os-hypervisors/detail.')
+    'trees of its %d nova-compute hosts count (%s), by the UUIDs of their '
+    'compute nodes in GET /os-hypervisors/detail (%d found).')
 # ... and of its hosts without a compute node.
 NO_NODE = (
     'No hypervisor of the compute API is on host(s) %s of availability '

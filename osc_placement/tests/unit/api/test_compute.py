@@ -374,6 +374,17 @@ class TestZoneNodes(ComputeTestCase):
              ('GET', NOVA + '/os-hypervisors/detail?marker=' + _uuid(2),
               'compute 2.53')], self.sent())
 
+    def test_a_page_that_comes_again_is_one_line(self):
+        link = {'rel': 'next', 'href': NOVA + '/os-hypervisors/detail'}
+        page = {'hypervisors': self.BODIES[:1], 'hypervisors_links': [link]}
+        self.hypervisors(page, page, page)
+        exc = self.assertRaises(exceptions.CommandError, self.nodes)
+        self.assertEqual(
+            'Invalid response from the compute API to GET '
+            '/os-hypervisors/detail: the page after marker %s is that page '
+            'again.' % _uuid(1), str(exc))
+        self.assertEqual(2, len(self.sent()))
+
     def test_no_host_has_a_node(self):
         self.hypervisors({'hypervisors': self.BODIES})
         zone = self.nodes(['host-b'])

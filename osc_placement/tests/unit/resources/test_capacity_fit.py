@@ -280,8 +280,8 @@ class TestFitFlavor(clouds.FlavorTestCase):
             ["Availability zone 'nova' is Nova's default one (its hosts are "
              "in no aggregate with a zone): the request names no aggregate, "
              "and only the trees of its 2 nova-compute hosts count "
-             "(compute-1, gone): the root providers of the UUIDs of their 1 "
-             "compute node in GET /os-hypervisors/detail.",
+             "(compute-1, gone), by the UUIDs of their compute nodes in GET "
+             "/os-hypervisors/detail (1 found).",
              "No hypervisor of the compute API is on host(s) gone of "
              "availability zone 'nova': no tree of theirs counts."],
             err.splitlines())
