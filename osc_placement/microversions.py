@@ -105,6 +105,11 @@ NOVA_SCHEDULER = SAME_SUBTREE
 # Host aggregates carry their UUID (--flavor's and --availability-zone's
 # reads of aggregates).
 COMPUTE_AGGREGATE_UUID = '2.41'
+# Hypervisors are identified by the UUID of their compute node, which is
+# its resource provider's UUID (--availability-zone's read of the compute
+# nodes of Nova's default zone). The lowest such version: from 2.88 the
+# details ask every compute service for its uptime.
+COMPUTE_HYPERVISOR_UUID = '2.53'
 # Every read of resource provider audit: migrations carry their UUID
 # (2.59) and their project and user (2.80); servers embed their flavor
 # with its extra specs (2.47) and a down cell's come back as UNKNOWN

@@ -25,6 +25,8 @@ refused. Only the commands that take ``--flavor``, ``--all-flavors`` or
 ``--availability-zone`` import this module.
 """
 
+import collections
+
 from keystoneauth1 import exceptions as ks_exceptions
 from openstack import exceptions as sdk_exceptions
 from osc_lib import exceptions
@@ -32,9 +34,11 @@ from osc_lib import exceptions
 from osc_placement import errors
 from osc_placement import http
 from osc_placement import microversions
+from osc_placement.model import scalars
 from osc_placement.model import text
 
 AGGREGATE_UUID = microversions.COMPUTE_AGGREGATE_UUID
+HYPERVISOR_UUID = microversions.COMPUTE_HYPERVISOR_UUID
 
 
 # What the --flavor options need and a session without a catalog lacks.
@@ -184,13 +188,32 @@ class Zone(object):
     ``aggregates``: the UUIDs of its host aggregates (the request asks
     for ``member_of=in:<them>``), or, for a zone that no aggregate
     carries (Nova's default zone), None and ``hosts``: the names of its
-    nova-compute hosts, whose trees alone count.
+    nova-compute hosts. ``nodes``: their compute nodes, ``{host:
+    [Node]}`` (``with_nodes()``; None until read), whose trees alone
+    count.
     """
 
-    def __init__(self, name, aggregates=None, hosts=None):
+    def __init__(self, name, aggregates=None, hosts=None, nodes=None):
         self.name = name
         self.aggregates = aggregates
         self.hosts = hosts
+        self.nodes = nodes
+
+    @property
+    def roots(self):
+        """{root provider UUID: Node} of the hosts' nodes (None: any)."""
+        if self.nodes is None:
+            return None
+        return {node.uuid: node for host in sorted(self.nodes)
+                for node in self.nodes[host]}
+
+
+# A compute node of a host: a hypervisor of the compute API. uuid: its
+# id (from compute 2.53), the UUID of the compute node and of its root
+# provider; name: its hypervisor_hostname, which Nova names the provider
+# after (an FQDN where the service's host is a short name, each node's
+# own for an Ironic host of many nodes); host: its service's host.
+Node = collections.namedtuple('Node', 'uuid name host')
 
 
 def availability_zone(cmd, name):
@@ -202,7 +225,8 @@ def availability_zone(cmd, name):
     keeps the hosts of the zone, those the compute API lists in it
     (``GET /os-availability-zone/detail``): Nova's default zone
     (``[DEFAULT] default_availability_zone``), of the computes in no
-    aggregate with a zone. One line for a zone of neither.
+    aggregate with a zone; ``with_nodes()`` then reads their compute
+    nodes. One line for a zone of neither.
     """
     uuids = _aggregates_of(cmd, name)
     if uuids:
@@ -249,3 +273,78 @@ def zone_hosts(cmd, name):
         hosts.extend(host for host, services in listed.items()
                      if COMPUTE_BINARY in (services or {}))
     return None if hosts is None else sorted(set(hosts))
+
+
+HYPERVISORS = '/os-hypervisors/detail'
+
+
+def _hypervisor_pages(proxy):
+    """Every hypervisor body of ``GET /os-hypervisors/detail``, paged.
+
+    At ``HYPERVISOR_UUID``: the ``id`` is the compute node's UUID. Nova
+    gives at most ``[api] max_limit`` a page, with a ``next`` link in
+    ``hypervisors_links``; the next page's marker is the last ``id``.
+    Not openstacksdk's ``hypervisors()``, which asks at the highest
+    version it knows (2.88: an uptime call to every compute service).
+    """
+    found = []
+    params = {}
+    while True:
+        response = proxy.get(HYPERVISORS, params=params,
+                             microversion=HYPERVISOR_UUID)
+        sdk_exceptions.raise_from_response(response)
+        try:
+            body = response.json()
+        except ValueError:
+            body = None
+        page = body.get('hypervisors') if isinstance(body, dict) else None
+        if not isinstance(page, list) or not all(
+                isinstance(item, dict) for item in page):
+            raise exceptions.CommandError(
+                'Invalid response from the compute API to GET %s: no list '
+                'of objects at "hypervisors".' % HYPERVISORS)
+        found.extend(page)
+        following = any(isinstance(link, dict) and link.get('rel') == 'next'
+                        for link in body.get('hypervisors_links') or ())
+        marker = page[-1].get('id') if page else None
+        if not following or marker is None:
+            return found
+        if marker == params.get('marker'):
+            raise exceptions.CommandError(
+                'Invalid response from the compute API to GET %s: the page '
+                'after marker %s is that page again.'
+                % (HYPERVISORS, text.printable(str(marker))))
+        params = {'marker': marker}
+
+
+def with_nodes(cmd, zone):
+    """``zone`` with the ``nodes`` of its hosts, from the hypervisors.
+
+    ``GET /os-hypervisors/detail`` at compute ``HYPERVISOR_UUID``: each
+    hypervisor whose service's host is one of the zone's is a ``Node``
+    of it (none, one, or several for an Ironic host), sorted by name.
+    A hypervisor ``id`` that is not a UUID is one line.
+    """
+    what = 'the hypervisors of availability zone %s' % (
+        text.printable(repr(zone.name)))
+    found = _call(what, lambda: _hypervisor_pages(_compute(cmd)))
+    nodes = dict((host, []) for host in zone.hosts)
+    for body in found:
+        service = body.get('service')
+        host = service.get('host') if isinstance(service, dict) else None
+        if not isinstance(host, str) or host not in nodes:
+            continue
+        uuid = body.get('id')
+        if not isinstance(uuid, str) or not scalars.is_uuid_like(uuid):
+            raise exceptions.CommandError(
+                'Cannot read %s: the compute API gives hypervisor %s of '
+                'host %s the ID %s, not its compute node\'s UUID (compute '
+                'microversion %s or later needed).'
+                % (what, text.printable(repr(body.get(
+                    'hypervisor_hostname'))), text.printable(host),
+                   text.printable(repr(uuid)), HYPERVISOR_UUID))
+        nodes[host].append(Node(uuid, body.get('hypervisor_hostname'), host))
+    for host in nodes:
+        nodes[host].sort(key=lambda node: (str(node.name), node.uuid))
+    return Zone(zone.name, aggregates=zone.aggregates, hosts=zone.hosts,
+                nodes=nodes)

@@ -60,6 +60,7 @@ from osc_placement.model import batch_names
 from osc_placement.model import candidates
 from osc_placement.model import evaluation
 from osc_placement.model import scalars
+from osc_placement.model import text
 from osc_placement import version
 
 LOG = logging.getLogger(__name__)
@@ -91,6 +92,17 @@ def _listed_providers(response):
             for item in items]
 
 
+def _say_absent(cmd, nodes):
+    """One line for the compute nodes with no root provider of theirs."""
+    if nodes:
+        cmd.log.warning(
+            'No root provider in Placement has the UUID of compute node(s) '
+            '%s: no tree of theirs counts.', ', '.join(
+                '%s (%s, host %s)' % (text.printable(str(node.name)),
+                                      node.uuid, text.printable(node.host))
+                for node in nodes))
+
+
 class Trees(object):
     """The trees a command considers, and the providers of each."""
 
@@ -101,9 +113,10 @@ class Trees(object):
         against the provider list as ``capacity list`` checks it; only
         their trees are kept. selection: a query of the provider list
         (``member_of``, ``in_tree``); only the trees of the providers it
-        returns are kept. hosts: the compute hosts of Nova's default zone
-        (None: any); only the trees whose root is named after one are
-        kept, as Nova names a compute node's provider.
+        returns are kept. hosts: the compute nodes of the hosts of Nova's
+        default zone, {root provider UUID: ``compute.Node``} (None: any);
+        only their trees are kept, and those without a provider are said
+        in one line.
         """
         self.cmd = cmd
         self.http = http
@@ -128,7 +141,9 @@ class Trees(object):
             wanted = set(self.root_of.get(p['uuid']) for p in chosen)
             self.roots = [p for p in self.roots if p['uuid'] in wanted]
         if hosts is not None:
-            self.roots = [p for p in self.roots if p['name'] in hosts]
+            self.roots = [p for p in self.roots if p['uuid'] in hosts]
+            _say_absent(cmd, [node for uuid, node in sorted(hosts.items())
+                              if uuid not in self.members])
         self.records = {}
         # {root: [records of the sharing providers of other trees that
         # share an aggregate with it]}: read_sharing().

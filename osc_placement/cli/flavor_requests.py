@@ -18,10 +18,10 @@ refuses: ``pci_aliases()``, which reads ``--pci-alias`` or the
 ``--nova-config`` file); ``translated()`` returns
 each flavor's request as ``osc_placement.model.flavors.translate()`` builds it,
 checked against the session's Placement microversion. ``read()`` reads
-the flavors and the zone's aggregates (or hosts) from Nova
-(``osc_placement.api.compute``, imported only when these options are
-given). The commands import this module in the functions that use it
-(their parsers and runs), never at their top: see
+the flavors and the zone's aggregates (or hosts and their compute nodes)
+from Nova (``osc_placement.api.compute``, imported only when these
+options are given). The commands import this module in the functions
+that use it (their parsers and runs), never at their top: see
 ``osc_placement.resources``.
 """
 
@@ -39,9 +39,9 @@ class Flavored(object):
     """A flavor's name and its ``flavors.Translation``.
 
     ``refused``: the ``flavors.Refused`` of a flavor that cannot be asked
-    for (its translation is then None). ``hosts``: the nova-compute hosts
-    of Nova's default zone, where only their trees count (None: no such
-    zone).
+    for (its translation is then None). ``hosts``: the compute nodes of
+    the hosts of Nova's default zone, ``{root provider UUID:
+    compute.Node}``, whose trees alone count (None: no such zone).
     """
 
     def __init__(self, name, translation, refused=None, hosts=None):
@@ -79,7 +79,8 @@ def add_options(cmd, parser, with_all=True):
              'aggregates of this availability zone (``member_of=in:`` '
              'their UUIDs, as Nova\'s scheduler asks); in Nova\'s default '
              'zone, which no aggregate carries, only the trees of its '
-             'hosts count.')
+             'hosts\' compute nodes count (the root providers of their '
+             'hypervisors\' UUIDs).')
     cmd.add_option(
         parser, '--include-disabled', action='store_true', extended=True,
         help='With ``--flavor``: disabled computes count too (the request '
@@ -204,9 +205,11 @@ def read(cmd, parsed_args, hosts_ok=True):
     every flavor sorted by name with ``--all-flavors``; the
     ``compute.Zone`` of ``--availability-zone`` (None without it): the
     UUIDs of its host aggregates, or, for Nova's default zone (that no
-    aggregate carries), its hosts, said in one line on stderr; without
+    aggregate carries), its hosts and their compute nodes, said in one
+    line on stderr (and one more for the hosts without any); without
     ``hosts_ok`` (a command that cannot narrow its answer to the hosts'
-    trees), that zone is one line and no answer.
+    trees), that zone is one line and no answer, before the compute
+    nodes are read.
     """
     # Only here: a command run without these options must not load the
     # compute helpers (nor openstacksdk's compute proxy through them).
@@ -227,18 +230,32 @@ def read(cmd, parsed_args, hosts_ok=True):
             raise exceptions.CommandError(NOT_NARROWED % text.printable(
                 repr(zone.name)))
         if zone.hosts is not None:
-            cmd.log.warning(DEFAULT_ZONE, text.printable(repr(zone.name)),
-                            len(zone.hosts), ', '.join(
-                                text.printable(host) for host in zone.hosts))
+            zone = compute.with_nodes(cmd, zone)
+            _say_nodes(cmd, zone)
     return found, zone
+
+
+def _say_nodes(cmd, zone):
+    """The lines on stderr of the hosts of Nova's default zone."""
+    shown = text.printable(repr(zone.name))
+    cmd.log.warning(DEFAULT_ZONE, shown, len(zone.hosts), ', '.join(
+        text.printable(host) for host in zone.hosts), len(zone.roots))
+    without = [host for host in zone.hosts if not zone.nodes[host]]
+    if without:
+        cmd.log.warning(NO_NODE, ', '.join(
+            text.printable(host) for host in without), shown)
 
 
 # What --availability-zone says of Nova's default zone.
 DEFAULT_ZONE = (
     'Availability zone %s is Nova\'s default one (its hosts are in no '
     'aggregate with a zone): the request names no aggregate, and only the '
-    'trees of its %d nova-compute hosts count (%s), each the root '
-    'provider named after its host.')
+    'trees of its %d nova-compute hosts count (%s), by the UUIDs of their '
+    'compute nodes in GET /os-hypervisors/detail (%d found).')
+# ... and of its hosts without a compute node.
+NO_NODE = (
+    'No hypervisor of the compute API is on host(s) %s of availability '
+    'zone %s: no tree of theirs counts.')
 
 
 NOT_NARROWED = (
@@ -250,7 +267,7 @@ NOT_NARROWED = (
 
 
 def zone_hosts(flavored):
-    """The hosts of Nova's default zone of [Flavored] (None: any host)."""
+    """The ``hosts`` of [Flavored]: {root UUID: Node} (None: any tree)."""
     return next((one.hosts for one in flavored), None)
 
 
@@ -271,7 +288,7 @@ def translated(cmd, http, parsed_args, found, zone, required=(),
     # Only here: the translation's tables and patterns are loaded by the
     # runs that translate flavors (see osc_placement.resources).
     from osc_placement.model import flavors
-    hosts = zone.hosts if zone is not None else None
+    hosts = zone.roots if zone is not None else None
     options = dict(boot_from_volume=parsed_args.boot_from_volume,
                    include_disabled=parsed_args.include_disabled,
                    aggregates=zone.aggregates if zone is not None else None,

@@ -25,6 +25,7 @@ import os
 from osc_placement.tests.e2e_nova import base
 from osc_placement.tests.support import cloud
 from osc_placement.tests.support import keystone
+from osc_placement.tests.support import nova_seed
 from osc_placement.tests.support import nova_services
 from osc_placement.tests.support import service
 from osc_placement.tests.support import stack
@@ -318,18 +319,32 @@ class TestNovaCloud(base.NovaCloudTestCase):
 
     def test_fit_default_zone(self):
         # Nova's default zone 'nova': compute hosts in no aggregate with a
-        # zone (fit-b, and fit-gone, which has no provider); the internal
-        # zone of a conductor. No aggregate carries 'nova': the request
-        # names none (as Nova's) and only fit-b's tree counts.
+        # zone (fit-b-host, whose compute node is fit-b: its
+        # hypervisor_hostname, which names its provider, is not the
+        # service's host; and fit-gone, a service without a compute
+        # node); the internal zone of a conductor. No aggregate carries
+        # 'nova': the request names none (as Nova's) and only the tree of
+        # fit-b, the provider of fit-b-host's compute node, counts.
         made = self.flavor_cloud()
-        for host, binary in (('fit-b', 'nova-compute'),
-                             ('fit-gone', 'nova-compute'),
+        nova_seed.write_nova('%s/nova.conf' % self.cloud.nova.workdir, {
+            'hosts': [{'host': 'fit-b-host', 'node': 'fit-b',
+                       'uuid': made['fit-b'], 'vcpus': 2,
+                       'memory_mb': 4096, 'local_gb': 50}]})
+        for host, binary in (('fit-gone', 'nova-compute'),
                              ('fit-controller', 'nova-conductor')):
             nova_services.create(self.cloud.nova, host, binary)
         zones = {row['Zone Name']: row for row in self.ok(
             'availability', 'zone', 'list', '--compute', '--long', '-f',
-            'json') if row['Host Name'] in ('fit-b', 'fit-gone')}
+            'json') if row['Host Name'] in ('fit-b-host', 'fit-gone')}
         self.assertEqual(['nova'], sorted(zones))
+        # What the compute API says of the node: its UUID, the
+        # provider's, and a name that is not its host's.
+        self.assertEqual(
+            [(made['fit-b'], 'fit-b')],
+            [(h['id'], h['hypervisor_hostname']) for h in self.cloud.compute(
+                'GET', '/os-hypervisors/detail',
+                version='2.53')['hypervisors']
+             if h['service']['host'] == 'fit-b-host'])
         res = self.openstack(
             '--os-placement-api-version', '1.39', 'resource', 'provider',
             'capacity', 'fit', '--resource-provider', made['fit-a'],
@@ -339,8 +354,10 @@ class TestNovaCloud(base.NovaCloudTestCase):
             (0, ["Availability zone 'nova' is Nova's default one (its hosts "
                  "are in no aggregate with a zone): the request names no "
                  "aggregate, and only the trees of its 2 nova-compute hosts "
-                 "count (fit-b, fit-gone), each the root provider named "
-                 "after its host."]),
+                 "count (fit-b-host, fit-gone), by the UUIDs of their "
+                 "compute nodes in GET /os-hypervisors/detail (1 found).",
+                 "No hypervisor of the compute API is on host(s) fit-gone of "
+                 "availability zone 'nova': no tree of theirs counts."]),
             (res.returncode, res.stderr.splitlines()))
         self.assertEqual([(made['fit-b'], 1)],
                          [(r['resource_provider'], r['fits'])

@@ -96,7 +96,8 @@ class Writer(object):
             svc.create()
             node = self.objects.ComputeNode(
                 context=cctxt, uuid=spec['uuid'], service_id=svc.id,
-                host=spec['host'], hypervisor_hostname=spec['host'],
+                host=spec['host'],
+                hypervisor_hostname=spec.get('node') or spec['host'],
                 hypervisor_type='fake', hypervisor_version=1000,
                 vcpus=spec['vcpus'], memory_mb=spec['memory_mb'],
                 local_gb=spec['local_gb'], vcpus_used=0, memory_mb_used=0,

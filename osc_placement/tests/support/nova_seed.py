@@ -33,7 +33,9 @@ The specification :mod:`.nova_objects` reads is JSON: ``flavors``
 (``name``, ``flavorid``, ``vcpus``, ``memory_mb``, ``root_gb``,
 ``ephemeral_gb``, ``swap``, ``extra_specs``), ``hosts`` (``host``, the
 compute node's ``uuid`` which is its provider's, ``vcpus``,
-``memory_mb``, ``local_gb``), ``servers`` (``uuid``, ``name``,
+``memory_mb``, ``local_gb``, and optionally ``node``, the compute
+node's ``hypervisor_hostname`` where it is not the host's name),
+``servers`` (``uuid``, ``name``,
 ``flavor``, ``host`` or null, ``image`` (its UUID, or empty for a
 volume-backed server), ``project``, ``user``, ``vm_state``,
 ``task_state``, ``deleted``, ``launched``), ``migrations`` (``uuid``,

@@ -223,13 +223,30 @@ def _zone(name, hosts):
 
 
 # The zones Nova lists: az1 (AGG1's, of host big); its default zone nova,
-# of host small (and of host gone, that has no provider); the internal
-# zone of its other services; az-down, whose only compute is disabled.
+# of host compute-1 (whose compute node is small: its hypervisor_hostname
+# is not the service's host) and of host gone, that has no compute node;
+# the internal zone of its other services; az-down, whose only compute is
+# disabled.
 ZONES = {'availabilityZoneInfo': [
     _zone('internal', {'controller': ['nova-conductor', 'nova-scheduler']}),
     _zone('az1', {'big': ['nova-compute']}),
-    _zone('nova', {'small': ['nova-compute'], 'gone': ['nova-compute']}),
+    _zone('nova', {'compute-1': ['nova-compute'],
+                   'gone': ['nova-compute']}),
     _zone('az-down', {})]}
+
+
+def hypervisor(uuid, name, host):
+    """A hypervisor of GET /os-hypervisors/detail at compute 2.53."""
+    return {'id': uuid, 'hypervisor_hostname': name, 'state': 'up',
+            'status': 'enabled', 'hypervisor_type': 'fake',
+            'service': {'id': 'svc-' + host, 'host': host,
+                        'disabled_reason': None}}
+
+
+# Their compute nodes: big's (RP1, in az1) and compute-1's (RP2, named
+# small in Placement, as Nova names a provider after its node).
+HYPERVISORS = {'hypervisors': [hypervisor(RP1, 'big', 'big'),
+                               hypervisor(RP2, 'small', 'compute-1')]}
 GROUP_POLICY_DETAIL = base.webob_detail(
     'The "group_policy" parameter is required when specifying more than '
     'one "resources{N}" parameter.', 'The server could not comply with '
@@ -302,6 +319,7 @@ class FlavorTestCase(base.TestCase):
              'availability_zone': 'az1',
              'metadata': {'availability_zone': 'az1'}, 'hosts': []}]})
         mock.get(NOVA + '/os-availability-zone/detail', json=ZONES)
+        mock.get(NOVA + '/os-hypervisors/detail', json=HYPERVISORS)
         self.useFixture(cli.compute_at(NOVA))
 
     @staticmethod

@@ -283,8 +283,8 @@ class TestAvailabilityZone(ComputeTestCase):
 
     def test_the_default_zone_is_its_compute_hosts(self):
         zone = compute.availability_zone(self.cmd, 'nova')
-        self.assertEqual((None, ['gone', 'small']),
-                         (zone.aggregates, zone.hosts))
+        self.assertEqual((None, ['compute-1', 'gone'], None),
+                         (zone.aggregates, zone.hosts, zone.nodes))
         self.assertEqual(
             [('GET', NOVA + '/os-aggregates', 'compute 2.81'),
              # openstacksdk asks for the zones at the base microversion.
@@ -310,6 +310,121 @@ class TestAvailabilityZone(ComputeTestCase):
                                 compute.availability_zone, self.cmd, 'az9')
         self.assertEqual("No host aggregate of the compute API is in "
                          "availability zone 'az9'.", str(exc))
+
+
+def _uuid(n):
+    return 'c0ffee00-0000-4000-8000-%012d' % n
+
+
+class TestZoneNodes(ComputeTestCase):
+    """with_nodes(): the compute nodes of the default zone's hosts."""
+
+    # host-a's node is its FQDN; ironic-1 has two nodes (Ironic: one
+    # nova-compute for many nodes); host-b has none; big is of another
+    # zone.
+    HOSTS = ['host-a', 'host-b', 'ironic-1']
+    BODIES = [clouds.hypervisor(_uuid(1), 'host-a.example.org', 'host-a'),
+              clouds.hypervisor(_uuid(2), 'node-2', 'ironic-1'),
+              clouds.hypervisor(_uuid(3), 'big', 'big'),
+              clouds.hypervisor(_uuid(4), 'node-1', 'ironic-1')]
+
+    def hypervisors(self, *pages, **answer):
+        """GET /os-hypervisors/detail: one answer per page, in order."""
+        if answer:
+            self.requests_mock.get(NOVA + '/os-hypervisors/detail',
+                                   **answer)
+            return
+        self.requests_mock.get(NOVA + '/os-hypervisors/detail', [
+            {'json': page} for page in pages])
+
+    def nodes(self, hosts=None):
+        return compute.with_nodes(self.cmd, compute.Zone(
+            'nova', hosts=self.HOSTS if hosts is None else hosts))
+
+    def test_each_host_its_nodes(self):
+        self.hypervisors({'hypervisors': self.BODIES})
+        zone = self.nodes()
+        self.assertEqual(
+            {'host-a': [compute.Node(_uuid(1), 'host-a.example.org',
+                                     'host-a')],
+             'host-b': [],
+             'ironic-1': [compute.Node(_uuid(4), 'node-1', 'ironic-1'),
+                          compute.Node(_uuid(2), 'node-2', 'ironic-1')]},
+            zone.nodes)
+        self.assertEqual([_uuid(1), _uuid(2), _uuid(4)],
+                         sorted(zone.roots))
+        self.assertEqual((None, self.HOSTS, 'nova'),
+                         (zone.aggregates, zone.hosts, zone.name))
+        # One read, at the version whose ids are the nodes' UUIDs.
+        self.assertEqual(
+            [('GET', NOVA + '/os-hypervisors/detail', 'compute 2.53')],
+            self.sent())
+
+    def test_pages_follow_the_next_link(self):
+        link = {'rel': 'next', 'href': NOVA + '/os-hypervisors/detail?'
+                'marker=' + _uuid(2)}
+        self.hypervisors(
+            {'hypervisors': self.BODIES[:2], 'hypervisors_links': [link]},
+            {'hypervisors': self.BODIES[2:]})
+        zone = self.nodes()
+        self.assertEqual([_uuid(1), _uuid(2), _uuid(4)],
+                         sorted(zone.roots))
+        self.assertEqual(
+            [('GET', NOVA + '/os-hypervisors/detail', 'compute 2.53'),
+             ('GET', NOVA + '/os-hypervisors/detail?marker=' + _uuid(2),
+              'compute 2.53')], self.sent())
+
+    def test_a_page_that_comes_again_is_one_line(self):
+        link = {'rel': 'next', 'href': NOVA + '/os-hypervisors/detail'}
+        page = {'hypervisors': self.BODIES[:1], 'hypervisors_links': [link]}
+        self.hypervisors(page, page, page)
+        exc = self.assertRaises(exceptions.CommandError, self.nodes)
+        self.assertEqual(
+            'Invalid response from the compute API to GET '
+            '/os-hypervisors/detail: the page after marker %s is that page '
+            'again.' % _uuid(1), str(exc))
+        self.assertEqual(2, len(self.sent()))
+
+    def test_no_host_has_a_node(self):
+        self.hypervisors({'hypervisors': self.BODIES})
+        zone = self.nodes(['host-b'])
+        self.assertEqual(({'host-b': []}, {}), (zone.nodes, zone.roots))
+
+    def test_an_id_that_is_no_uuid(self):
+        # A compute API that answers below 2.53: integer ids.
+        self.hypervisors({'hypervisors': [
+            clouds.hypervisor(7, 'host-a', 'host-a')]})
+        exc = self.assertRaises(exceptions.CommandError, self.nodes)
+        self.assertEqual(
+            "Cannot read the hypervisors of availability zone 'nova': the "
+            "compute API gives hypervisor 'host-a' of host host-a the ID 7, "
+            "not its compute node's UUID (compute microversion 2.53 or "
+            "later needed).", str(exc))
+
+    def test_an_error_answered_is_one_line(self):
+        fault = {'code': 406, 'message': 'Version 2.53 is not supported '
+                 'by the API. Minimum is 2.1 and maximum is 2.52.'}
+        self.hypervisors(status_code=406, json={'computeFault': fault},
+                         headers={'Content-Type': 'application/json'})
+        exc = self.assertRaises(exceptions.CommandError, self.nodes)
+        self.assertEqual(
+            "Cannot read the hypervisors of availability zone 'nova': the "
+            "compute API answered HTTP 406: Version 2.53 is not supported "
+            "by the API. Minimum is 2.1 and maximum is 2.52.", str(exc))
+
+    def test_unreachable(self):
+        self.hypervisors(exc=requests.exceptions.ConnectionError('refused'))
+        exc = self.assertRaises(exceptions.CommandError, self.nodes)
+        self.assertIn("Cannot read the hypervisors of availability zone "
+                      "'nova': the compute API is unreachable", str(exc))
+
+    def test_not_a_list(self):
+        self.hypervisors({'hypervisors': {'id': _uuid(1)}})
+        exc = self.assertRaises(exceptions.CommandError, self.nodes)
+        self.assertEqual(
+            "Invalid response from the compute API to GET "
+            "/os-hypervisors/detail: no list of objects at \"hypervisors\".",
+            str(exc))
 
 
 class TestImportedByCommandsOnly(base.BaseTestCase):

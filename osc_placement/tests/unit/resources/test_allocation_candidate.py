@@ -375,6 +375,9 @@ class TestCandidatesFlavor(clouds.FlavorTestCase):
              "which this command does not do; capacity fit and allocation "
              "candidate explain count only their trees."], err.splitlines())
         self.assertEqual([], self.candidates_sent())
+        # Refused before the compute nodes are read.
+        self.assertEqual([], [r for r in self.requests_mock.request_history
+                              if 'hypervisors' in r.url])
 
     def test_list_refuses_group(self):
         out, err, code = self.openstack(

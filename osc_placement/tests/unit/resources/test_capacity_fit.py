@@ -278,8 +278,9 @@ class TestFitFlavor(clouds.FlavorTestCase):
                                   '--availability-zone', 'nova', '-f',
                                   'value')
         self.assertEqual(0, code)
-        # Only the tree of host small (host gone has no provider); the
-        # request names no aggregate, as Nova's.
+        # Only the tree of host compute-1's compute node, the provider
+        # small (host gone has no compute node); the request names no
+        # aggregate, as Nova's.
         self.assertEqual(['%s small 1 1 VCPU' % RP2], out.splitlines())
         self.assertEqual(
             ['/allocation_candidates?resources=DISK_GB:80,MEMORY_MB:8192,'
@@ -288,9 +289,34 @@ class TestFitFlavor(clouds.FlavorTestCase):
         self.assertEqual(
             ["Availability zone 'nova' is Nova's default one (its hosts are "
              "in no aggregate with a zone): the request names no aggregate, "
-             "and only the trees of its 2 nova-compute hosts count (gone, "
-             "small), each the root provider named after its host."],
+             "and only the trees of its 2 nova-compute hosts count "
+             "(compute-1, gone), by the UUIDs of their compute nodes in GET "
+             "/os-hypervisors/detail (1 found).",
+             "No hypervisor of the compute API is on host(s) gone of "
+             "availability zone 'nova': no tree of theirs counts."],
             err.splitlines())
+        self.assertEqual(
+            [('/os-hypervisors/detail', 'compute 2.53')],
+            [(r.path[len('/v2.1'):], r.headers.get('OpenStack-API-Version'))
+             for r in self.requests_mock.request_history
+             if 'hypervisors' in r.url])
+
+    def test_default_zone_node_without_provider(self):
+        # Host gone has a compute node now, whose UUID no provider has:
+        # one line names it; the trees are those of the others.
+        self.requests_mock.get(
+            clouds.NOVA + '/os-hypervisors/detail', json={'hypervisors': (
+                clouds.HYPERVISORS['hypervisors'] + [clouds.hypervisor(
+                    clouds.RP4, 'gone.example.org', 'gone')])})
+        out, err, code = self.fit('--flavor', 'f-large',
+                                  '--availability-zone', 'nova', '-f',
+                                  'value')
+        self.assertEqual(0, code)
+        self.assertEqual(['%s small 1 1 VCPU' % RP2], out.splitlines())
+        self.assertEqual(
+            ["No root provider in Placement has the UUID of compute node(s) "
+             "gone.example.org (%s, host gone): no tree of theirs counts."
+             % clouds.RP4], err.splitlines()[1:])
 
     def test_internal_zone_no_placement_request(self):
         out, err, code = self.fit('--flavor', 'f-large',
