@@ -46,6 +46,11 @@ def name_list(value):
     return value
 
 
+# What int() strips around a number: str.strip() also takes the ASCII
+# separators (\x1c-\x1f), which int() refuses.
+_BLANKS = ' \t\n\r\x0b\x0c'
+
+
 def _is_decimal(text):
     digits = text[1:] if text[:1] in '+-' else text
     return digits.isascii() and digits.isdigit()
@@ -59,8 +64,8 @@ def parse_int(value, what, minimum=None):
     """
     if isinstance(value, int) and not isinstance(value, bool):
         number = value
-    elif isinstance(value, str) and _is_decimal(value.strip()):
-        number = int(value.strip())
+    elif isinstance(value, str) and _is_decimal(value.strip(_BLANKS)):
+        number = int(value.strip(_BLANKS))
     else:
         raise exceptions.CommandError(
             '%s: %r is not an integer.' % (printable(what), value))
@@ -73,7 +78,7 @@ def parse_int(value, what, minimum=None):
 
 def is_integer(text):
     """Whether ``text`` is an integer as :func:`parse_int` reads one."""
-    return isinstance(text, str) and _is_decimal(text.strip())
+    return isinstance(text, str) and _is_decimal(text.strip(_BLANKS))
 
 
 def in_range(number, what, lowest=1):
@@ -100,9 +105,9 @@ def integer(text):
 
     A ValueError makes argparse print its usual "invalid int value".
     """
-    if not _is_decimal(text.strip()):
+    if not _is_decimal(text.strip(_BLANKS)):
         raise ValueError(text)
-    return int(text.strip())
+    return int(text.strip(_BLANKS))
 
 
 # argparse names the type in its error ("invalid int value: '1_000'").
