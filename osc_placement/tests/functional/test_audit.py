@@ -369,11 +369,13 @@ class TestAudit(base.TestCase):
     def test_a_provider_selects_its_consumers(self):
         rows, err, code = self.audit('shared-disk')
         self.assertEqual((3, ''), (code, err))
-        # Only the sharing provider's allocations are read: its orphan,
-        # and the servers that hold nothing there but should hold on
-        # their hypervisor are not this provider's business.
+        # Only the sharing provider's allocations are read: its orphan is
+        # found; the servers without allocations there are not missing.
         self.assertEqual([X_SHARED], [r['consumer'] for r in rows
                                       if r['problem'] == 'orphan'])
+        self.assertEqual([], [r for r in rows if r['problem'] == 'missing'])
+        # The live server whose disk is there holds its CPUs and memory
+        # on cn2, which was not read: no flavor drift for what is unseen.
         self.assertNotIn(S_SHARED, [r['consumer'] for r in rows])
 
     # -- guards -------------------------------------------------------------
