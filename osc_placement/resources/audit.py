@@ -38,6 +38,10 @@ def _grace(text):
     return minutes
 
 
+# argparse names the type in its error, as for every integer option.
+_grace.__name__ = 'int'
+
+
 def _aggregate(text):
     uuid = scalars.canonical_uuid(text)
     if uuid is None:

@@ -234,7 +234,10 @@ def flavor(cloud, consumer):
     those a flavor gives (``flavor_request.FLAVOR_CLASSES``): classes of
     ports or devices are not the flavor's. Not during a migration nor on
     two roots (another kind's), and never fixed: a resize or a change by
-    hand needs an operator.
+    hand needs an operator. When only some providers are audited (given
+    by name or aggregate), what the consumer holds elsewhere (its disk on
+    a sharing provider, its CPUs on a compute node not given) was not
+    read: only the classes it holds on the providers read are compared.
     """
     server = _live(cloud, consumer)
     if server is None or consumer not in cloud.allocations or \
@@ -247,6 +250,8 @@ def flavor(cloud, consumer):
     for amounts in cloud.allocations[consumer].values():
         held.update(amounts)
     classes = set(asked) | (set(held) & flavor_request.FLAVOR_CLASSES)
+    if cloud.selected:
+        classes &= set(held)
     differ = sorted(rc for rc in classes
                     if held.get(rc, 0) != asked.get(rc, 0))
     if not differ:

@@ -39,6 +39,7 @@ of this package; :func:`register` puts it in Keystone's catalog as the
 import json
 
 from osc_placement.tests.support import keystone as identity
+from osc_placement.tests.support import server
 from osc_placement.tests.support import service
 
 PREFIX = '/v2.0/'
@@ -79,6 +80,14 @@ class NeutronStandIn(service.Service):
     application = 'osc_placement.tests.support.neutron:application'
     prefix = 'neutron-standin-'
     installed_by = 'tox -e sandbox'
+
+    def configure(self):
+        # The Nova API asks the ports of up to 150 servers in one request
+        # line (``device_id=<uuid>`` each, about 7,000 characters), longer
+        # than gunicorn's default limit of 4,094: a page of more than
+        # about 80 servers failed. Neutron's own server has no such
+        # limit; the stand-in neither.
+        return {server.ENV_LIMIT_REQUEST_LINE: '0'}
 
 
 def register(keystone, url):

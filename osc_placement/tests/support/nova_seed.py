@@ -85,6 +85,14 @@ NEVER_SERVER, NEVER_SERVER_CUSTOM, NEVER_SERVER_VGPU = (
 # Migrations.
 MIG_CONFIRMED, MIG_RESIZING, MIG_EVACUATION = (
     _uuid('a161', n) for n in (1, 2, 3))
+# Written by later_cases() only, after the tests of the scenario as
+# seeded: a flavor drift, a migration that ended a minute ago, a
+# reinstalled compute (its new node, and its old provider that holds the
+# name) and servers that failed to schedule.
+SRV_DRIFT = _uuid('5e7e', 12)
+MIG_RECENT = _uuid('a161', 4)
+CMP4, CMP4_OLD = _uuid('c0de', 4), _uuid('c0de', 14)
+FAILED_SERVERS = 200
 # Host aggregates (Nova's UUIDs, mirrored or not in Placement).
 AGG_MIRRORED, AGG_UNMIRRORED = (_uuid('a99e', n) for n in (1, 2))
 AGG_SHARED = _uuid('a99e', 9)         # Placement only: the sharing one
@@ -264,6 +272,45 @@ def vgpu_server():
     return {'flavors': [VGPU_FLAVOR],
             'servers': [_server(SRV_VGPU, 'srv-vgpu', 'cmp-1',
                                 flavor=VGPU_FLAVOR['name'])]}
+
+
+def later_cases(now=None, failed=FAILED_SERVERS):
+    """More cases, for a cloud seeded with :func:`audit_scenario`.
+
+    A :class:`Scenario` to :func:`seed` into it once the tests that need
+    the scenario as seeded have run (it is not part of it: the
+    troubleshooting page and the bench show that one's findings): an
+    active server whose allocations differ from its flavor (cmp-2, VCPU=4
+    where it asks 2); a migration of srv-migrated, confirmed a minute
+    before ``now``, that still holds its source cmp-3; host cmp-4, a
+    reinstalled compute whose new compute node has no provider while the
+    provider of its old one holds the name ``cmp-4``; and ``failed``
+    servers in ERROR on no host, which are no finding but make the
+    compute API's server list a page of more than 150 servers (Nova asks
+    the network API for their ports in one long request line).
+    """
+    now = now or datetime.datetime.now(datetime.timezone.utc)
+    servers = [_server(SRV_DRIFT, 'srv-drift', 'cmp-2')] + [
+        _server(_uuid('fa11', n), 'srv-failed-%03d' % n, None,
+                vm_state='error', launched=None)
+        for n in range(1, failed + 1)]
+    migrations = [dict(uuid=MIG_RECENT, server=SRV_MIGRATED,
+                       type='migration', status='confirmed', source='cmp-3',
+                       dest='cmp-2', updated_at=ago(now, 1),
+                       flavor=FLAVOR['name'], project=PROJECT, user=USER)]
+    nova = {'hosts': [dict(host='cmp-4', uuid=CMP4, **HOST_SIZE)],
+            'servers': servers, 'migrations': migrations}
+    providers = [('cmp-4', CMP4_OLD, None, ROOT_INVENTORY, ['COMPUTE_NODE'],
+                  [])]
+    allocations = [
+        (SRV_DRIFT, 'INSTANCE', PROJECT, USER,
+         {CMP2: dict(FLAVOR_RESOURCES, VCPU=4)}),
+        (MIG_RECENT, 'MIGRATION', PROJECT, USER, {CMP3: FLAVOR_RESOURCES}),
+    ]
+    expected = {'flavor': [SRV_DRIFT], 'migration': [MIG_RECENT],
+                'provider': [CMP4_OLD]}
+    quiet = sorted(s['uuid'] for s in servers[1:])
+    return Scenario(nova, providers, allocations, expected, quiet)
 
 
 def write_nova(nova_config, spec, python=None, timeout=SEED_TIMEOUT):

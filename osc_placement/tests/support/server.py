@@ -34,6 +34,8 @@ ENV_CONFIG_DIR = 'OS_PLACEMENT_CONFIG_DIR'
 # ``module:attribute`` of the WSGI application, and the process name.
 ENV_APPLICATION = 'OSC_PLACEMENT_SANDBOX_APPLICATION'
 ENV_NAME = 'OSC_PLACEMENT_SANDBOX_NAME'
+# gunicorn's limit_request_line, when set (0: no limit).
+ENV_LIMIT_REQUEST_LINE = 'OSC_PLACEMENT_SANDBOX_LIMIT_REQUEST_LINE'
 PLACEMENT_APPLICATION = 'placement.wsgi.api:application'
 
 # The server's command line: ``python -c <COMMAND % (fd, parent pid)>``.
@@ -117,6 +119,9 @@ def serve(listen_fd, parent_pid):
         # gunicorn >= 24: no control socket in $HOME.
         'control_socket_disable': True,
     }
+    if os.environ.get(ENV_LIMIT_REQUEST_LINE):
+        settings['limit_request_line'] = int(
+            os.environ[ENV_LIMIT_REQUEST_LINE])
 
     class Server(base.BaseApplication):
         def load_config(self):

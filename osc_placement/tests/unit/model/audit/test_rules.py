@@ -244,6 +244,19 @@ class TestConsumerRules(base.BaseTestCase):
         self.assertEqual('Holds VCPU=2; its flavor small asks VCPU=1.',
                          f.detail)
 
+    def test_flavor_of_selected_providers_compares_what_was_read(self):
+        # Only the sharing provider was read: the server's CPUs and
+        # memory on its compute node are not missing, only unseen.
+        providers = {SHARED: PROVIDERS[SHARED]}
+        self.assertEqual([], found(cloud([server()], allocations={
+            S1: {SHARED: {'DISK_GB': 10}}}, providers=providers,
+            selected=True)))
+        [f] = found(cloud([server()], allocations={
+            S1: {SHARED: {'DISK_GB': 20}}}, providers=providers,
+            selected=True))
+        self.assertEqual('Holds DISK_GB=20; its flavor small asks '
+                         'DISK_GB=10.', f.detail)
+
     def test_flavor_ignores_port_classes(self):
         self.assertEqual([], found(cloud([server()], allocations={
             S1: {CN1: dict(SMALL, NET_BW_EGR_KILOBIT_PER_SEC=1000)}})))
