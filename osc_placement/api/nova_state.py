@@ -175,6 +175,8 @@ def outcomes_of(calls, workers):
     Up to ``workers`` calls at a time, in daemon threads (an interrupted
     command does not wait for them to end); returns when all ended.
     """
+    if not calls:
+        return []
     outcomes = [None] * len(calls)
     todo = list(enumerate(calls))
     lock = threading.Lock()

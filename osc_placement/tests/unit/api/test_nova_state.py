@@ -211,3 +211,6 @@ class TestOutcomes(base.BaseTestCase):
                          [outcomes[0], outcomes[2]])
         self.assertIsNone(outcomes[1][0])
         self.assertEqual('two', str(outcomes[1][1]))
+
+    def test_no_calls_no_outcomes(self):
+        self.assertEqual([], nova_state.outcomes_of([], workers=4))
