@@ -176,10 +176,13 @@ def owner_suspects(cloud, usages, read):
     records). What Placement should hold in a pair's name: all that
     the consumers read hold, in the name they are recorded under, and
     what each server not read holds on the audited providers, in its
-    server's name. The servers not read of a pair whose usages differ
-    from that are the suspects; once they are read, they count in the
-    name they are recorded under, so the caller asks again until no
-    pair that differs has a server left to read.
+    server's name. The suspects are the servers not read of a pair
+    whose usages differ from that in a class they hold on the audited
+    providers (a class only another service's providers have, such as
+    a device's, differs when its consumers are in a server's name, and
+    reads no server); once read, they count in the name they are
+    recorded under, so the caller asks again until no pair differs in
+    a class one of its servers not read holds.
 
     Why a server held in another name is found: take a pair P with a
     server S not read that Placement records under Q. ``usages(P)``
@@ -191,10 +194,11 @@ def owner_suspects(cloud, usages, read):
     hold on the audited providers. Every consumer on the audited
     providers that is no live server is read (:func:`owner_others`),
     so nothing else is left out. S holds something on the audited
-    providers (it is in their allocations), so the difference is not
-    zero, P differs and S is read, unless what is not counted under P
-    makes up exactly, class by class, for what its servers hold
-    elsewhere. That is the one case no sum can tell apart: two
+    providers (it is in their allocations), so in each class it holds
+    there the difference is short of it, P differs in that class and S
+    is read, unless what is not counted under P makes up exactly, in
+    every class S holds, for what P's servers recorded elsewhere hold.
+    That is the one case no sum can tell apart: two
     servers of the same flavor held in each other's names, and
     nothing else amiss in either pair, leave every sum Placement gives
     (by project, user or consumer type) as it would be without the
@@ -213,10 +217,10 @@ def owner_suspects(cloud, usages, read):
                 expected[pair].update(_sums(cloud.allocations[uuid]))
     suspects = []
     for pair, servers in sorted(pairs.items(), key=lambda kv: str(kv[0])):
-        used = {rc: amount for rc, amount in usages.get(pair, {}).items()
-                if amount}
-        held = {rc: amount for rc, amount in expected[pair].items()
-                if amount}
-        if used != held:
-            suspects.extend(uuid for uuid in servers if uuid not in read)
+        used = usages.get(pair, {})
+        differ = set(rc for rc in set(used) | set(expected[pair])
+                     if (used.get(rc) or 0) != expected[pair][rc])
+        suspects.extend(
+            uuid for uuid in servers if uuid not in read
+            and differ & set(_sums(cloud.allocations[uuid])))
     return suspects

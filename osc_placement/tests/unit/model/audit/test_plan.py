@@ -289,3 +289,38 @@ class TestOwnerSuspects(base.BaseTestCase):
             t.S2: owned('p', {t.CN1: t.SMALL})})
         self.assertEqual([t.S1, t.S2], order)
         self.assertEqual({t.S1: ('p', 'u'), t.S2: ('p', 'u')}, owners)
+
+    def test_a_device_class_held_elsewhere_reads_no_server(self):
+        # S1's device is on another service's provider, not audited:
+        # p differs only in a class no server holds on the providers
+        # read.
+        c = t.cloud([t.server(), t.server(t.S2)],
+                    allocations={t.S1: {t.CN1: t.SMALL},
+                                 t.S2: {t.CN1: t.SMALL}})
+        order, _owners = screen(c, {
+            t.S1: owned('p', {t.CN1: t.SMALL,
+                              ELSEWHERE: {'CUSTOM_FPGA': 1}}),
+            t.S2: owned('p', {t.CN1: t.SMALL})})
+        self.assertEqual([], order)
+
+    def test_a_device_class_and_a_server_in_another_name(self):
+        c = t.cloud([t.server(), t.server(t.S2)],
+                    allocations={t.S1: {t.CN1: t.SMALL},
+                                 t.S2: {t.CN1: t.SMALL}})
+        order, owners = screen(c, {
+            t.S1: owned('p', {t.CN1: t.SMALL,
+                              ELSEWHERE: {'CUSTOM_FPGA': 1}}),
+            t.S2: owned('admin', {t.CN1: t.SMALL})})
+        self.assertEqual([t.S1, t.S2], order)
+        self.assertEqual(('admin', 'u'), owners[t.S2])
+
+    def test_only_the_servers_holding_a_class_that_differs(self):
+        # S2 holds a VGPU on cn1 too and is in admin's name: p's usages
+        # (S1, and X1's held elsewhere) differ from S1 and S2 in VGPU
+        # alone, so S2 is read first, and S1 is not.
+        c = t.cloud([t.server(), t.server(t.S2)],
+                    allocations={t.S1: {t.CN1: t.SMALL},
+                                 t.S2: {t.CN1: dict(t.SMALL, VGPU=1)}})
+        usages = {('p', 'u'): {rc: 2 * amount
+                               for rc, amount in t.SMALL.items()}}
+        self.assertEqual([t.S2], plan.owner_suspects(c, usages, {}))
