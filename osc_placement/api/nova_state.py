@@ -24,13 +24,18 @@ request per server:
   (deleted and soft-deleted servers);
 * ``GET /os-migrations``, ``GET /os-hypervisors/detail`` (an error 5xx,
   as while a cell is down, is None: "cannot list"), ``GET
-  /os-aggregates``.
+  /os-aggregates``;
+
+the five lists at once, up to the command's parallelism, each a page
+after another.
 
 Placement: the providers of a trait (``COMPUTE_NODE``, sharing, the
 ``OWNER_*`` traits), the members of an aggregate, the usages of a
 project and user; the per-provider reads go through the command's batch
 engine.
 """
+
+import threading
 
 from openstack import exceptions as sdk_exceptions
 from osc_lib import exceptions
@@ -106,11 +111,8 @@ class NovaState(object):
         self.hypervisors_error = hypervisors_error
 
 
-def _servers(proxy):
-    live = paged(proxy, '/servers/detail', 'servers',
-                 {'all_tenants': '1'})
-    gone = paged(proxy, '/servers/detail', 'servers',
-                 {'all_tenants': '1', 'deleted': 'true'})
+def _servers(live, gone):
+    """The servers of the two lists, a soft-deleted one once."""
     found = {}
     # A soft-deleted server is listed with the deleted ones only.
     for body in gone + live:
@@ -129,26 +131,74 @@ def _hypervisors(proxy):
         return None, 'HTTP %s' % exc.status_code
 
 
-def read(proxy):
+def _lists(proxy):
+    """The independent reads of :func:`read`, in the order of its errors."""
+    return [
+        lambda: paged(proxy, '/servers/detail', 'servers',
+                      {'all_tenants': '1'}),
+        lambda: paged(proxy, '/servers/detail', 'servers',
+                      {'all_tenants': '1', 'deleted': 'true'}),
+        lambda: [state.migration(body) for body in paged(
+            proxy, '/os-migrations', 'migrations', {}, marker_key='uuid')],
+        lambda: _hypervisors(proxy),
+        lambda: [state.aggregate(body) for body in _page(
+            _get(proxy, '/os-aggregates', {}), '/os-aggregates',
+            'aggregates')],
+    ]
+
+
+def read(proxy, workers=1):
     """The :class:`NovaState` of the cloud: a few paged reads.
 
-    ``proxy``: the compute proxy. A failure is openstacksdk's or
-    keystoneauth's exception (the caller makes it one line, as
-    ``api.compute`` does), but a failure of the hypervisors' list
-    answered 5xx, which is "cannot list".
+    ``proxy``: the compute proxy. The five lists (servers, deleted
+    servers, migrations, hypervisors, aggregates) are read up to
+    ``workers`` at a time, each a page after another; all of them are
+    read to the end, and the failure raised is that of the first list
+    that failed in that order, whichever failed first in time. A
+    failure is openstacksdk's or keystoneauth's exception (the caller
+    makes it one line, as ``api.compute`` does), but a failure of the
+    hypervisors' list answered 5xx, which is "cannot list".
     """
-    return NovaState(
-        _servers(proxy),
-        [state.migration(body) for body in paged(
-            proxy, '/os-migrations', 'migrations', {}, marker_key='uuid')],
-        *_hypervisors_and_aggregates(proxy))
+    outcomes = outcomes_of(_lists(proxy), workers)
+    for _result, failure in outcomes:
+        if failure is not None:
+            raise failure
+    live, gone, migrations, (hypervisors, why), aggregates = [
+        result for result, _failure in outcomes]
+    return NovaState(_servers(live, gone), migrations, hypervisors,
+                     aggregates, hypervisors_error=why)
 
 
-def _hypervisors_and_aggregates(proxy):
-    hypervisors, why = _hypervisors(proxy)
-    aggregates = [state.aggregate(body) for body in _page(
-        _get(proxy, '/os-aggregates', {}), '/os-aggregates', 'aggregates')]
-    return hypervisors, aggregates, why
+def outcomes_of(calls, workers):
+    """[(result, None) or (None, exception)] of each call, in call order.
+
+    Up to ``workers`` calls at a time, in daemon threads (an interrupted
+    command does not wait for them to end); returns when all ended.
+    """
+    if not calls:
+        return []
+    outcomes = [None] * len(calls)
+    todo = list(enumerate(calls))
+    lock = threading.Lock()
+
+    def work():
+        while True:
+            with lock:
+                if not todo:
+                    return
+                index, call = todo.pop(0)
+            try:
+                outcomes[index] = (call(), None)
+            except Exception as exc:
+                outcomes[index] = (None, exc)
+
+    threads = [threading.Thread(target=work, daemon=True)
+               for _ in range(max(1, min(workers, len(calls))))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return outcomes
 
 
 # Placement's side of the seam.

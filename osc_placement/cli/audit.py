@@ -12,13 +12,18 @@
 
 """The steps of ``resource provider audit``: read, judge, fix.
 
-:func:`read_cloud` reads Nova (``api.nova_state``) and Placement (the
-provider list, the trait and aggregate lists, each audited provider's
-allocations through the command's batch engine, the usages of the
-servers' owners) into a ``model.audit.state.Cloud``; :func:`fix` writes
+:func:`read_cloud` reads Nova (``api.nova_state``, in a thread) and,
+meanwhile, Placement (the provider list, the trait lists, each audited
+provider's allocations through the command's batch engine), then the
+aggregates' members and the owners (the usages of the servers' owners,
+the consumers that are no server, the servers the usages cannot
+vouch for) into a ``model.audit.state.Cloud``; :func:`fix` writes
 the undo file, then every consumer in one ``POST /allocations``, then the
 aggregates, each with its generation.
 """
+
+import functools
+import threading
 
 from osc_lib import exceptions
 
@@ -58,31 +63,62 @@ def _selection(cmd, http, parsed_args):
     return chosen
 
 
-def _traits(http):
+def _parallel(cmd, http):
+    """How many reads at once: ``--os-placement-parallel`` or the default."""
+    return http.parallel or cmd.default_parallel
+
+
+def _all(cmd, http, calls):
+    """[result] of each of a few reads, several at once.
+
+    Every one or none: the first failure in call order is raised, as a
+    loop of them would.
+    """
+    workers = min(_parallel(cmd, http), len(calls))
+    if workers > 1:
+        http.allow_parallel(workers)
+    outcomes = nova_state.outcomes_of(calls, workers)
+    for _result, failure in outcomes:
+        if failure is not None:
+            raise failure
+    return [result for result, _failure in outcomes]
+
+
+def _traits(cmd, http):
     """{provider: the traits of it that decide what it is}."""
     traits = {}
     names = [state.COMPUTE_NODE, state.SHARING] + sorted(
         nova_state.owner_traits(http))
-    for trait in names:
-        for rp in nova_state.providers_with(http, trait):
+    for trait, rps in zip(names, _all(cmd, http, [
+            functools.partial(nova_state.providers_with, http, trait)
+            for trait in names])):
+        for rp in rps:
             traits.setdefault(rp, set()).add(trait)
     return traits
 
 
-def _providers(http, nova, kinds):
-    """{uuid: Provider} of every provider, in list order."""
+def _providers(cmd, http):
+    """{uuid: Provider} of every provider, in list order (no aggregates)."""
     listed = http.request('GET', provider_api.BASE_URL).field(
         'resource_providers', list)
-    traits = _traits(http)
-    member = {}
-    if Kind.AGGREGATE in kinds:
-        for agg in nova.aggregates:
-            if agg.uuid:
-                for rp in nova_state.members(http, agg.uuid):
-                    member.setdefault(rp, set()).add(agg.uuid)
-    return {body['uuid']: state.provider(body, traits.get(body['uuid'], ()),
-                                         member.get(body['uuid'], ()))
+    traits = _traits(cmd, http)
+    return {body['uuid']: state.provider(body, traits.get(body['uuid'], ()))
             for body in listed}
+
+
+def _with_aggregates(cmd, http, every, nova, kinds):
+    """``every`` with the Nova aggregates each provider is in."""
+    if Kind.AGGREGATE not in kinds:
+        return every
+    member = {}
+    uuids = [agg.uuid for agg in nova.aggregates if agg.uuid]
+    for agg, rps in zip(uuids, _all(cmd, http, [
+            functools.partial(nova_state.members, http, agg)
+            for agg in uuids])):
+        for rp in rps:
+            member.setdefault(rp, set()).add(agg)
+    return {uuid: rp._replace(aggregates=frozenset(member.get(uuid, ())))
+            for uuid, rp in every.items()}
 
 
 def audited(every, chosen):
@@ -98,34 +134,96 @@ def audited(every, chosen):
 
 
 def _owners(cmd, http, cloud):
-    """{consumer: (project, user)} of the servers worth reading."""
+    """{consumer: (project, user)} of the consumers worth reading.
+
+    The usages of each pair of the live servers' owners, then the
+    consumers that are no live server, then, until no pair's usages
+    differ from what is known (``model.audit.plan.owner_suspects()``),
+    the servers of the pairs that differ: a cloud whose servers are all
+    held in their owners' names sends no request per server.
+    """
     pairs = list(plan.owner_pairs(cloud))
     usages = dict(cmd.each(
         http, lambda pair: nova_state.usages(http, *pair), pairs,
         batch_names.OWNERS, key=lambda pair: '%s/%s' % pair))
     cmd.require_complete(batch_names.ROWS, batch_names.OWNERS)
-    suspects = plan.owner_suspects(cloud, usages)
-    records = cmd.each(
-        http, lambda c: consumer_api.read_consumer(http, c), suspects,
-        batch_names.CONSUMERS)
-    cmd.require_complete(batch_names.ROWS, batch_names.CONSUMERS)
+    read = {}
+    todo = plan.owner_others(cloud)
+    while True:
+        if todo:
+            read.update(cmd.each(
+                http, lambda c: consumer_api.read_consumer(http, c), todo,
+                batch_names.CONSUMERS))
+            cmd.require_complete(batch_names.ROWS, batch_names.CONSUMERS)
+        todo = plan.owner_suspects(cloud, usages, read)
+        if not todo:
+            break
     return {c: (rec.get('project_id'), rec.get('user_id'))
-            for c, rec in records if rec['allocations']}
+            for c, rec in read.items() if rec['allocations']}
+
+
+class _Nova(object):
+    """Nova's reads (``nova_state.read``) in a thread of their own.
+
+    :meth:`result` waits for them to end: Nova's state, or the one-line
+    error of their failure.
+    """
+
+    WHAT = ('the servers, migrations, hypervisors and aggregates of the '
+            'compute API')
+
+    def __init__(self, cmd, workers):
+        # The compute proxy and its errors in one line, as --flavor's;
+        # made here, in the command's thread.
+        proxy = compute.read(cmd, self.WHAT, lambda proxy: proxy)
+        self._outcome = None
+        self._thread = threading.Thread(
+            target=self._read, args=(cmd, proxy, workers), daemon=True)
+        self._thread.start()
+
+    def _read(self, cmd, proxy, workers):
+        try:
+            self._outcome = (compute.read(
+                cmd, self.WHAT, lambda _proxy: nova_state.read(
+                    proxy, workers)), None)
+        except Exception as exc:
+            self._outcome = (None, exc)
+
+    def result(self):
+        self._thread.join()
+        found, failure = self._outcome
+        if failure is not None:
+            raise failure
+        return found
 
 
 def read_cloud(cmd, http, parsed_args, kinds):
-    """(the Cloud, Nova's state) as read now."""
+    """(the Cloud, Nova's state) as read now.
+
+    Nova's lists are read in a thread while Placement's provider list,
+    traits and allocations are; the aggregates' members, which need
+    Nova's aggregates, and the owners after. The errors do not depend
+    on which ends first: the command waits for Nova's reads even after
+    Placement failed, and a failure of Nova's is the error whenever
+    there is one (but after a signal, which ends the command at once).
+    """
     chosen = _selection(cmd, http, parsed_args)
-    # The compute proxy and its errors in one line, as --flavor's.
-    nova = compute.read(
-        cmd, 'the servers, migrations, hypervisors and aggregates of the '
-        'compute API', nova_state.read)
-    every = _providers(http, nova, kinds)
-    audit = audited(every, chosen)
-    read = cmd.each_provider(
-        http, lambda rp: provider_api.provider_allocations(http, rp),
-        [{'uuid': rp} for rp in audit])
-    cmd.require_complete(batch_names.ROWS, batch_names.PROVIDERS)
+    nova_reads = _Nova(cmd, _parallel(cmd, http))
+    try:
+        every = _providers(cmd, http)
+        audit = audited(every, chosen)
+        read = cmd.each_provider(
+            http, lambda rp: provider_api.provider_allocations(http, rp),
+            [{'uuid': rp} for rp in audit])
+        cmd.require_complete(batch_names.ROWS, batch_names.PROVIDERS)
+    except Exception:
+        # After a signal, the command ends without waiting for Nova.
+        if cmd.batch_report.interrupted() is None:
+            nova_reads.result()
+        raise
+    nova = nova_reads.result()
+    every = _with_aggregates(cmd, http, every, nova, kinds)
+    audit = {uuid: every[uuid] for uuid in audit}
     allocations = {}
     for record, held in read:
         for consumer, alloc in held.items():

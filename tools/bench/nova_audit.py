@@ -17,7 +17,8 @@ list asks), and Placement on PostgreSQL behind a relay that delays each
 request by AUDIT_LATENCY_MS. Seeds the audit's scenario
 (``nova_seed.audit_scenario()``: one known finding of each kind), then
 in bulk N compute nodes (each a root provider with ``COMPUTE_NODE`` and
-its inventories) and 2N servers on them, with a few more findings every
+its inventories) and 2N servers on them (in a project of their own,
+BULK_PROJECT), with a few more findings every
 FINDING_EVERY hosts (a consumer that is no server, a server with no
 allocation):
 
@@ -64,6 +65,11 @@ SERVERS_PER_HOST = 2
 FINDING_EVERY = 50
 ALLOCATION_BATCH = 500
 SEED_PARALLEL = 8
+# The project of the bulk servers and orphans, not the scenario's: its
+# findings (among them a server held in another project's name) stay in
+# a project of a few servers, as in a cloud of many projects, and the
+# bulk is a healthy project with orphans in its own name.
+BULK_PROJECT = 'project-bench'
 # Nova's records of 2N servers in one subprocess: minutes at 4,000.
 NOVA_SEED_TIMEOUT = 3600
 
@@ -271,7 +277,7 @@ def _seed(box, n):
     scenario = nova_seed.seed(box)
     spec, providers, allocations, findings = bulk_cloud(
         n, nova_seed.FLAVOR['name'], nova_seed.ROOT_INVENTORY,
-        nova_seed.FLAVOR_RESOURCES, nova_seed.PROJECT, nova_seed.USER)
+        nova_seed.FLAVOR_RESOURCES, BULK_PROJECT, nova_seed.USER)
     common.log('audit: writing %d hosts and %d servers with nova.objects, '
                'and %d providers and %d consumers in Placement, at once'
                % (len(spec['hosts']), len(spec['servers']), len(providers),
@@ -288,7 +294,7 @@ def _seed(box, n):
         nova_done = pool.submit(nova_part)
         begun = time.monotonic()
         seed_placement(box.placement.server_endpoint, box.token, providers,
-                       allocations, nova_seed.PROJECT, nova_seed.USER)
+                       allocations, BULK_PROJECT, nova_seed.USER)
         timed['placement_s'] = round(time.monotonic() - begun)
         nova_done.result()
     common.log('audit: Nova records in %(nova_s)d s, Placement in '

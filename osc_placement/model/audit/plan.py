@@ -17,7 +17,7 @@ and those of the undo file, from the findings and the consumers read
 again; a consumer that no longer needs its fix is left out and said.
 :func:`aggregate_writes`: the new aggregates of each provider.
 :func:`owner_suspects`: which servers' owners are worth reading, from
-the usages of their project and user.
+the usages of their project and user and the consumers read so far.
 """
 
 import collections
@@ -127,35 +127,100 @@ def aggregate_undo(writes, names):
     return '\n'.join(lines) + '\n'
 
 
-def owner_suspects(cloud, usages):
-    """The servers whose owner is worth reading: [uuid].
-
-    ``usages``: {(project, user): {class: amount}} as Placement sums
-    them (``GET /usages``). The servers of a pair whose usages differ
-    from what their servers hold on the providers read: one of them may
-    be held in another name (or an orphan in theirs, or allocations
-    elsewhere; reading them tells).
-    """
-    expected = owner_pairs(cloud)
-    suspects = []
-    for pair, (held, servers) in sorted(expected.items(),
-                                        key=lambda kv: str(kv[0])):
-        used = {rc: amount for rc, amount in usages.get(pair, {}).items()
-                if amount}
-        if used != {rc: amount for rc, amount in held.items() if amount}:
-            suspects.extend(servers)
-    return suspects
-
-
 def owner_pairs(cloud):
-    """{(project, user): (their live servers' held sums, [server])}."""
+    """{(project, user): [server]}: the live servers on the audited providers.
+
+    By the owner Nova gives them; only those holding allocations on the
+    providers read.
+    """
     pairs = {}
     for uuid, found in cloud.servers.items():
         if found.deleted or found.unknown or uuid not in cloud.allocations:
             continue
-        held, servers = pairs.setdefault(
-            (found.project_id, found.user_id), (collections.Counter(), []))
-        for amounts in cloud.allocations[uuid].values():
-            held.update(amounts)
-        servers.append(uuid)
+        pairs.setdefault((found.project_id, found.user_id), []).append(uuid)
     return pairs
+
+
+def owner_others(cloud):
+    """The consumers on the audited providers that are no live server: [uuid].
+
+    Orphans, migrations', deleted servers', a down cell's servers': the
+    owner check reads them first, one by one (they are few, and findings
+    or skipped anyway), so that what they hold is counted in the name
+    Placement records it under.
+    """
+    pairs = owner_pairs(cloud)
+    live = set(uuid for servers in pairs.values() for uuid in servers)
+    return sorted(c for c in cloud.allocations if c not in live)
+
+
+def _sums(held):
+    total = collections.Counter()
+    for amounts in held.values():
+        total.update(amounts)
+    return {rc: amount for rc, amount in total.items() if amount}
+
+
+def _record_sums(rec):
+    return _sums({rp: alloc.get('resources') or {}
+                  for rp, alloc in (rec.get('allocations') or {}).items()})
+
+
+def owner_suspects(cloud, usages, read):
+    """The servers whose owner is still worth reading: [uuid].
+
+    ``usages``: {(project, user): {class: amount}} as Placement sums
+    them (``GET /usages``), for each pair of :func:`owner_pairs`;
+    ``read``: {consumer: record} of the consumers read so far (``GET
+    /allocations/<consumer>``: all they hold, and the owner Placement
+    records). What Placement should hold in a pair's name: all that
+    the consumers read hold, in the name they are recorded under, and
+    what each server not read holds on the audited providers, in its
+    server's name. The suspects are the servers not read of a pair
+    whose usages differ from that in a class they hold on the audited
+    providers (a class only another service's providers have, such as
+    a device's, differs when its consumers are in a server's name, and
+    reads no server); once read, they count in the name they are
+    recorded under, so the caller asks again until no pair differs in
+    a class one of its servers not read holds.
+
+    Why a server held in another name is found: take a pair P with a
+    server S not read that Placement records under Q. ``usages(P)``
+    minus what is expected of P is, class by class, what the
+    consumers not read recorded under P hold that is not counted
+    (their allocations on providers not audited, those of a consumer
+    holding nothing on them, a server of another pair recorded under
+    P), less what the servers of P recorded elsewhere (S among them)
+    hold on the audited providers. Every consumer on the audited
+    providers that is no live server is read (:func:`owner_others`),
+    so nothing else is left out. S holds something on the audited
+    providers (it is in their allocations), so in each class it holds
+    there the difference is short of it, P differs in that class and S
+    is read, unless what is not counted under P makes up exactly, in
+    every class S holds, for what P's servers recorded elsewhere hold.
+    That is the one case no sum can tell apart: two
+    servers of the same flavor held in each other's names, and
+    nothing else amiss in either pair, leave every sum Placement gives
+    (by project, user or consumer type) as it would be without the
+    swap; only a read per server would see it. Once one side of a
+    swap differs for any reason, its server is read and counted under
+    the other pair, which then differs too.
+    """
+    expected = collections.defaultdict(collections.Counter)
+    for rec in read.values():
+        expected[(rec.get('project_id'), rec.get('user_id'))].update(
+            _record_sums(rec))
+    pairs = owner_pairs(cloud)
+    for pair, servers in pairs.items():
+        for uuid in servers:
+            if uuid not in read:
+                expected[pair].update(_sums(cloud.allocations[uuid]))
+    suspects = []
+    for pair, servers in sorted(pairs.items(), key=lambda kv: str(kv[0])):
+        used = usages.get(pair, {})
+        differ = set(rc for rc in set(used) | set(expected[pair])
+                     if (used.get(rc) or 0) != expected[pair][rc])
+        suspects.extend(
+            uuid for uuid in servers if uuid not in read
+            and differ & set(_sums(cloud.allocations[uuid])))
+    return suspects

@@ -17,8 +17,12 @@ A real openstacksdk connection over requests-mock, as in
 microversion), the paging, and what is made of the answers.
 """
 
+import threading
+
+import fixtures
 from openstack import exceptions as sdk_exceptions
 from osc_lib import exceptions
+from oslotest import base
 
 from osc_placement.api import nova_state
 from osc_placement.model.audit import state
@@ -143,3 +147,70 @@ class TestRead(test_compute.ComputeTestCase):
         self.assertEqual('Invalid response from the compute API to GET '
                          '/servers/detail: no list of objects at "servers".',
                          str(exc))
+
+    def around_get(self, before=None, after=None):
+        """The proxy's GETs with ``before(path)`` and ``after(path)``.
+
+        Outside requests-mock, which answers one request at a time.
+        """
+        real = self.proxy.get
+
+        def get(path, *args, **kwargs):
+            if before:
+                before(path)
+            try:
+                return real(path, *args, **kwargs)
+            finally:
+                if after:
+                    after(path)
+
+        self.useFixture(fixtures.MockPatchObject(
+            self.proxy, 'get', autospec=True, side_effect=get))
+
+    def test_the_lists_are_read_at_once(self):
+        self.mock(servers=[{'servers': [_server(S1)]}])
+        # Each list waits for the other four to be asked: read one after
+        # another, the barrier would break.
+        barrier = threading.Barrier(5, timeout=10)
+        self.around_get(before=lambda path: barrier.wait())
+        found = nova_state.read(self.proxy, workers=5)
+        self.assertEqual([S1], [s.uuid for s in found.servers])
+        self.assertEqual(5, len(self.sent()))
+
+    def test_the_error_is_the_first_list_s_whichever_fails_first(self):
+        self.mock(servers=[{'servers': []}])
+        self.requests_mock.get(NOVA + '/os-migrations', status_code=403,
+                               json={'forbidden': {'message': 'Policy'}})
+        self.requests_mock.get(NOVA + '/os-aggregates', status_code=500,
+                               json={})
+        aggregates_answered = threading.Event()
+
+        def before(path):
+            if path == '/os-migrations':
+                self.assertTrue(aggregates_answered.wait(10))
+
+        def after(path):
+            if path == '/os-aggregates':
+                aggregates_answered.set()
+
+        self.around_get(before, after)
+        exc = self.assertRaises(sdk_exceptions.HttpException,
+                                nova_state.read, self.proxy, workers=5)
+        self.assertEqual(403, exc.status_code)
+
+
+class TestOutcomes(base.BaseTestCase):
+
+    def test_each_outcome_in_call_order(self):
+        def fails():
+            raise ValueError('two')
+
+        outcomes = nova_state.outcomes_of(
+            [lambda: 1, fails, lambda: 3], workers=2)
+        self.assertEqual([(1, None), (3, None)],
+                         [outcomes[0], outcomes[2]])
+        self.assertIsNone(outcomes[1][0])
+        self.assertEqual('two', str(outcomes[1][1]))
+
+    def test_no_calls_no_outcomes(self):
+        self.assertEqual([], nova_state.outcomes_of([], workers=4))

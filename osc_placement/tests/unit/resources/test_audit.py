@@ -19,7 +19,11 @@ exits with; the real Nova's cases are the e2e-nova tests'.
 import json
 import os
 import stat
+import threading
 
+import fixtures
+
+from osc_placement.api import nova_state
 from osc_placement.tests import cli
 from osc_placement.tests.unit import base
 from osc_placement.tests.unit import clouds
@@ -43,7 +47,8 @@ def _server(uuid):
                        'extra_specs': {}}}
 
 
-class TestAudit(base.FileTestCase):
+class AuditCase(base.FileTestCase):
+    """One compute node cn1 of host1, server S1 on it, orphan X1."""
 
     api_version = '1.39'
     command = ('resource', 'provider', 'audit')
@@ -89,6 +94,9 @@ class TestAudit(base.FileTestCase):
                 for r in self.requests_mock.request_history
                 if r.url.startswith(URL)]
 
+
+class TestAudit(AuditCase):
+
     def test_finds_the_orphan_exit_3(self):
         out, err, code = self.openstack('-f', 'json')
         self.assertEqual(('', 3), (err, code))
@@ -97,15 +105,23 @@ class TestAudit(base.FileTestCase):
             'server': '', 'detail': 'No server or migration has this UUID; '
                                     'it holds VCPU=1 on cn1.',
             'fix': 'remove its allocations'}], json.loads(out))
+        sent = self.placement_sent()
         self.assertEqual(
             [('GET', '/resource_providers'),
-             ('GET', '/traits?name=startswith%3AOWNER_'),
-             ('GET', '/resource_providers?required=COMPUTE_NODE'),
-             ('GET', '/resource_providers?required=MISC_SHARES_VIA_AGGREGATE'),
-             ('GET', '/resource_providers?required=OWNER_NOVA'),
-             ('GET', '/resource_providers/%s/allocations' % CN1),
-             ('GET', '/usages?project_id=p&user_id=u')],
-            self.placement_sent())
+             ('GET', '/traits?name=startswith%3AOWNER_')], sent[:2])
+        # The trait lists at once, in any order.
+        self.assertEqual(
+            sorted([('GET', '/resource_providers?required=COMPUTE_NODE'),
+                    ('GET', '/resource_providers?required='
+                            'MISC_SHARES_VIA_AGGREGATE'),
+                    ('GET', '/resource_providers?required=OWNER_NOVA')]),
+            sorted(sent[2:5]))
+        # The orphan is read for the owner check: what it holds is in
+        # the name of p1/u1, not p/u.
+        self.assertEqual(
+            [('GET', '/resource_providers/%s/allocations' % CN1),
+             ('GET', '/usages?project_id=p&user_id=u'),
+             ('GET', '/allocations/' + X1)], sent[5:])
 
     def test_nothing_found_exit_0(self):
         self.cloud({S1: SMALL})
@@ -153,7 +169,9 @@ class TestAudit(base.FileTestCase):
         self.requests_mock.post(URL + '/allocations', status_code=409, json=(
             base.placement_error(409, 'consumer generation conflict',
                                  code='placement.concurrent_update')))
+        # Read by the owner check, by the fix, then after the refusal.
         self.requests_mock.get(URL + '/allocations/' + X1, [
+            {'json': base.consumer({CN1: {'VCPU': 1}}, generation=7)},
             {'json': base.consumer({CN1: {'VCPU': 1}}, generation=7)},
             {'json': base.consumer({CN1: {'VCPU': 2}}, generation=8)}])
         undo = os.path.join(self.dir, 'undo.json')
@@ -242,3 +260,137 @@ class TestAudit(base.FileTestCase):
                          'its aggregates were not changed (the allocations '
                          'were written); run the audit again.', err.strip())
         self.assertFalse(put.called)
+
+
+S2 = '20000000-0000-0000-0000-000000000002'
+S3 = '20000000-0000-0000-0000-000000000003'
+
+
+class TestOwnerReads(AuditCase):
+    """The owner check: the requests it sends, what it finds."""
+
+    def servers(self, owners):
+        """Nova's S1, S2, S3 of p/u on cn1; Placement's records of them.
+
+        ``owners``: {server: project Placement records it under}; X1,
+        an orphan, is recorded under p/u.
+        """
+        mock = self.requests_mock
+        held = {S1: SMALL, S2: SMALL, S3: SMALL, X1: {'VCPU': 1}}
+        mock.get(URL + '/resource_providers/%s/allocations' % CN1, json={
+            'resource_provider_generation': 3, 'allocations': {
+                c: {'resources': r} for c, r in held.items()}})
+        mock.get(NOVA + '/servers/detail', json={'servers': [
+            dict(_server(s), name='vm%d' % n)
+            for n, s in enumerate((S1, S2, S3), 1)]})
+        usages = {}
+        for consumer, project in dict(owners, **{X1: 'p'}).items():
+            mock.get(URL + '/allocations/' + consumer, json=base.consumer(
+                {CN1: held[consumer]}, project=project, user='u'))
+            if project == 'p':
+                for rc, amount in held[consumer].items():
+                    usages[rc] = usages.get(rc, 0) + amount
+        mock.get(URL + '/usages?project_id=p&user_id=u', complete_qs=True,
+                 json={'usages': usages})
+
+    def consumers_read(self):
+        return sorted(path[len('/allocations/'):]
+                      for method, path in self.placement_sent()
+                      if path.startswith('/allocations/'))
+
+    def test_a_healthy_cloud_with_an_orphan_reads_no_server(self):
+        self.servers({S1: 'p', S2: 'p', S3: 'p'})
+        out, err, code = self.openstack('-f', 'json')
+        self.assertEqual(('', 3), (err, code))
+        self.assertEqual([('orphan', X1)], [
+            (row['problem'], row['consumer']) for row in json.loads(out)])
+        self.assertEqual([X1], self.consumers_read())
+
+    def test_a_server_held_in_another_name_beside_an_orphan(self):
+        # p's usages (S1, S3, X1) equal what S1, S2, S3 hold: only with
+        # X1 counted does p differ.
+        self.servers({S1: 'p', S2: 'admin', S3: 'p'})
+        out, err, code = self.openstack('-f', 'json')
+        self.assertEqual(('', 3), (err, code))
+        self.assertEqual(
+            [('orphan', X1), ('owner', S2)],
+            sorted((row['problem'], row['consumer'])
+                   for row in json.loads(out)))
+        self.assertEqual(sorted([S1, S2, S3, X1]), self.consumers_read())
+
+
+class TestNovaBeside(AuditCase):
+    """Nova's reads in a thread while Placement's are sent."""
+
+    def wrap(self, target, before=None, after=None):
+        real = getattr(nova_state, target)
+
+        def call(*args, **kwargs):
+            if before:
+                self.assertTrue(before.wait(10))
+            try:
+                return real(*args, **kwargs)
+            finally:
+                if after:
+                    after.set()
+
+        self.useFixture(fixtures.MockPatchObject(
+            nova_state, target, autospec=True, side_effect=call))
+
+    def test_nova_is_read_while_placement_is(self):
+        # Nova's reads wait until the allocations are asked: read before
+        # Placement, as they were, they would wait in vain.
+        asked = threading.Event()
+
+        def allocations(request, context):
+            asked.set()
+            return {'resource_provider_generation': 3, 'allocations': {
+                S1: {'resources': SMALL}}}
+
+        self.requests_mock.get(
+            URL + '/resource_providers/%s/allocations' % CN1,
+            json=allocations)
+        self.wrap('read', before=asked)
+        out, err, code = self.openstack('-f', 'json')
+        self.assertEqual(('[]', '', 0), (out.strip(), err, code))
+
+    def both_fail(self, nova_first):
+        self.requests_mock.get(NOVA + '/os-migrations', status_code=403,
+                               json={'forbidden': {'message': 'Policy'}})
+        self.requests_mock.get(
+            URL + '/traits?name=startswith:OWNER_', complete_qs=True,
+            status_code=503, json=base.placement_error(503, 'Down.'))
+        nova_failed, placement_failed = threading.Event(), threading.Event()
+        if nova_first:
+            self.wrap('read', after=nova_failed)
+            self.wrap('owner_traits', before=nova_failed,
+                      after=placement_failed)
+        else:
+            self.wrap('owner_traits', after=placement_failed)
+            self.wrap('read', before=placement_failed, after=nova_failed)
+        out, err, code = self.openstack()
+        self.assertTrue(nova_failed.is_set() and placement_failed.is_set())
+        return err, code
+
+    # Nova's error, whichever fails first.
+    NOVA_ERROR = (
+        'Cannot read the servers, migrations, hypervisors and aggregates of '
+        'the compute API: the compute API answered HTTP 403: {"forbidden": '
+        '{"message": "Policy"}}\n')
+
+    def test_both_fail_nova_first(self):
+        self.assertEqual((self.NOVA_ERROR, 1),
+                         self.both_fail(nova_first=True))
+
+    def test_both_fail_placement_first(self):
+        self.assertEqual((self.NOVA_ERROR, 1),
+                         self.both_fail(nova_first=False))
+
+    def test_placement_fails_alone_its_error(self):
+        self.requests_mock.get(
+            URL + '/traits?name=startswith:OWNER_', complete_qs=True,
+            status_code=503, json=base.placement_error(503, 'Down.'))
+        out, err, code = self.openstack()
+        self.assertEqual(1, code)
+        self.assertEqual(1, len(err.strip().splitlines()), err)
+        self.assertIn('Down.', err)

@@ -123,16 +123,204 @@ class TestAggregates(base.BaseTestCase):
                       '<generation> %s\n' % t.CN1, text)
 
 
+S3 = '%08d-1111-1111-1111-111111111111' % 9
+# A provider the audit does not read.
+ELSEWHERE = 'eeeeeeee-0000-0000-0000-000000000000'
+BIG = {'VCPU': 4, 'MEMORY_MB': 4096, 'DISK_GB': 40}
+
+
+def owned(project, held, user='u'):
+    """A consumer as Placement records it: (project, user, {rp: amounts})."""
+    return project, user, held
+
+
+def screen(c, placement):
+    """The consumers the owner check reads, as cli/audit._owners does.
+
+    ``placement``: {consumer: owned(...)}, every consumer Placement has
+    (on the audited providers or not). Returns the consumers read, in
+    the order read, and the owners found.
+    """
+    usages = {}
+    for project, user, held in placement.values():
+        total = usages.setdefault((project, user), {})
+        for amounts in held.values():
+            for rc, amount in amounts.items():
+                total[rc] = total.get(rc, 0) + amount
+    read, order = {}, []
+    todo = plan.owner_others(c)
+    while True:
+        for consumer in todo:
+            project, user, held = placement.get(consumer, (None, None, {}))
+            read[consumer] = record(held, project=project, user=user)
+            order.append(consumer)
+        todo = plan.owner_suspects(
+            c, {pair: usages.get(pair, {}) for pair in plan.owner_pairs(c)},
+            read)
+        if not todo:
+            break
+    return order, {consumer: (rec['project_id'], rec['user_id'])
+                   for consumer, rec in read.items() if rec['allocations']}
+
+
 class TestOwnerSuspects(base.BaseTestCase):
 
     def test_usages_equal_nothing_to_read(self):
         c = t.cloud([t.server()], allocations={t.S1: {t.CN1: t.SMALL}})
         self.assertEqual([], plan.owner_suspects(c, {('p', 'u'): dict(
-            t.SMALL, PCPU=0)}))
+            t.SMALL, PCPU=0)}, {}))
 
     def test_usages_differ_read_the_pair_s_servers(self):
         c = t.cloud([t.server(), t.server(t.S2, project='q')],
                     allocations={t.S1: {t.CN1: t.SMALL},
                                  t.S2: {t.CN1: t.SMALL}})
         self.assertEqual([t.S1], plan.owner_suspects(c, {
-            ('p', 'u'): {}, ('q', 'u'): t.SMALL}))
+            ('p', 'u'): {}, ('q', 'u'): t.SMALL}, {}))
+
+    def test_the_others_are_every_consumer_but_the_live_servers(self):
+        c = t.cloud(
+            [t.server(), t.server(t.S2, status='DELETED'),
+             t.server(S3, status='UNKNOWN', project=None, user=None)],
+            [t.migration()],
+            allocations={t.S1: {t.CN1: t.SMALL}, t.S2: {t.CN1: t.SMALL},
+                         S3: {t.CN1: t.SMALL}, t.M1: {t.CN2: t.SMALL},
+                         t.X1: {t.CN1: t.SMALL}})
+        self.assertEqual(sorted([t.S2, S3, t.M1, t.X1]),
+                         plan.owner_others(c))
+        self.assertEqual({('p', 'u'): [t.S1]}, plan.owner_pairs(c))
+
+    def test_orphans_in_the_servers_name_read_no_server(self):
+        # The bench's cloud: one project, its orphans, its migrations'
+        # and deleted servers' consumers in the servers' name.
+        c = t.cloud([t.server(), t.server(t.S2),
+                     t.server(S3, status='DELETED')], [t.migration()],
+                    allocations={t.S1: {t.CN1: t.SMALL},
+                                 t.S2: {t.CN2: t.SMALL},
+                                 S3: {t.CN1: t.SMALL},
+                                 t.M1: {t.CN2: t.SMALL},
+                                 t.X1: {t.CN1: {'VCPU': 1}}})
+        order, owners = screen(c, {
+            t.S1: owned('p', {t.CN1: t.SMALL}),
+            t.S2: owned('p', {t.CN2: t.SMALL}),
+            S3: owned('p', {t.CN1: t.SMALL}),
+            t.M1: owned('p', {t.CN2: t.SMALL}),
+            t.X1: owned('p', {t.CN1: {'VCPU': 1}})})
+        self.assertEqual(sorted([S3, t.M1, t.X1]), order)
+        self.assertNotIn(t.S1, owners)
+
+    def test_a_server_in_another_name_is_found_beside_an_orphan(self):
+        c = t.cloud([t.server(), t.server(t.S2)],
+                    allocations={t.S1: {t.CN1: t.SMALL},
+                                 t.S2: {t.CN1: t.SMALL},
+                                 t.X1: {t.CN1: t.SMALL}})
+        order, owners = screen(c, {
+            t.S1: owned('p', {t.CN1: t.SMALL}),
+            t.S2: owned('admin', {t.CN1: t.SMALL}),
+            t.X1: owned('p', {t.CN1: t.SMALL})})
+        # Without X1 read, p's usages (S1 + X1) would equal S1 + S2.
+        self.assertEqual([t.X1, t.S1, t.S2], order)
+        self.assertEqual(('admin', 'u'), owners[t.S2])
+
+    def test_a_swap_is_found_both_ways(self):
+        c = t.cloud([t.server(), t.server(t.S2, project='q')],
+                    allocations={t.S1: {t.CN1: t.SMALL},
+                                 t.S2: {t.CN2: BIG}})
+        order, owners = screen(c, {
+            t.S1: owned('q', {t.CN1: t.SMALL}),
+            t.S2: owned('p', {t.CN2: BIG})})
+        self.assertEqual([t.S1, t.S2], order)
+        self.assertEqual({t.S1: ('q', 'u'), t.S2: ('p', 'u')}, owners)
+
+    def test_an_even_swap_is_found_once_one_side_differs(self):
+        # S1 and S2, of one flavor, in each other's name: the sums of p
+        # and q are as without the swap, but X1, in p's name, holds on
+        # a provider not audited; so p's servers are read, S1 is then
+        # counted under q, and q differs.
+        c = t.cloud([t.server(), t.server(t.S2, project='q'),
+                     t.server(S3)],
+                    allocations={t.S1: {t.CN1: t.SMALL},
+                                 t.S2: {t.CN1: t.SMALL},
+                                 S3: {t.CN2: t.SMALL}})
+        order, owners = screen(c, {
+            t.S1: owned('q', {t.CN1: t.SMALL}),
+            t.S2: owned('p', {t.CN1: t.SMALL}),
+            S3: owned('p', {t.CN2: t.SMALL}),
+            t.X1: owned('p', {ELSEWHERE: {'VCPU': 1}})})
+        self.assertEqual([t.S1, S3, t.S2], order)
+        self.assertEqual(('q', 'u'), owners[t.S1])
+        self.assertEqual(('p', 'u'), owners[t.S2])
+
+    def test_an_even_swap_alone_leaves_every_sum_unchanged(self):
+        # The limit the docstring argues: no sum of Placement tells this
+        # cloud from the one without the swap, so nothing is read.
+        c = t.cloud([t.server(), t.server(t.S2, project='q')],
+                    allocations={t.S1: {t.CN1: t.SMALL},
+                                 t.S2: {t.CN1: t.SMALL}})
+        order, _owners = screen(c, {
+            t.S1: owned('q', {t.CN1: t.SMALL}),
+            t.S2: owned('p', {t.CN1: t.SMALL})})
+        self.assertEqual([], order)
+
+    def test_a_selection_whose_servers_hold_on_providers_not_audited(self):
+        # Only cn1 audited; S1 holds its disk elsewhere, and S2 is held
+        # in admin's name: p's usages (all of S1) differ from what is
+        # expected (S1's part on cn1 and S2), so both are read.
+        c = t.cloud([t.server(), t.server(t.S2)],
+                    providers={t.CN1: t.PROVIDERS[t.CN1]},
+                    allocations={t.S1: {t.CN1: {'VCPU': 1,
+                                                'MEMORY_MB': 512}},
+                                 t.S2: {t.CN1: t.SMALL}}, selected=True)
+        order, owners = screen(c, {
+            t.S1: owned('p', {t.CN1: {'VCPU': 1, 'MEMORY_MB': 512},
+                              ELSEWHERE: {'DISK_GB': 10}}),
+            t.S2: owned('admin', {t.CN1: t.SMALL})})
+        self.assertEqual([t.S1, t.S2], order)
+        self.assertEqual({t.S1: ('p', 'u'), t.S2: ('admin', 'u')}, owners)
+
+    def test_held_elsewhere_alone_reads_the_pair_once(self):
+        # S1 holds on a provider not audited: p differs, its servers are
+        # read once, and then nothing is left to read.
+        c = t.cloud([t.server(), t.server(t.S2)],
+                    providers={t.CN1: t.PROVIDERS[t.CN1]},
+                    allocations={t.S1: {t.CN1: t.SMALL},
+                                 t.S2: {t.CN1: t.SMALL}}, selected=True)
+        order, owners = screen(c, {
+            t.S1: owned('p', {t.CN1: t.SMALL, ELSEWHERE: {'DISK_GB': 5}}),
+            t.S2: owned('p', {t.CN1: t.SMALL})})
+        self.assertEqual([t.S1, t.S2], order)
+        self.assertEqual({t.S1: ('p', 'u'), t.S2: ('p', 'u')}, owners)
+
+    def test_a_device_class_held_elsewhere_reads_no_server(self):
+        # S1's device is on another service's provider, not audited:
+        # p differs only in a class no server holds on the providers
+        # read.
+        c = t.cloud([t.server(), t.server(t.S2)],
+                    allocations={t.S1: {t.CN1: t.SMALL},
+                                 t.S2: {t.CN1: t.SMALL}})
+        order, _owners = screen(c, {
+            t.S1: owned('p', {t.CN1: t.SMALL,
+                              ELSEWHERE: {'CUSTOM_FPGA': 1}}),
+            t.S2: owned('p', {t.CN1: t.SMALL})})
+        self.assertEqual([], order)
+
+    def test_a_device_class_and_a_server_in_another_name(self):
+        c = t.cloud([t.server(), t.server(t.S2)],
+                    allocations={t.S1: {t.CN1: t.SMALL},
+                                 t.S2: {t.CN1: t.SMALL}})
+        order, owners = screen(c, {
+            t.S1: owned('p', {t.CN1: t.SMALL,
+                              ELSEWHERE: {'CUSTOM_FPGA': 1}}),
+            t.S2: owned('admin', {t.CN1: t.SMALL})})
+        self.assertEqual([t.S1, t.S2], order)
+        self.assertEqual(('admin', 'u'), owners[t.S2])
+
+    def test_only_the_servers_holding_a_class_that_differs(self):
+        # S2 holds a VGPU on cn1 too and is in admin's name: p's usages
+        # (S1, and X1's held elsewhere) differ from S1 and S2 in VGPU
+        # alone, so S2 is read first, and S1 is not.
+        c = t.cloud([t.server(), t.server(t.S2)],
+                    allocations={t.S1: {t.CN1: t.SMALL},
+                                 t.S2: {t.CN1: dict(t.SMALL, VGPU=1)}})
+        usages = {('p', 'u'): {rc: 2 * amount
+                               for rc, amount in t.SMALL.items()}}
+        self.assertEqual([t.S2], plan.owner_suspects(c, usages, {}))
