@@ -15,9 +15,10 @@
 :func:`read_cloud` reads Nova (``api.nova_state``, in a thread) and,
 meanwhile, Placement (the provider list, the trait lists, each audited
 provider's allocations through the command's batch engine), then the
-aggregates' members and the owners (the usages of the servers' owners,
-the consumers that are no server, the servers the usages cannot
-vouch for) into a ``model.audit.state.Cloud``; :func:`fix` writes
+aggregates' members, the few servers a selection must judge on all
+they hold (``model.audit.plan.whole_wanted()``) and the owners (the
+usages of the servers' owners, the consumers that are no server, the
+servers the usages cannot vouch for) into a ``model.audit.state.Cloud``; :func:`fix` writes
 the undo file, then every consumer in one ``POST /allocations``, then the
 aggregates, each with its generation.
 """
@@ -36,6 +37,7 @@ from osc_placement.model.audit import plan
 from osc_placement.model.audit import rules
 from osc_placement.model.audit import state
 from osc_placement.model import batch_names
+from osc_placement.model import consumers
 from osc_placement.model import savefile
 from osc_placement import version
 
@@ -133,22 +135,23 @@ def audited(every, chosen):
             and not rp.foreign and (chosen is None or uuid in chosen)}
 
 
-def _owners(cmd, http, cloud):
+def _owners(cmd, http, cloud, read):
     """{consumer: (project, user)} of the consumers worth reading.
 
     The usages of each pair of the live servers' owners, then the
     consumers that are no live server, then, until no pair's usages
     differ from what is known (``model.audit.plan.owner_suspects()``),
     the servers of the pairs that differ: a cloud whose servers are all
-    held in their owners' names sends no request per server.
+    held in their owners' names sends no request per server. ``read``:
+    {consumer: record} of those read already, not read again.
     """
     pairs = list(plan.owner_pairs(cloud))
     usages = dict(cmd.each(
         http, lambda pair: nova_state.usages(http, *pair), pairs,
         batch_names.OWNERS, key=lambda pair: '%s/%s' % pair))
     cmd.require_complete(batch_names.ROWS, batch_names.OWNERS)
-    read = {}
-    todo = plan.owner_others(cloud)
+    read = dict(read)
+    todo = [c for c in plan.owner_others(cloud) if c not in read]
     while True:
         if todo:
             read.update(cmd.each(
@@ -232,10 +235,28 @@ def read_cloud(cmd, http, parsed_args, kinds):
     cloud = state.Cloud(
         nova.servers, nova.migrations, nova.hypervisors, nova.aggregates,
         audit, allocations, grace_minutes=parsed_args.grace,
-        selected=chosen is not None)
+        selected=chosen is not None, known=every)
+    whole = _whole(cmd, http, cloud, kinds)
+    cloud.whole = {c: consumers.held(rec) for c, rec in whole.items()}
     if Kind.OWNER in kinds:
-        cloud.owners = _owners(cmd, http, cloud)
+        cloud.owners = _owners(cmd, http, cloud, whole)
     return cloud, nova
+
+
+def _whole(cmd, http, cloud, kinds):
+    """{consumer: record} of the servers to judge on all they hold.
+
+    ``model.audit.plan.whole_wanted()``: with providers selected, the
+    few servers whose allocations elsewhere decide their kind.
+    """
+    wanted = plan.whole_wanted(cloud, kinds)
+    if not wanted:
+        return {}
+    read = dict(cmd.each(
+        http, lambda c: consumer_api.read_consumer(http, c), wanted,
+        batch_names.CONSUMERS))
+    cmd.require_complete(batch_names.ROWS, batch_names.CONSUMERS)
+    return read
 
 
 def _undo(cmd, path, before, aggregate_writes, names):

@@ -24,6 +24,7 @@ import collections
 
 from osc_placement import microversions
 from osc_placement.model.audit import findings
+from osc_placement.model.audit import state
 from osc_placement.model import consumers
 
 Action = findings.Action
@@ -125,6 +126,43 @@ def aggregate_undo(writes, names):
                 microversions.AGGREGATES_GENERATION, ''.join(
                     '--aggregate %s ' % agg for agg in current), rp))
     return '\n'.join(lines) + '\n'
+
+
+# The kinds whose rules judge a server by all it holds.
+WHOLE_KINDS = frozenset((findings.Kind.EVACUATED, findings.Kind.WRONG_HOST,
+                         findings.Kind.MISSING, findings.Kind.FLAVOR))
+
+
+def whole_wanted(cloud, kinds):
+    """The servers to read whole (``GET /allocations/<consumer>``): [uuid].
+
+    Only when some providers are audited (``cloud.selected``): what a
+    server holds on the others was not read, and two cases cannot be
+    judged without it. A live server, no migration in progress, that
+    holds something on a compute tree audited other than its
+    hypervisor's provider: a wrong host, or the source of an evacuation
+    whose part on its own hypervisor was not read. And a live server on
+    a hypervisor whose provider is audited that holds nothing on the
+    providers audited: missing, or holding elsewhere. A healthy server
+    on a provider audited is neither: a cloud in order reads none.
+    """
+    if not cloud.selected or not WHOLE_KINDS & set(kinds):
+        return []
+    wanted = []
+    for uuid, found in cloud.servers.items():
+        if found.deleted or found.unknown or cloud.in_progress(uuid):
+            continue
+        here = cloud.server_provider(found)
+        if here is None:
+            continue
+        if uuid in cloud.allocations:
+            roots = cloud.roots(uuid, audited_only=True)
+            if roots and here not in roots:
+                wanted.append(uuid)
+        elif here in cloud.providers and found.status not in (
+                state.SHELVED_OFFLOADED, state.SOFT_DELETED):
+            wanted.append(uuid)
+    return sorted(wanted)
 
 
 def owner_pairs(cloud):

@@ -46,14 +46,14 @@ class Unchecked(collections.namedtuple('Unchecked', 'kind reason')):
 
 def _held(cloud, consumer, rps=None):
     """'VCPU=2, MEMORY_MB=512 on compute-1' of a consumer's allocations."""
-    held = cloud.allocations.get(consumer, {})
+    held = cloud.held(consumer)
     rps = sorted(rps if rps is not None else held, key=cloud.order)
     return '; '.join('%s on %s' % (findings.amounts_text(held[rp]),
                                    cloud.name(rp)) for rp in rps)
 
 
 def _first(cloud, consumer):
-    """The first provider (in list order) a consumer holds allocations on."""
+    """The first provider audited (in list order) a consumer holds on."""
     return min(cloud.allocations.get(consumer, {}), key=cloud.order,
                default=None)
 
@@ -107,7 +107,12 @@ def evacuated(cloud, consumer):
     down and never came back to clean up. With a migration of the server
     in progress, the two roots are the migration's doing: settled. The
     fix removes the part on the roots the server is not on; sharing
-    providers are judged by the server, never by their root.
+    providers are judged by the server, never by their root. When only
+    some providers are audited, the row and its fix are about the part
+    on them: a part on a provider not audited is named in the detail but
+    never removed, and a consumer whose leftover is only on providers
+    not audited (its server's own provider given) is settled: auditing
+    them finds it.
     """
     server = _live(cloud, consumer)
     roots = cloud.roots(consumer)
@@ -120,13 +125,16 @@ def evacuated(cloud, consumer):
         return None
     others = sorted((rp for root, rps in roots.items() if root != here
                      for rp in rps), key=cloud.order)
+    audited = [rp for rp in others if rp in cloud.providers]
+    if not audited:
+        return SETTLED
     detail = ('Server on %s (its hypervisor) also holds %s, with no '
               'migration in progress.' % (cloud.name(here),
                                           _held(cloud, consumer, others)))
     why = guard(server)
     fix = findings.none(why) if why else findings.fix(
-        findings.Action.REMOVE_PROVIDERS, providers=others)
-    return findings.Finding(Kind.EVACUATED, others[0], consumer, server,
+        findings.Action.REMOVE_PROVIDERS, providers=audited)
+    return findings.Finding(Kind.EVACUATED, audited[0], consumer, server,
                             detail, fix)
 
 
@@ -134,7 +142,9 @@ def wrong_host(cloud, consumer):
     """A server's allocations on a root other than its hypervisor's.
 
     Which side is right (Nova's record or Placement's) needs an
-    operator: no fix. A migration in progress settles it.
+    operator: no fix. A migration in progress settles it. A server that
+    holds nothing on the providers audited (read whole because it looked
+    missing) is settled: its row is on the providers it holds on.
     """
     server = _live(cloud, consumer)
     roots = cloud.roots(consumer)
@@ -145,6 +155,8 @@ def wrong_host(cloud, consumer):
     here = cloud.server_provider(server)
     if server.node is None or here is None or here in roots:
         return None
+    if _first(cloud, consumer) is None:
+        return SETTLED
     detail = 'Nova says the server is on %s; it holds %s.' % (
         server.node, _held(cloud, consumer))
     return findings.Finding(
@@ -185,10 +197,12 @@ def missing(cloud, consumer):
     offloaded, on a hypervisor whose provider is audited. The fix writes
     what its embedded flavor asks for on that provider, with the server's
     project and user; a flavor whose request needs nested providers gets
-    none, as heal refuses it.
+    none, as heal refuses it. When only some providers are audited, a
+    server holding nothing on them was read whole: one that holds
+    something elsewhere is not missing.
     """
     server = _live(cloud, consumer)
-    if server is None or consumer in cloud.allocations:
+    if server is None or cloud.held(consumer):
         return None
     here = cloud.server_provider(server)
     if here is None or here not in cloud.providers or server.status in (
@@ -216,7 +230,8 @@ def owner(cloud, consumer):
     server = _live(cloud, consumer)
     held_by = cloud.owners.get(consumer)
     wanted = (server.project_id, server.user_id) if server else None
-    if server is None or held_by is None or tuple(held_by) == wanted:
+    if server is None or held_by is None or tuple(held_by) == wanted or \
+            consumer not in cloud.allocations:
         return None
     detail = ('Held by project %s and user %s; the server is of project %s '
               'and user %s.' % (held_by + wanted))
@@ -237,7 +252,8 @@ def flavor(cloud, consumer):
     hand needs an operator. When only some providers are audited (given
     by name or aggregate), what the consumer holds elsewhere (its disk on
     a sharing provider, its CPUs on a compute node not given) was not
-    read: only the classes it holds on the providers read are compared.
+    read unless the consumer was read whole: for the others, only the
+    classes it holds on the providers read are compared.
     """
     server = _live(cloud, consumer)
     if server is None or consumer not in cloud.allocations or \
@@ -247,10 +263,10 @@ def flavor(cloud, consumer):
     if asked is None:
         return None
     held = collections.Counter()
-    for amounts in cloud.allocations[consumer].values():
+    for amounts in cloud.held(consumer).values():
         held.update(amounts)
     classes = set(asked) | (set(held) & flavor_request.FLAVOR_CLASSES)
-    if cloud.selected:
+    if cloud.selected and consumer not in cloud.whole:
         classes &= set(held)
     differ = sorted(rc for rc in classes
                     if held.get(rc, 0) != asked.get(rc, 0))

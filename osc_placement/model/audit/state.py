@@ -191,12 +191,17 @@ class Cloud(object):
     {class: amount}}} on them; ``owners``: {consumer: (project, user)}
     of the consumers whose owner was read; ``hypervisors``: None when
     the compute API could not list them (a cell down); ``now``: the time
-    the grace is measured from.
+    the grace is measured from. When only some providers are audited
+    (``selected``): ``known``, {uuid: Provider} of every provider
+    listed (the trees and names of those not audited), and ``whole``,
+    {consumer: {rp: {class: amount}}} of the consumers read whole (all
+    they hold, on any provider).
     """
 
     def __init__(self, servers, migrations, hypervisors, aggregates,
                  providers, allocations, owners=None, grace_minutes=10,
-                 now=None, selected=False, down_cell=False):
+                 now=None, selected=False, down_cell=False, known=None,
+                 whole=None):
         self.servers = {s.uuid: s for s in servers}
         self.migrations = {m.uuid: m for m in migrations}
         self.by_server = collections.defaultdict(list)
@@ -212,24 +217,42 @@ class Cloud(object):
         self.grace = datetime.timedelta(minutes=grace_minutes)
         self.now = now or datetime.datetime.now(datetime.timezone.utc)
         self.selected = selected
+        self.known = known or providers
+        self.whole = whole or {}
         self.down_cell = down_cell or hypervisors is None or any(
             s.unknown for s in servers)
 
     def order(self, rp):
         """The provider's place in the list (unknown ones last)."""
         if not hasattr(self, '_order'):
-            self._order = {uuid: i for i, uuid in enumerate(self.providers)}
+            self._order = {uuid: i for i, uuid in enumerate(self.known)}
         return self._order.get(rp, len(self._order))
 
     def name(self, rp):
-        found = self.providers.get(rp)
+        found = self.providers.get(rp) or self.known.get(rp)
         return found.name if found else rp
 
-    def roots(self, consumer):
-        """{root: [rp]} of a consumer's allocations, sharing ones apart."""
+    def held(self, consumer):
+        """{rp: {class: amount}} of a consumer's allocations.
+
+        All it holds if it was read whole, else what it holds on the
+        providers audited.
+        """
+        found = self.whole.get(consumer)
+        return found if found is not None else self.allocations.get(
+            consumer, {})
+
+    def roots(self, consumer, audited_only=False):
+        """{root: [rp]} of a consumer's allocations, sharing ones apart.
+
+        Of all it holds (:meth:`held`), or of its allocations on the
+        providers audited only.
+        """
         found = collections.defaultdict(list)
-        for rp in self.allocations.get(consumer, {}):
-            record = self.providers.get(rp)
+        held = self.allocations.get(consumer, {}) if audited_only else \
+            self.held(consumer)
+        for rp in held:
+            record = self.providers.get(rp) or self.known.get(rp)
             if record is None or record.sharing:
                 continue
             found[record.root].append(rp)
