@@ -163,6 +163,39 @@ def screen(c, placement):
                    for consumer, rec in read.items() if rec['allocations']}
 
 
+class TestWholeWanted(base.BaseTestCase):
+
+    KINDS = tuple(findings.Kind)
+
+    def test_the_servers_whose_kind_depends_on_what_is_not_read(self):
+        servers = [t.server(t.S1, node='cn2'),  # cn1's part read
+                   t.server(t.S2),  # on cn1, nothing on cn1
+                   t.server(t.M1),  # healthy on cn1
+                   t.server(t.X1, status=t.state.SHELVED_OFFLOADED)]
+        c = t.selection([t.CN1], {t.S1: {t.CN1: t.SMALL, t.CN2: t.SMALL},
+                                  t.M1: {t.CN1: t.SMALL}}, servers)
+        self.assertEqual([t.S1, t.S2], plan.whole_wanted(c, self.KINDS))
+
+    def test_none_without_a_selection_or_kind_that_needs_them(self):
+        servers = [t.server(t.S1, node='cn2'), t.server(t.S2)]
+        held = {t.S1: {t.CN1: t.SMALL, t.CN2: t.SMALL}}
+        self.assertEqual([], plan.whole_wanted(t.cloud(
+            servers, allocations=held), self.KINDS))
+        self.assertEqual([], plan.whole_wanted(t.selection(
+            [t.CN1], held, servers), [findings.Kind.ORPHAN,
+                                      findings.Kind.OWNER]))
+
+    def test_not_its_sharing_disk_nor_during_a_migration(self):
+        # Its disk on the sharing provider given says nothing of its host.
+        servers = [t.server(t.S1, node='cn2'),
+                   t.server(t.S2, node='cn2', task_state='resize_finish')]
+        c = t.selection([t.SHARED, t.CN1], {
+            t.S1: {t.CN2: t.SMALL, t.SHARED: {'DISK_GB': 10}},
+            t.S2: {t.CN1: t.SMALL, t.CN2: t.SMALL}}, servers,
+            migrations=[t.migration(srv=t.S2, status='finished')])
+        self.assertEqual([], plan.whole_wanted(c, self.KINDS))
+
+
 class TestOwnerSuspects(base.BaseTestCase):
 
     def test_usages_equal_nothing_to_read(self):

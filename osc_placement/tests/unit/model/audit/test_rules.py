@@ -61,11 +61,30 @@ HYPERVISORS = [state.Hypervisor(CN1, 'cn1', 'host1'),
 
 def cloud(servers=(), migrations=(), allocations=None, hypervisors=(
         HYPERVISORS), aggregates=(), providers=None, owners=None, grace=10,
-        selected=False):
+        selected=False, whole=None):
     return state.Cloud(servers, migrations, hypervisors, aggregates,
                        dict(PROVIDERS if providers is None else providers),
                        allocations or {}, owners=owners, grace_minutes=grace,
-                       now=NOW, selected=selected)
+                       now=NOW, selected=selected, known=dict(PROVIDERS),
+                       whole=whole)
+
+
+def selection(rps, held, servers=(), whole=None, **kwargs):
+    """A cloud of which only ``rps`` are audited.
+
+    ``held``: {consumer: {rp: amounts}}, all they hold; what is on
+    ``rps`` is what was read of them, and those of ``whole`` were read
+    whole.
+    """
+    read = {}
+    for consumer, amounts in held.items():
+        on = {rp: a for rp, a in amounts.items() if rp in rps}
+        if on:
+            read[consumer] = on
+    return cloud(servers, allocations=read, providers={
+        rp: PROVIDERS[rp] for rp in PROVIDERS if rp in rps},
+        selected=True, whole={c: held.get(c, {}) for c in whole or ()},
+        **kwargs)
 
 
 def found(c, kinds=tuple(Kind)):
@@ -257,6 +276,15 @@ class TestConsumerRules(base.BaseTestCase):
         self.assertEqual('Holds DISK_GB=20; its flavor small asks '
                          'DISK_GB=10.', f.detail)
 
+    def test_flavor_of_a_consumer_read_whole_compares_every_class(self):
+        # Read whole, its disk on the sharing provider not audited counts.
+        [f] = found(selection([CN1], {S1: {
+            CN1: {'VCPU': 1, 'MEMORY_MB': 512},
+            SHARED: {'DISK_GB': 20}}}, [server()], whole=[S1]))
+        self.assertEqual((Kind.FLAVOR, CN1), (f.kind, f.provider))
+        self.assertEqual('Holds DISK_GB=20; its flavor small asks '
+                         'DISK_GB=10.', f.detail)
+
     def test_flavor_ignores_port_classes(self):
         self.assertEqual([], found(cloud([server()], allocations={
             S1: {CN1: dict(SMALL, NET_BW_EGR_KILOBIT_PER_SEC=1000)}})))
@@ -267,6 +295,58 @@ class TestConsumerRules(base.BaseTestCase):
             c, [Kind.MISSING])])
         self.assertEqual([Kind.ORPHAN], [f.kind for f in found(
             c, [Kind.ORPHAN])])
+
+
+class TestSelection(base.BaseTestCase):
+    """Only some providers audited: servers read whole where it decides."""
+
+    EVACUATED = {S1: {CN1: SMALL, CN2: SMALL}}
+
+    def test_evacuated_source_given_read_whole(self):
+        [f] = found(selection([CN1], self.EVACUATED, [server(node='cn2')],
+                              whole=[S1]))
+        self.assertEqual((Kind.EVACUATED, CN1, Action.REMOVE_PROVIDERS,
+                          (CN1,)), (f.kind, f.provider, f.fix.action,
+                                    f.fix.providers))
+        self.assertEqual('Server on cn2 (its hypervisor) also holds '
+                         'DISK_GB=10, MEMORY_MB=512, VCPU=1 on cn1, with '
+                         'no migration in progress.', f.detail)
+
+    def test_evacuated_source_given_not_read_whole_looks_wrong_host(self):
+        # What the audit said before it read such servers whole.
+        [f] = found(selection([CN1], self.EVACUATED, [server(node='cn2')]))
+        self.assertEqual(Kind.WRONG_HOST, f.kind)
+
+    def test_evacuated_host_given_never_touches_the_source(self):
+        # cn2, the server's own host, given; the leftover on cn1 is not
+        # audited: no row on cn2, nothing removed from cn1.
+        for whole in ([], [S1]):
+            self.assertEqual([], found(selection(
+                [CN2], self.EVACUATED, [server(node='cn2')], whole=whole)))
+
+    def test_evacuated_removes_only_the_audited_part_of_the_source(self):
+        [f] = found(selection([CN1], {S1: {
+            CN1: SMALL, CHILD: {'VGPU': 1}, CN2: SMALL}},
+            [server(node='cn2')], whole=[S1]))
+        self.assertEqual((CN1,), f.fix.providers)
+        self.assertIn('VGPU=1 on cn1-gpu', f.detail)
+
+    def test_wrong_host_read_whole(self):
+        [f] = found(selection([CN1], {S1: {CN1: SMALL}},
+                              [server(node='cn2')], whole=[S1]))
+        self.assertEqual((Kind.WRONG_HOST, CN1), (f.kind, f.provider))
+
+    def test_missing_read_whole_holds_nothing(self):
+        [f] = found(selection([CN1], {}, [server()], whole=[S1]))
+        self.assertEqual((Kind.MISSING, CN1, Action.CREATE),
+                         (f.kind, f.provider, f.fix.action))
+
+    def test_not_missing_when_it_holds_elsewhere(self):
+        # On cn1, holding everything on cn2 (not audited): its wrong-host
+        # row is cn2's; none of cn1's, and never missing.
+        self.assertEqual([], found(selection(
+            [CN1], {S1: {CN2: SMALL}}, [server()], whole=[S1],
+            owners={S1: ('q', 'v')})))
 
 
 class TestCloudRules(base.BaseTestCase):
