@@ -394,3 +394,93 @@ class TestNovaBeside(AuditCase):
         self.assertEqual(1, code)
         self.assertEqual(1, len(err.strip().splitlines()), err)
         self.assertIn('Down.', err)
+
+
+CN2 = '10000000-0000-0000-0000-000000000002'
+
+
+class TestSelection(AuditCase):
+    """cn1 given (by name or aggregate); S1 on cn2 holds on both.
+
+    The source of an evacuation whose compute never cleaned up: only
+    cn1's allocations are read, then S1 whole, its kind decided by its
+    part on cn2.
+    """
+
+    def setUp(self):
+        super().setUp()
+        mock = self.requests_mock
+        both = [base.provider(CN1, 'cn1'), base.provider(CN2, 'cn2')]
+        mock.get(URL + '/resource_providers', complete_qs=True,
+                 json={'resource_providers': both})
+        mock.get(URL + '/resource_providers?required=COMPUTE_NODE',
+                 complete_qs=True, json={'resource_providers': both})
+        mock.get(URL + '/resource_providers?required=OWNER_NOVA',
+                 complete_qs=True, json={'resource_providers': both})
+        mock.get(URL + '/resource_providers?name=cn1', complete_qs=True,
+                 json={'resource_providers': both[:1]})
+        mock.get(URL + '/resource_providers?member_of=' + AGG,
+                 complete_qs=True, json={'resource_providers': both[:1]})
+        mock.get(URL + '/resource_providers/%s/allocations' % CN1, json={
+            'resource_provider_generation': 3, 'allocations': {
+                S1: {'resources': SMALL}}})
+        mock.get(URL + '/allocations/' + S1, json=base.consumer(
+            {CN1: SMALL, CN2: SMALL}, generation=5, project='p', user='u'))
+        mock.get(URL + '/usages?project_id=p&user_id=u', complete_qs=True,
+                 json={'usages': {rc: 2 * n for rc, n in SMALL.items()}})
+        mock.get(NOVA + '/servers/detail', json={'servers': [
+            dict(_server(S1), **{
+                'OS-EXT-SRV-ATTR:hypervisor_hostname': 'cn2'})]})
+        mock.get(NOVA + '/os-hypervisors/detail', json={'hypervisors': [
+            {'id': uuid, 'hypervisor_hostname': name,
+             'service': {'host': host}} for uuid, name, host in (
+                (CN1, 'cn1', 'host1'), (CN2, 'cn2', 'host2'))]})
+
+    EVACUATED = {
+        'problem': 'evacuated', 'resource_provider': 'cn1',
+        'consumer': S1, 'server': 'vm1 (ACTIVE)',
+        'detail': 'Server on cn2 (its hypervisor) also holds DISK_GB=10, '
+                  'MEMORY_MB=512, VCPU=1 on cn1, with no migration in '
+                  'progress.',
+        'fix': 'remove its allocations on cn1'}
+
+    def allocation_reads(self):
+        return [path for method, path in self.placement_sent()
+                if 'allocations' in path]
+
+    def test_named_source_is_evacuated_reading_the_server_whole(self):
+        out, err, code = self.openstack('cn1', '-f', 'json')
+        self.assertEqual(('', 3), (err, code))
+        self.assertEqual([self.EVACUATED], json.loads(out))
+        # cn2's allocations are never read: S1 alone, once (the owner
+        # check does not read it again).
+        self.assertEqual(['/resource_providers/%s/allocations' % CN1,
+                          '/allocations/' + S1], self.allocation_reads())
+
+    def test_aggregate_selects_the_same(self):
+        out, err, code = self.openstack('--aggregate', AGG, '-f', 'json')
+        self.assertEqual(('', 3), (err, code))
+        self.assertEqual([self.EVACUATED], json.loads(out))
+        self.assertEqual(['/resource_providers/%s/allocations' % CN1,
+                          '/allocations/' + S1], self.allocation_reads())
+
+    def test_fix_removes_only_cn1_s_part(self):
+        undo = os.path.join(self.dir, 'undo.json')
+        out, err, code = self.openstack('cn1', '--fix', '--undo-file', undo,
+                                        '-f', 'json')
+        self.assertEqual(('', 4), (err, code))
+        self.assertEqual({S1: {'allocations': {CN2: {'resources': SMALL}},
+                               'project_id': 'p', 'user_id': 'u',
+                               'consumer_generation': 5,
+                               'consumer_type': 'INSTANCE'}},
+                         self.post.last_request.json())
+
+    def test_a_healthy_selection_reads_no_server(self):
+        self.requests_mock.get(NOVA + '/servers/detail', json={
+            'servers': [_server(S1)]})
+        self.requests_mock.get(URL + '/usages?project_id=p&user_id=u',
+                               complete_qs=True, json={'usages': SMALL})
+        out, err, code = self.openstack('cn1', '-f', 'json')
+        self.assertEqual(('[]', '', 0), (out.strip(), err, code))
+        self.assertEqual(['/resource_providers/%s/allocations' % CN1],
+                         self.allocation_reads())
