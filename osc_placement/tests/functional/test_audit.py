@@ -378,6 +378,79 @@ class TestAudit(base.TestCase):
         # on cn2, which was not read: no flavor drift for what is unseen.
         self.assertNotIn(S_SHARED, [r['consumer'] for r in rows])
 
+    def test_named_source_of_an_evacuation_is_evacuated(self):
+        # Only cn1 given: the evacuated server's allocations on cn2 (its
+        # hypervisor) are read with the server alone, not cn2's.
+        kinds = ('--check', 'evacuated', '--check', 'wrong-host',
+                 '--check', 'missing', '--check', 'flavor')
+        sent = []
+        self.before_request(
+            lambda method, url, kwargs: sent.append((method, url)))
+        rows, err, code = self.audit('cn1', *kinds)
+        self.assertEqual((3, ''), (code, err))
+        # cn1's allocations, then the two servers on or of cn1 that hold
+        # something elsewhere or nothing there; not cn2's allocations.
+        self.assertEqual(
+            [('GET', '/resource_providers/%s/allocations' % CN1)] + sorted(
+                ('GET', '/allocations/' + c) for c in (
+                    S_EVACUATED, S_WRONG_HOST, S_TASK)),
+            [(m, u) for m, u in sent if 'allocations' in u])
+        self.assertEqual({'evacuated': [S_EVACUATED], 'missing': [S_TASK]},
+                         self.by_kind(rows))
+        self.assertEqual(
+            ('cn1', 'Server on cn2 (its hypervisor) also holds DISK_GB=10, '
+             'MEMORY_MB=512, VCPU=1 on cn1, with no migration in '
+             'progress.', 'remove its allocations on cn1'),
+            tuple(self.row(rows, S_EVACUATED)[k] for k in (
+                'resource_provider', 'detail', 'fix')))
+        # srv-wrong-host, on cn1 by Nova, holds all it holds on cn2: not
+        # missing on cn1 (its wrong-host row is cn2's).
+        self.assertNotIn(S_WRONG_HOST, [r['consumer'] for r in rows])
+        # The same cn1 selected by its Placement aggregate.
+        rows, err, code = self.audit('--aggregate', AGG_ADD, *kinds)
+        self.assertEqual((0, '', []), (code, err, rows or []))
+        self.api('PUT', '/resource_providers/%s/aggregates' % CN1, body={
+            'resource_provider_generation': self.api(
+                'GET', '/resource_providers/' + CN1)['generation'],
+            'aggregates': [AGG_ADD]}, version='1.19')
+        rows, err, code = self.audit('--aggregate', AGG_ADD, *kinds)
+        self.assertEqual((3, ''), (code, err))
+        self.assertEqual({'evacuated': [S_EVACUATED], 'missing': [S_TASK]},
+                         self.by_kind(rows))
+
+    def test_fix_of_a_named_source_removes_only_its_part(self):
+        before, _consumers = self.state()
+        undo = os.path.join(self.dir, 'undo.json')
+        rows, err, code = self.audit('cn1', '--check', 'evacuated', '--fix',
+                                     '--undo-file', undo)
+        self.assertEqual((4, ''), (code, err))
+        self.assertEqual(['done: remove its allocations on cn1'],
+                         [r['fix'] for r in rows])
+        providers, _consumers = self.state()
+        # cn1 lost the evacuated server's part and nothing else; cn2 and
+        # every other provider hold what they held.
+        held_cn1 = dict(before[CN1][2])
+        held_cn1.pop(S_EVACUATED)
+        self.assertEqual(held_cn1, providers[CN1][2])
+        for rp in (CN2, STALE, SHARED, CYBORG):
+            self.assertEqual(before[rp][2], providers[rp][2])
+        self.assertEqual(SMALL, providers[CN2][2][S_EVACUATED])
+
+    def test_named_host_of_an_evacuation_leaves_the_source_alone(self):
+        # cn2 given, the server's own host; the leftover is on cn1, not
+        # given: no row of it on cn2, and --fix writes nothing (cn2's
+        # one row is srv-wrong-host's, which has no fix).
+        before = self.state()
+        undo = os.path.join(self.dir, 'undo.json')
+        rows, err, code = self.audit('cn2', '--check', 'evacuated',
+                                     '--check', 'wrong-host', '--fix',
+                                     '--undo-file', undo)
+        self.assertEqual((3, ''), (code, err))
+        self.assertEqual([('wrong-host', 'cn2', S_WRONG_HOST)], [
+            (r['problem'], r['resource_provider'], r['consumer'])
+            for r in rows])
+        self.assertEqual(before, self.state())
+
     # -- guards -------------------------------------------------------------
 
     def test_guards_task_state_and_recent_migration_are_none_rows(self):
