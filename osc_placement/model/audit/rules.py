@@ -66,6 +66,19 @@ def _live(cloud, consumer):
     return found
 
 
+def _remove(cloud, consumer):
+    """The fix that removes a consumer's allocations.
+
+    All of them; when only some providers are audited, its part on them
+    (all it holds if it holds nothing elsewhere): a fix never touches a
+    provider not audited.
+    """
+    if not cloud.selected:
+        return findings.fix(findings.Action.REMOVE)
+    return findings.fix(findings.Action.REMOVE_PROVIDERS, providers=sorted(
+        cloud.allocations.get(consumer, {}), key=cloud.order))
+
+
 def guard(server):
     """Why a server must not be touched now, or None."""
     if server.task_state:
@@ -94,7 +107,7 @@ def migration(cloud, consumer):
         fix = findings.none('updated within --grace; its compute may still '
                             'clean it up')
     else:
-        fix = findings.fix(findings.Action.REMOVE)
+        fix = _remove(cloud, consumer)
     return findings.Finding(Kind.MIGRATION, _first(cloud, consumer),
                             consumer, cloud.servers.get(found.server),
                             detail, fix)
@@ -186,8 +199,7 @@ def orphan(cloud, consumer):
         'Its server is deleted' if server else
         'No server or migration has this UUID', _held(cloud, consumer))
     return findings.Finding(Kind.ORPHAN, _first(cloud, consumer), consumer,
-                            server, detail,
-                            findings.fix(findings.Action.REMOVE))
+                            server, detail, _remove(cloud, consumer))
 
 
 def missing(cloud, consumer):

@@ -436,6 +436,26 @@ class TestAudit(base.TestCase):
             self.assertEqual(before[rp][2], providers[rp][2])
         self.assertEqual(SMALL, providers[CN2][2][S_EVACUATED])
 
+    def test_fix_of_a_selection_never_touches_another_provider(self):
+        # The orphan holds on cn2 and on cn1; cn1 given: its part on cn2
+        # stays, and one on cn1 only goes whole.
+        tests.allocate(self, X_ORPHAN, {CN2: {'VCPU': 2}, CN1: {'VCPU': 1}},
+                       project=PROJECT, user=USER, generation=self.api(
+                           'GET', '/allocations/' + X_ORPHAN,
+                           version='1.38')['consumer_generation'])
+        undo = os.path.join(self.dir, 'undo.json')
+        rows, err, code = self.audit('cn1', '--check', 'orphan', '--fix',
+                                     '--undo-file', undo)
+        self.assertEqual((4, ''), (code, err))
+        self.assertEqual(
+            sorted([(S_DELETED, 'done: remove its allocations on cn1'),
+                    (X_ORPHAN, 'done: remove its allocations on cn1')]),
+            sorted((r['consumer'], r['fix']) for r in rows))
+        after = self.allocations()
+        self.assertNotIn(S_DELETED, after)
+        self.assertEqual(({CN2: {'VCPU': 2}}, PROJECT, USER),
+                         after[X_ORPHAN])
+
     def test_named_host_of_an_evacuation_leaves_the_source_alone(self):
         # cn2 given, the server's own host; the leftover is on cn1, not
         # given: no row of it on cn2, and --fix writes nothing (cn2's

@@ -331,6 +331,17 @@ class TestSelection(base.BaseTestCase):
         self.assertEqual((CN1,), f.fix.providers)
         self.assertIn('VGPU=1 on cn1-gpu', f.detail)
 
+    def test_orphan_and_migration_remove_only_the_audited_part(self):
+        rows = found(selection([CN1], {
+            X1: {CN1: {'VCPU': 1}, CN2: {'VCPU': 1}},
+            M1: {CN1: SMALL, CHILD: {'VGPU': 1}}, S1: {CN2: SMALL}},
+            [server(node='cn2')], migrations=[migration()]))
+        self.assertEqual(
+            [(Kind.MIGRATION, M1, Action.REMOVE_PROVIDERS, (CN1,)),
+             (Kind.ORPHAN, X1, Action.REMOVE_PROVIDERS, (CN1,))],
+            [(f.kind, f.consumer, f.fix.action, f.fix.providers)
+             for f in rows])
+
     def test_wrong_host_read_whole(self):
         [f] = found(selection([CN1], {S1: {CN1: SMALL}},
                               [server(node='cn2')], whole=[S1]))
