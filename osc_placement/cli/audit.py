@@ -18,9 +18,10 @@ provider's allocations through the command's batch engine), then the
 aggregates' members, the few servers a selection must judge on all
 they hold (``model.audit.plan.whole_wanted()``) and the owners (the
 usages of the servers' owners, the consumers that are no server, the
-servers the usages cannot vouch for) into a ``model.audit.state.Cloud``; :func:`fix` writes
-the undo file, then every consumer in one ``POST /allocations``, then the
-aggregates, each with its generation.
+servers the usages cannot vouch for) into a
+``model.audit.state.Cloud``; :func:`fix` writes the undo file, then
+every consumer in one ``POST /allocations``, then the aggregates, each
+with its generation.
 """
 
 import functools
