@@ -15,10 +15,12 @@
 The requests of a run (``fit_rows.Asked``: the shape given, or each
 flavor's) are sent as one batch of candidates requests
 (:func:`ask_each`), each answer cut down as it arrives
-(``verdicts.ask()``); once the trees are read, :func:`count_each` settles
-each answer (``verdicts.settle()``) and gives each tree its
-``fit_rows.Fit``: Placement's verdict, the reason of the local evaluation
-where it agrees, and the range of the count (``evaluation.fit()``).
+(``verdicts.ask()``); once the trees are read, :func:`count_each` takes
+one request at a time: settles its answer (``verdicts.settle()``), gives
+each tree its ``fit_rows.Fit`` (Placement's verdict, the reason of the
+local evaluation where it agrees, and the range of the count:
+``evaluation.fit()``) and reduces them to what the output needs before
+the next request is evaluated.
 """
 
 from osc_lib import exceptions
@@ -92,24 +94,30 @@ def ask_each(cmd, http, trees, asked):
     return answers, failures
 
 
-def count_each(cmd, http, trees, asked, answers):
-    """{index: [fit_rows.Fit]}: a row per tree of each answered request.
+def count_each(cmd, http, trees, asked, answers, reduce=list):
+    """{index: reduce([fit_rows.Fit])}: each answered request's rows.
 
-    ``trees`` read; answers: {index: verdicts.Answer}. The local
-    evaluation of every request that could be asked for, then the
-    verdicts of the answers settled in one batch.
+    ``trees`` read; answers: {index: verdicts.Answer}, emptied as each
+    request is counted. One request at a time, in the order asked: its
+    local evaluation, its verdicts settled (the re-asks within trees that
+    its answer needs, in one batch), a row per tree, and ``reduce`` of
+    those rows (what the output needs of them) before the next request
+    is evaluated: with many flavors on a big cloud, the verdicts and
+    typed rows of one flavor are held at a time, not of all of them.
     """
     trees.read_sharing(list(answers.values()))
-    locals_ = {index: verdicts.local_verdicts(one.params, http.api_version,
-                                              trees)
-               for index, one in enumerate(asked) if one.params is not None}
-    answered = [index for index in range(len(asked)) if index in answers]
-    settled = verdicts.settle(cmd, http, trees, [
-        (asked[index].params, answers[index], locals_[index][1])
-        for index in answered])
-    return {index: tree_fits(trees, locals_[index][0], locals_[index][1],
-                             placement, asked[index].incomplete)
-            for index, placement in zip(answered, settled)}
+    counted = {}
+    for index in range(len(asked)):
+        if index not in answers:
+            continue
+        one = asked[index]
+        request, local = verdicts.local_verdicts(one.params,
+                                                 http.api_version, trees)
+        placement = verdicts.settle(cmd, http, trees, [
+            (one.params, answers.pop(index), local)])[0]
+        counted[index] = reduce(tree_fits(trees, request, local, placement,
+                                          one.incomplete))
+    return counted
 
 
 def tree_fits(trees, request, local, placement, incomplete=False):

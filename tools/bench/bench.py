@@ -130,6 +130,11 @@ def _parser():
                                  len(flavors.BENCH_FLAVORS),
                                  flavors.FLAVORS_PROVIDERS[1],
                                  flavors.FLAVORS_PROVIDERS[0]))
+    parser.add_argument('--flavors-count', type=int,
+                        default=flavors.FLAVORS_COUNT, metavar='N',
+                        help='the flavors of "--only flavors": N '
+                             '(default: %(default)s; past those of the '
+                             'table, variants of them)')
     parser.add_argument('--audit-providers', type=int, default=None,
                         metavar='N',
                         help='the cloud of "--only audit" (resource '
@@ -162,6 +167,9 @@ def parse_args(argv=None):
         args.rounds = 2 if args.quick else 3
     if args.rounds < 1:
         parser.error('--rounds: K must be 1 or more, not %d' % args.rounds)
+    if args.flavors_count < 1:
+        parser.error('--flavors-count: N must be 1 or more, not %d'
+                     % args.flavors_count)
     if args.loop < 0:
         parser.error('--loop: K must be 0 or more, not %d' % args.loop)
     if args.pyperf is None:
@@ -198,7 +206,8 @@ def main(argv=None):
     if 'flavors' in args.only:
         fits = flavors.run_flavors(
             args, sides[0], args.flavors_providers
-            or flavors.FLAVORS_PROVIDERS[0 if args.quick else 1])
+            or flavors.FLAVORS_PROVIDERS[0 if args.quick else 1],
+            args.flavors_count)
     audited = None
     if 'audit' in args.only:
         audited = nova_audit.run_audit(
