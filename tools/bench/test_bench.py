@@ -27,11 +27,13 @@ if HERE not in sys.path:
     sys.path.insert(0, HERE)
 
 import flavors  # noqa: E402
+import isolate  # noqa: E402
 import measure  # noqa: E402
 import nova_audit  # noqa: E402
 import profiled  # noqa: E402
 import report  # noqa: E402
 import scale  # noqa: E402
+import targets  # noqa: E402
 import verdicts  # noqa: E402
 
 
@@ -186,6 +188,35 @@ class PlacementReadsTest(unittest.TestCase):
     def test_the_flavors_are_twenty_distinct(self):
         names = [flavor[0] for flavor in flavors.BENCH_FLAVORS]
         self.assertEqual(20, len(set(names)))
+
+
+class IsolateTest(unittest.TestCase):
+
+    def run_of(self, cpu_s, wrong=0):
+        return {'trees': 100, 'cpu_s': cpu_s, 'wall_s': 2 * cpu_s,
+                'wrong_count': wrong, 'query': 'q', 'sample': []}
+
+    def test_the_median_cpu_per_tree_against_the_target(self):
+        row = isolate.isolate_row(
+            [self.run_of(0.3), self.run_of(0.1), self.run_of(0.2)],
+            target_ms=2.0)
+        self.assertEqual(2.0, row['cpu_ms_per_tree'])
+        self.assertTrue(row['holds'])
+        self.assertIn('client CPU 2.00 ms per tree (target <= 2.0 ms)',
+                      row['detail'])
+        self.assertFalse(isolate.isolate_row(
+            [self.run_of(0.3)], target_ms=2.0)['holds'])
+
+    def test_a_count_off_the_closed_form_fails(self):
+        row = isolate.isolate_row([self.run_of(0.1, wrong=3)],
+                                  target_ms=2.0)
+        self.assertFalse(row['holds'])
+        self.assertIn('3 counts differ from the closed form', row['detail'])
+
+    def test_the_target_is_declared(self):
+        self.assertEqual(targets.ISOLATE_CPU_MS_PER_TREE,
+                         isolate.isolate_row([self.run_of(0.1)])[
+                             'target_ms'])
 
 
 class AreasTest(unittest.TestCase):
