@@ -23,6 +23,8 @@ local evaluation where it agrees, and the range of the count:
 the next request is evaluated.
 """
 
+import threading
+
 from osc_lib import exceptions
 
 from osc_placement.api import verdicts
@@ -93,21 +95,31 @@ def ask_each(cmd, http, trees, asked):
             failures[index] = failed(exc)
             raise
 
-    # A few requests at a time where the trees are many (see
-    # ANSWERS_TREES_IN_FLIGHT), in batches of one name that the report
-    # counts together.
-    at_once = max(1, ANSWERS_TREES_IN_FLIGHT // max(1, len(trees.roots)))
-    indexes = list(range(len(asked)))
-    answers = {}
-    for start in range(0, len(indexes), at_once):
-        answers.update(cmd.each(
-            http, ask, indexes[start:start + at_once], batch_names.FLAVORS,
-            key=lambda index: (asked[index].name if asked[index].flavored
-                               else 'request'),
-            lone_failure_raises=len(asked) == 1,
-            # The flavors were read: what failed is Placement's answer.
-            verb=ASKED))
+    answers = dict(cmd.each(
+        http, bounded(ask, len(trees.roots)), list(range(len(asked))),
+        batch_names.FLAVORS,
+        key=lambda index: (asked[index].name if asked[index].flavored
+                           else 'request'),
+        lone_failure_raises=len(asked) == 1,
+        # The flavors were read: what failed is Placement's answer.
+        verb=ASKED))
     return answers, failures
+
+
+def bounded(ask, trees):
+    """``ask``, with at most so many answers in flight as ``trees`` allow.
+
+    ANSWERS_TREES_IN_FLIGHT // trees of them at once (at least one): the
+    batch keeps its own parallelism and its one report; a request waits
+    for its turn before it is sent.
+    """
+    turns = threading.BoundedSemaphore(
+        max(1, ANSWERS_TREES_IN_FLIGHT // max(1, trees)))
+
+    def one_at_its_turn(index):
+        with turns:
+            return ask(index)
+    return one_at_its_turn
 
 
 def count_each(cmd, http, trees, asked, answers, reduce=list):
