@@ -24,7 +24,6 @@ import json
 import os
 import signal
 
-import fixtures
 import testscenarios
 
 from osc_placement.tests.unit import base
@@ -575,14 +574,3 @@ class TestFitFlavorRefused(clouds.FlavorTestCase):
              'one of dedicated, shared, mixed; Nova refuses it.'],
             err.splitlines())
         self.assertEqual([], self.placement_sent())
-
-
-class TestFitFlavorAnswersOneAtATime(TestFitFlavorRefused):
-    """The same rows, errors and report with one answer in flight."""
-
-    def setUp(self):
-        super().setUp()
-        from osc_placement.api import fit_requests
-        self.useFixture(fixtures.MonkeyPatch(
-            'osc_placement.api.fit_requests.ANSWERS_TREES_IN_FLIGHT', 1))
-        self.assertEqual(1, fit_requests.ANSWERS_TREES_IN_FLIGHT)
