@@ -25,6 +25,13 @@ the current code really printed.
     tools/gen_doc_examples.py            # rewrite the files
     tools/gen_doc_examples.py --check    # fail (with a diff) if they differ
     tools/gen_doc_examples.py --only allocations
+    tools/gen_doc_examples.py --nova --check   # tox -e e2e-nova runs it
+
+``--nova`` runs the scenarios of NOVA_SCENARIOS instead, each behind a
+real Keystone, Placement and Nova API (``stack.NovaCloud``: keystone and
+nova installed, as in ``tox -e e2e-nova``, which checks them): the
+examples of ``--flavor``. Their files (NOVA_FILES) are left alone by the
+runs without it.
 
 Identifiers are fixed (the sandbox seed, and ``--uuid`` wherever something
 is created), so the outputs are the same on every run. Each recorded command
@@ -49,6 +56,7 @@ from osc_placement.tests.support import placement  # noqa: E402
 
 from doc_examples import allocations  # noqa: E402
 from doc_examples import candidates  # noqa: E402
+from doc_examples import gpu  # noqa: E402
 from doc_examples import providers  # noqa: E402
 from doc_examples import recorder  # noqa: E402
 from doc_examples import scripting  # noqa: E402
@@ -73,21 +81,39 @@ SCENARIOS = (
     candidates.capacity_fit,
     troubleshooting.no_valid_host,
 )
+# The scenarios of --nova, and the files they write.
+NOVA_SCENARIOS = (
+    gpu.gpu_fit,
+)
+NOVA_FILES = ('capacity-gpu.txt',)
 
 
-def generate(names):
-    """{file name: text} of the selected scenarios."""
+def generate(names, nova=False):
+    """{file name: text} of the selected scenarios.
+
+    nova: those of NOVA_SCENARIOS, behind Keystone and Nova.
+    """
     # Placement builds allocation candidates and trait lists from Python
     # sets, whose order changes with the hash seed of the server process.
     # A fixed seed (inherited by the server and the clients) gives the same
     # order on every run.
     os.environ['PYTHONHASHSEED'] = '0'
-    selected = [func for func in SCENARIOS
+    selected = [func for func in (NOVA_SCENARIOS if nova else SCENARIOS)
                 if not names or func.__name__ in names]
+    if nova:
+        # One stack at a time: Keystone, Placement and Nova take minutes
+        # and much of the machine to start.
+        results = [run_nova_scenario(func) for func in selected]
+        return _files(results)
     # Each scenario has a sandbox of its own, started and stopped in the
     # worker thread that runs it: they can run side by side.
     with futures.ThreadPoolExecutor(max_workers=PARALLEL) as pool:
         results = list(pool.map(run_scenario, selected))
+    return _files(results)
+
+
+def _files(results):
+    """{file name: text} of the recorded blocks of each scenario."""
     files = {}
     for recorded in results:
         for name, blocks in recorded.items():
@@ -104,6 +130,22 @@ def run_scenario(func):
     return recorded
 
 
+def run_nova_scenario(func):
+    """{example name: [recorded blocks]} of a scenario of NOVA_SCENARIOS.
+
+    Its own Keystone, Placement and Nova; the commands log in through
+    Keystone as the admin, and find each service in the catalog.
+    """
+    # Only here: the other scenarios need neither keystone nor nova.
+    from osc_placement.tests.support import stack
+    recorded = {}
+    with stack.NovaCloud() as box:
+        env = box.client_env()
+        env['PYTHONWARNINGS'] = 'ignore'
+        func(recorder.Recorder(box, recorded, env=env))
+    return recorded
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     mode = parser.add_mutually_exclusive_group()
@@ -112,13 +154,18 @@ def main(argv=None):
                            'print a diff if they differ')
     mode.add_argument('--write', action='store_true',
                       help='rewrite the files (the default)')
+    parser.add_argument('--nova', action='store_true',
+                        help='the scenarios behind Keystone and Nova '
+                             '(keystone and nova installed: tox -e '
+                             'e2e-nova)')
     parser.add_argument('--only', action='append', default=[],
-                        choices=[f.__name__ for f in SCENARIOS],
+                        choices=[f.__name__ for f in
+                                 SCENARIOS + NOVA_SCENARIOS],
                         help='run only this scenario (repeatable)')
     args = parser.parse_args(argv)
 
     try:
-        files = generate(args.only)
+        files = generate(args.only, nova=args.nova)
     except (recorder.ExampleError, support.SandboxError,
             fixtures.MultipleExceptions) as exc:
         error = support.first_error(exc)
@@ -131,6 +178,9 @@ def main(argv=None):
     existing = {name for name in os.listdir(EXAMPLES_DIR)
                 if name.endswith('.txt')} if os.path.isdir(
                     EXAMPLES_DIR) else set()
+    # Each run answers for its own files only.
+    existing = existing & set(NOVA_FILES) if args.nova \
+        else existing - set(NOVA_FILES)
     stale = set() if args.only else existing - set(files)
     if args.check:
         differ = False
@@ -152,8 +202,11 @@ def main(argv=None):
             print('%s is no longer generated' % name)
         if differ:
             print('\nThe example outputs differ from what the code prints '
-                  'now. Regenerate them with "tox -e docs-examples -- '
-                  '--write" and commit the result.', file=sys.stderr)
+                  'now. Regenerate them with %s and commit the result.' % (
+                      '"tools/gen_doc_examples.py --nova --write" in the '
+                      'environment of tox -e e2e-nova' if args.nova
+                      else '"tox -e docs-examples -- --write"'),
+                  file=sys.stderr)
             return 1
         print('%d example files match the code.' % len(files))
         return 0

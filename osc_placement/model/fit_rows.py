@@ -16,7 +16,8 @@ A tree's row is a :class:`Fit`: what is shown (``fits``, ``at_most``,
 ``limited_by``) and, as data, what kind of range it is (:class:`Counted`),
 what keeps its two ends apart (``gap``) and the sharing pools its copies
 draw on (``draws``), which :func:`summary` reads; nothing is read back out
-of the text of ``limited_by``. :class:`Asked` is one request of the
+of the text of ``limited_by``. :class:`Reduced` is what the output needs
+of a request's rows, kept in their place. :class:`Asked` is one request of the
 command (the shape given, or a flavor's), and the ``limited_by`` texts of
 a request without an answer are here too.
 """
@@ -97,6 +98,24 @@ class Asked(collections.namedtuple('Asked', ['name', 'params', 'refused',
     def flavored(self):
         """True for a flavor's request."""
         return self.name is not None
+
+
+class Reduced(collections.namedtuple('Reduced', ['summary', 'shown'])):
+    """What the output of one request needs of its :class:`Fit` rows.
+
+    ``summary``: :func:`summary` of the rows; ``shown``: each row as
+    printed (:meth:`Fit.shown`), or None where only the summary is
+    shown. Made as soon as a request is counted, so that the typed rows
+    (their gaps, draws, kinds) of many requests are never held at once.
+    """
+
+    __slots__ = ()
+
+    @classmethod
+    def of(cls, rows, keep_rows=True):
+        """The :class:`Reduced` of a request's rows."""
+        return cls(summary(rows),
+                   [row.shown() for row in rows] if keep_rows else None)
 
 
 def summary(rows):

@@ -24,8 +24,8 @@ one for all of them.
 tree, ``openstack_placement_cloud_fit`` and its ``_at_most`` for all of
 them, labelled with the request (``shape``); with
 ``--flavor``, os-capacity's names beside them. They are made of what
-``take_action`` returns: the rows, and beside them each request with the
-typed rows of its trees.
+``take_action`` returns: the rows, and beside them each request with
+what the output needs of the rows of its trees (``fit_rows.Reduced``).
 """
 
 from osc_placement.cli import candidate_options
@@ -230,14 +230,22 @@ class FitCapacity(metrics.Metrics, filters.ManyProviders,
         self.require_complete(
             batch_names.TOTALS if parsed_args.summary else batch_names.ROWS,
             batch_names.PROVIDERS)
-        counted = fit_requests.count_each(self, http, trees, asked, answers)
+        # One request at a time, each request's rows reduced to what the
+        # output needs as soon as they are counted.
+        metrics_out = parsed_args.formatter == metrics.OPENMETRICS
+        counted = fit_requests.count_each(
+            self, http, trees, asked, answers,
+            reduce=lambda tree_rows: fit_rows.Reduced.of(
+                tree_rows, keep_rows=not parsed_args.summary))
         several = len(asked) > 1
         rows = []
         for index, one in enumerate(asked):
             if index in counted:
-                shown = [fit_rows.summary(counted[index])] \
-                    if parsed_args.summary \
-                    else [row.shown() for row in counted[index]]
+                # Beside the rows for -f openmetrics only.
+                reduced = counted[index] if metrics_out \
+                    else counted.pop(index)
+                shown = [reduced.summary] if parsed_args.summary \
+                    else reduced.shown
             elif index in failures:
                 # One row: the request failed, not any tree.
                 shown = [(None, None, None, failures[index])
@@ -249,9 +257,10 @@ class FitCapacity(metrics.Metrics, filters.ManyProviders,
             lead = (one.name,) if several else ()
             rows.extend(lead + row for row in shown)
         fields = SUMMARY_FIELDS if parsed_args.summary else FIELDS
-        # -f openmetrics: each request with the rows of its trees (None:
-        # no answer).
-        facts = [(one, counted.get(index)) for index, one in enumerate(asked)]
+        # -f openmetrics: each request with what its output needs of the
+        # rows of its trees (fit_rows.Reduced; None: no answer).
+        facts = [(one, counted.get(index))
+                 for index, one in enumerate(asked)] if metrics_out else None
         return (('flavor',) if several else ()) + fields, metrics.Rows(
             rows, facts)
 
@@ -285,16 +294,17 @@ class FitCapacity(metrics.Metrics, filters.ManyProviders,
         from osc_placement.model import fit_rows
         if flavor_requests.given(parsed_args):
             return _flavor_families(parsed_args.summary, [
-                (one.name, candidates.shape_label(one.params), tree_rows)
-                for one, tree_rows in rows.facts if tree_rows is not None])
-        one, tree_rows = rows.facts[0]
+                (one.name, candidates.shape_label(one.params), reduced)
+                for one, reduced in rows.facts if reduced is not None])
+        one, reduced = rows.facts[0]
         label = [('shape', candidates.shape_label(one.params))]
         cloud = (CLOUD_FIT, CLOUD_FIT_AT_MOST, CLOUD_TREES)
         if parsed_args.summary:
             return [gauge.family(column_names, rows, label)
                     for gauge in cloud]
         # The cloud figures are those of --summary.
-        total = [fit_rows.summary(tree_rows or [])]
+        total = [reduced.summary if reduced is not None
+                 else fit_rows.summary([])]
         return [gauge.family(column_names, rows, label)
                 for gauge in (FIT, FIT_AT_MOST)] + [
             gauge.family(SUMMARY_FIELDS, total, label) for gauge in cloud]
@@ -322,23 +332,21 @@ def _asked(flavored):
 
 
 def _flavor_families(summary, per_flavor):
-    """The metrics of --flavor: [(flavor, shape label, [fit_rows.Fit])].
+    """The metrics of --flavor: [(flavor, shape label, fit_rows.Reduced)].
 
     Only the flavors Placement answered for: a flavor refused or not
     asked for has no samples (OpenMetrics has no comment line to say
     why; its line on stderr and the exit code do).
     """
-    # Runs only: the rows of a fit (see osc_placement.resources).
-    from osc_placement.model import fit_rows
-    totals = [(name, shape) + fit_rows.summary(tree_rows)
-              for name, shape, tree_rows in per_flavor]
+    totals = [(name, shape) + reduced.summary
+              for name, shape, reduced in per_flavor]
     cloud = [gauge.family(FLAVOR_SUMMARY_COLUMNS, totals)
              for gauge in FLAVOR_CLOUD]
     by_total = BY_FLAVOR_TOTAL.family(FLAVOR_SUMMARY_COLUMNS, totals)
     if summary:
         return cloud + [by_total]
-    trees = [(name, shape) + row.shown()
-             for name, shape, tree_rows in per_flavor for row in tree_rows]
+    trees = [(name, shape) + row
+             for name, shape, reduced in per_flavor for row in reduced.shown]
     return [gauge.family(FLAVOR_COLUMNS, trees) for gauge in FLAVOR_FIT] \
         + cloud + [by_total,
                    BY_FLAVOR_HYPERVISOR.family(FLAVOR_COLUMNS, trees)]

@@ -45,7 +45,9 @@ bench-flavors``) starts Keystone, the Nova API and Placement, seeds
 (and ``--summary``) with the requests it sends; ``--only audit`` (``tox
 -e bench-audit``) seeds a Nova and Placement of 2,000 compute nodes and
 4,000 servers and times ``resource provider audit`` against
-``nova-manage placement audit`` (``nova_audit.py``); ``--profile`` runs one
+``nova-manage placement audit`` (``nova_audit.py``); ``--only isolate``
+takes the client CPU per tree of a 4-group isolate flavor over 2,000
+trees of eight identical children (``isolate.py``); ``--profile`` runs one
 of our batches under ``profiled.py`` instead of the targets. See the
 performance page.
 
@@ -67,6 +69,7 @@ import time
 
 import common
 import flavors
+import isolate
 import nova_audit
 import profiling
 import report
@@ -130,6 +133,11 @@ def _parser():
                                  len(flavors.BENCH_FLAVORS),
                                  flavors.FLAVORS_PROVIDERS[1],
                                  flavors.FLAVORS_PROVIDERS[0]))
+    parser.add_argument('--flavors-count', type=int,
+                        default=flavors.FLAVORS_COUNT, metavar='N',
+                        help='the flavors of "--only flavors": N '
+                             '(default: %(default)s; past those of the '
+                             'table, variants of them)')
     parser.add_argument('--audit-providers', type=int, default=None,
                         metavar='N',
                         help='the cloud of "--only audit" (resource '
@@ -139,6 +147,14 @@ def _parser():
                              '--quick: %d)' % (
                                  nova_audit.AUDIT_PROVIDERS[1],
                                  nova_audit.AUDIT_PROVIDERS[0]))
+    parser.add_argument('--isolate-trees', type=int, default=None,
+                        metavar='N',
+                        help='the trees of "--only isolate" (the client CPU '
+                             'per tree of a 4-group isolate flavor over '
+                             'trees of 8 identical VGPU children; no '
+                             'server): N (default: %d, --quick: %d)' % (
+                                 isolate.ISOLATE_TREES[1],
+                                 isolate.ISOLATE_TREES[0]))
     parser.add_argument('--profile', action='store_true',
                         help='instead of the targets: run one of our '
                              'batches under a profiler (tools/bench/'
@@ -162,6 +178,12 @@ def parse_args(argv=None):
         args.rounds = 2 if args.quick else 3
     if args.rounds < 1:
         parser.error('--rounds: K must be 1 or more, not %d' % args.rounds)
+    if args.flavors_count < 1:
+        parser.error('--flavors-count: N must be 1 or more, not %d'
+                     % args.flavors_count)
+    if args.isolate_trees is not None and args.isolate_trees < 1:
+        parser.error('--isolate-trees: N must be 1 or more, not %d'
+                     % args.isolate_trees)
     if args.loop < 0:
         parser.error('--loop: K must be 0 or more, not %d' % args.loop)
     if args.pyperf is None:
@@ -198,7 +220,13 @@ def main(argv=None):
     if 'flavors' in args.only:
         fits = flavors.run_flavors(
             args, sides[0], args.flavors_providers
-            or flavors.FLAVORS_PROVIDERS[0 if args.quick else 1])
+            or flavors.FLAVORS_PROVIDERS[0 if args.quick else 1],
+            args.flavors_count)
+    isolated = None
+    if 'isolate' in args.only:
+        isolated = isolate.run_isolate(
+            args, sides[0], args.isolate_trees
+            or isolate.ISOLATE_TREES[0 if args.quick else 1])
     audited = None
     if 'audit' in args.only:
         audited = nova_audit.run_audit(
@@ -219,6 +247,7 @@ def main(argv=None):
         'duration_s': round(time.monotonic() - started),
         'machine': report.machine(out_dir), 'results': results,
         'scale': scaled, 'flavors': fits, 'audit': audited,
+        'isolate': isolated,
         'load_average': [load_at_start, os.getloadavg()[0]]}
     with open(args.json, 'w') as f:
         json.dump(run_report, f, indent=1, sort_keys=True)
@@ -229,6 +258,8 @@ def main(argv=None):
         print(flavors.render_flavors(fits))
     if audited:
         print(nova_audit.render_audit(audited))
+    if isolated:
+        print(isolate.render_isolate(isolated))
     print('\nJSON: %s; pyperf files: %s' % (args.json, out_dir))
     return 0
 

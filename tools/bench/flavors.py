@@ -14,9 +14,11 @@
 """``--only flavors``: capacity fit --all-flavors over the bench cloud.
 
 Starts Keystone, the Nova API and Placement, seeds the cloud and 20
-flavors (BENCH_FLAVORS), checks one answer, times ``capacity fit
---all-flavors`` (and ``--summary``) and counts the Placement requests of
-each: the trees read once, one candidates request per flavor.
+flavors (BENCH_FLAVORS; ``--flavors-count N`` for more, variants of
+them), checks one answer, times ``capacity fit --all-flavors`` (and
+``--summary``) with its peak RSS, and counts the Placement requests of
+each: the trees read once, one candidates request per flavor, the
+re-asks within trees within their bound.
 """
 
 import collections
@@ -70,6 +72,27 @@ BENCH_FLAVORS = (
       'group_policy': 'none'}),
 )
 FLAVORS_PROVIDERS = (100, 2000)
+# How many flavors by default; issue 41's memory case asks for 100
+# (--flavors-count 100), each past BENCH_FLAVORS a variant of one of them.
+FLAVORS_COUNT = len(BENCH_FLAVORS)
+
+
+def bench_flavors(count=FLAVORS_COUNT):
+    """``count`` flavors: BENCH_FLAVORS, then variants of them in turn.
+
+    The k-th variant of a flavor (k = 1, 2, ...) is named ``<name>.v<k>``
+    and asks for k x 256 MiB more memory, so that each flavor is its own
+    candidates request, as a cloud's many similar flavors are.
+    """
+    flavors = list(BENCH_FLAVORS[:count])
+    for number in range(len(flavors), count):
+        k, base = divmod(number, len(BENCH_FLAVORS))
+        name, vcpus, ram, disk, ephemeral, swap, specs = BENCH_FLAVORS[base]
+        flavors.append(('%s.v%d' % (name, k), vcpus, ram + 256 * k, disk,
+                        ephemeral, swap, specs))
+    return flavors
+
+
 # Flavors with several groups need named groups' and root_required's
 # microversions: the session asks for this one.
 FLAVORS_VERSION = microversions.LATEST
@@ -104,10 +127,13 @@ def placement_reads(requests):
     /resource_providers), 'provider_reads' (the per-provider GETs),
     'providers' (how many providers were read), 'most_reads' (the most
     times one provider's same path was read: 1 when the trees are read
-    once), 'other'}.
+    once), 'other', 'most_reasks' (the most times one request within a
+    tree was sent: 1 when each flavor asks again about a tree at most
+    once)}.
     """
     found = collections.Counter()
     per_path = collections.Counter()
+    per_reask = collections.Counter()
     providers = set()
     for request in requests:
         method, uri = request.split(' ', 1)
@@ -116,6 +142,8 @@ def placement_reads(requests):
         query = urlparse.parse_qs(parts.query)
         if path.endswith('/allocation_candidates'):
             found['reasks' if 'in_tree' in query else 'candidates'] += 1
+            if 'in_tree' in query:
+                per_reask[uri] += 1
         elif path.endswith('/resource_providers'):
             found['provider_lists'] += 1
         elif '/resource_providers/' in path and method == 'GET':
@@ -130,16 +158,40 @@ def placement_reads(requests):
             'provider_reads': found['provider_reads'],
             'providers': len(providers),
             'most_reads': max(per_path.values(), default=0),
-            'other': found['other']}
+            'other': found['other'],
+            'most_reasks': max(per_reask.values(), default=0)}
 
 
-def flavors_holds(reads, flavors):
-    """Whether one run read the trees once and asked once per flavor."""
-    return reads['most_reads'] == 1 and reads['candidates'] == flavors
+def reask_bound(flavors, trees):
+    """The most re-asks within a tree a run may send.
+
+    One per flavor and tree at most: only a tree that the local
+    evaluation takes for a candidate and a non-empty (so perhaps cut)
+    answer lacks is asked about again (``verdicts.settle()``).
+    """
+    return flavors * trees
 
 
-def run_flavors(args, ours, n):
-    """A NovaCloud with ``n`` providers and 20 flavors; FLAVORS_COMMANDS."""
+def flavors_holds(reads, flavors, trees=None):
+    """Whether one run read the trees once and asked once per flavor.
+
+    And, given the number of trees, asked again within a tree at most
+    :func:`reask_bound` times, each tree at most once per flavor.
+    """
+    bounded = trees is None or (
+        reads['reasks'] <= reask_bound(flavors, trees)
+        and reads.get('most_reasks', 0) <= 1)
+    return reads['most_reads'] == 1 and reads['candidates'] == flavors \
+        and bounded
+
+
+def run_flavors(args, ours, n, count=FLAVORS_COUNT):
+    """A NovaCloud, ``n`` providers, ``count`` flavors; FLAVORS_COMMANDS.
+
+    The flavors: bench_flavors(count).
+    """
+    made = bench_flavors(count)
+    trees = -(-n // cloud.TREE)
     # Only here: the default bench never starts Keystone nor Nova.
     from osc_placement.tests.support import stack
     rows = []
@@ -148,11 +200,11 @@ def run_flavors(args, ours, n):
     with stack.NovaCloud(placement_options={'db': 'postgresql'}) as box:
         sb = box.placement
         common.log('flavors: populating %d providers, creating %d flavors' % (
-            n, len(BENCH_FLAVORS)))
+            n, len(made)))
         cloud.populate(sb.server_endpoint, n, parallel=sb.requests_in_flight,
                        token=box.token)
         sb.analyze()
-        create_flavors(box)
+        create_flavors(box, made)
         ready = time.monotonic() - started
         common.log('flavors: ready in %.0f s' % ready)
         env = box.client_env(venvs.clean_env())
@@ -163,7 +215,7 @@ def run_flavors(args, ours, n):
             raise SystemExit('capacity fit --all-flavors exited with %d: %s'
                              % (check['code'], check['err'].strip()[-300:]))
         answers = json.loads(check['out'])
-        names = sorted(flavor[0] for flavor in BENCH_FLAVORS)
+        names = sorted(flavor[0] for flavor in made)
         if [row['flavor'] for row in answers] != names:
             raise SystemExit('capacity fit --all-flavors --summary: the '
                              'flavors %s, not %s' % (
@@ -181,16 +233,20 @@ def run_flavors(args, ours, n):
             row = scale.scale_row(name, runs)
             row['placement'] = placement_reads(runs[0][0]['requests'])
             row['holds'] = row['holds'] and flavors_holds(
-                row['placement'], len(BENCH_FLAVORS))
+                row['placement'], len(made), trees)
             row['detail'] += (
                 '; Placement: %(provider_lists)d provider list(s), '
                 '%(provider_reads)d reads of %(providers)d providers (each '
                 'path at most %(most_reads)d time(s)), %(candidates)d '
                 'candidates requests, %(reasks)d re-asks within a tree'
-                % row['placement'])
+                % row['placement'] + ' (at most %d: one per flavor and '
+                'tree; each sent at most once: %s)' % (
+                    reask_bound(len(made), trees),
+                    'yes' if row['placement']['most_reasks'] <= 1
+                    else 'no'))
             rows.append(row)
             common.log('  %s' % row['detail'])
-    return {'providers': n, 'flavors': len(BENCH_FLAVORS),
+    return {'providers': n, 'flavors': len(made), 'trees': trees,
             'ready_s': round(ready), 'workers': sb.workers,
             'answers': answers, 'rows': rows}
 

@@ -27,11 +27,13 @@ if HERE not in sys.path:
     sys.path.insert(0, HERE)
 
 import flavors  # noqa: E402
+import isolate  # noqa: E402
 import measure  # noqa: E402
 import nova_audit  # noqa: E402
 import profiled  # noqa: E402
 import report  # noqa: E402
 import scale  # noqa: E402
+import targets  # noqa: E402
 import verdicts  # noqa: E402
 
 
@@ -148,7 +150,8 @@ class PlacementReadsTest(unittest.TestCase):
         self.assertEqual(
             {'candidates': 3, 'reasks': 1, 'provider_lists': 1,
              'provider_reads': 6, 'providers': 2, 'most_reads': 1,
-             'other': 1}, flavors.placement_reads(self.requests()))
+             'other': 1, 'most_reasks': 1},
+            flavors.placement_reads(self.requests()))
 
     def test_trees_read_once_and_one_request_per_flavor(self):
         reads = flavors.placement_reads(self.requests())
@@ -159,9 +162,61 @@ class PlacementReadsTest(unittest.TestCase):
         self.assertEqual(2, twice['most_reads'])
         self.assertFalse(flavors.flavors_holds(twice, 3))
 
+    def test_reasks_within_their_bound_each_once(self):
+        reads = flavors.placement_reads(self.requests())
+        # 3 flavors over 1 tree: at most 3 re-asks; 1 was sent.
+        self.assertEqual(3, flavors.reask_bound(3, 1))
+        self.assertTrue(flavors.flavors_holds(reads, 3, trees=1))
+        again = flavors.placement_reads(self.requests() + [
+            'GET /allocation_candidates?resources=VCPU:1&in_tree='
+            + self.RP1])
+        # The same tree asked about twice for the same request.
+        self.assertEqual(2, again['most_reasks'])
+        self.assertFalse(flavors.flavors_holds(again, 3, trees=1))
+        many = dict(reads, reasks=4)
+        self.assertFalse(flavors.flavors_holds(many, 3, trees=1))
+
+    def test_a_hundred_flavors_distinct_the_table_first(self):
+        made = flavors.bench_flavors(100)
+        self.assertEqual(100, len(set(flavor[0] for flavor in made)))
+        self.assertEqual(list(flavors.BENCH_FLAVORS), made[:20])
+        # The 21st: the first flavor's first variant, 256 MiB more.
+        self.assertEqual(('m1.tiny.v1', 1, 768, 1, 0, 0, {}), made[20])
+        self.assertEqual(list(flavors.BENCH_FLAVORS[:5]),
+                         flavors.bench_flavors(5))
+
     def test_the_flavors_are_twenty_distinct(self):
         names = [flavor[0] for flavor in flavors.BENCH_FLAVORS]
         self.assertEqual(20, len(set(names)))
+
+
+class IsolateTest(unittest.TestCase):
+
+    def run_of(self, cpu_s, wrong=0):
+        return {'trees': 100, 'cpu_s': cpu_s, 'wall_s': 2 * cpu_s,
+                'wrong_count': wrong, 'query': 'q', 'sample': []}
+
+    def test_the_median_cpu_per_tree_against_the_target(self):
+        row = isolate.isolate_row(
+            [self.run_of(0.3), self.run_of(0.1), self.run_of(0.2)],
+            target_ms=2.0)
+        self.assertEqual(2.0, row['cpu_ms_per_tree'])
+        self.assertTrue(row['holds'])
+        self.assertIn('client CPU 2.00 ms per tree (target <= 2.0 ms)',
+                      row['detail'])
+        self.assertFalse(isolate.isolate_row(
+            [self.run_of(0.3)], target_ms=2.0)['holds'])
+
+    def test_a_count_off_the_closed_form_fails(self):
+        row = isolate.isolate_row([self.run_of(0.1, wrong=3)],
+                                  target_ms=2.0)
+        self.assertFalse(row['holds'])
+        self.assertIn('3 counts differ from the closed form', row['detail'])
+
+    def test_the_target_is_declared(self):
+        self.assertEqual(targets.ISOLATE_CPU_MS_PER_TREE,
+                         isolate.isolate_row([self.run_of(0.1)])[
+                             'target_ms'])
 
 
 class AreasTest(unittest.TestCase):

@@ -57,9 +57,12 @@ def display(args):
 class Recorder(object):
     """Runs commands against a sandbox and collects the example files."""
 
-    def __init__(self, box, files):
+    def __init__(self, box, files, env=None):
         self.box = box
         self.files = files
+        # The environment of the commands (None: the sandbox's admin
+        # token, client.client_env()).
+        self.env = env
         self.current = None
         # The directory the commands run in (None: this one).
         self.cwd = None
@@ -77,7 +80,8 @@ class Recorder(object):
         ``stdin``: (file name, text): the command reads the text on its
         standard input, shown as ``< <file name>``.
         """
-        env = client.client_env(endpoint or self.box.endpoint)
+        env = dict(self.env) if self.env is not None and not endpoint \
+            else client.client_env(endpoint or self.box.endpoint)
         # Library warnings depend on the versions installed, not on this
         # plugin: keep them out of the examples.
         env['PYTHONWARNINGS'] = 'ignore'
