@@ -61,6 +61,12 @@ def count(request, tree, options=None):
     alike = _closed_form(request, tree, options, free)
     if alike is not None:
         return Range(min(alike, at_most), at_most, limited_by, '')
+    apart = _apart(request, tree, options, free)
+    if apart is not None:
+        fits, most = apart
+        at_most = min(at_most, most)
+        return Range(min(fits, at_most), at_most, limited_by,
+                     '' if fits >= at_most else SEARCH_GAP)
     patterns = _patterns(request, tree, options)
     if patterns is None:
         return Range(min(1, at_most), at_most, limited_by, TOO_MANY)
@@ -185,6 +191,40 @@ def _closed_form(request, tree, options, free):
         per_copy = min(trees.inventory(rps[0], rc)['max_unit'] // amount
                        for rc, amount in first.resources.items())
     return _isolated(len(suffixes), [room] * len(rps), max(per_copy, 1))
+
+
+def _apart(request, tree, options, free):
+    """(fits, at_most) of an unnumbered group apart from alike ones, or None.
+
+    A flavor's request: the unnumbered group (VCPU, MEMORY_MB, DISK_GB)
+    and numbered groups alike on identical providers (its vGPUs or PCI
+    devices). Where no provider an option of the unnumbered group takes
+    is one a numbered group's option takes, no rule ties them
+    (``group_policy`` and ``same_subtree`` name numbered groups only, and
+    the capacity of a provider is met by one side alone): the copies of
+    the request are the fewer of the copies of each part, each part
+    counted on its own, the numbered ones by the closed form.
+    """
+    unnumbered = [s for s, g in request.groups.items() if not g.granular]
+    if len(unnumbered) != 1 or len(request.groups) < 2 or \
+            request.same_subtrees:
+        return None
+    own = unnumbered[0]
+    taken = set(uuid for option in options[own]
+                for uuid in option.providers)
+    numbered = {s: g for s, g in request.groups.items() if s != own}
+    if any(taken & set(option.providers)
+           for s in numbered for option in options[s]):
+        return None
+    rest = requests.Request(numbered, request.microversion,
+                            request.group_policy)
+    alike = _closed_form(rest, tree, {s: options[s] for s in numbered}, free)
+    if alike is None:
+        return None
+    alone = count(requests.Request({own: request.groups[own]},
+                                   request.microversion),
+                  tree, {own: options[own]})
+    return min(alone.fits, alike), min(alone.at_most, alike)
 
 
 def _group_key(group):

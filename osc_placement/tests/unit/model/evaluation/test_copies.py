@@ -16,13 +16,15 @@ The truth is an exhaustive search written here, on its own reading of
 Placement's rules for the trees drawn (a root with VCPU, up to six
 children with VGPU, traits, ``max_unit`` and ``step_size``, a sharing
 pool of DISK_GB; up to four numbered groups, ``none`` or ``isolate``, a
-``same_subtree``): the most copies that can be placed at once, T. The
-product's range must hold it: ``fits <= T <= at_most``, and ``fits == T``
-where ``fits == at_most``.
+``same_subtree``, and an unnumbered group or none): the most copies that
+can be placed at once, T. The product's range must hold it:
+``fits <= T <= at_most``, and ``fits == T`` where ``fits == at_most``.
 """
 
 import functools
 import itertools
+
+from unittest import mock
 
 import hypothesis
 from hypothesis import strategies as st
@@ -134,16 +136,20 @@ def clouds(draw):
     root_vcpu = draw(st.integers(0, 3))
     tree = [rp(ROOT, 'cn1', inventories={'VCPU': inv(root_vcpu)}
                if root_vcpu else {}, aggregates=[AGG1])]
+    # Identical children (the closed forms) or each drawn on its own.
+    identical = draw(st.booleans())
     for index in range(draw(st.integers(1, 6))):
-        total = draw(st.integers(1, 3))
+        if not index or not identical:
+            total = draw(st.integers(1, 3))
+            inventory = inv(total, max_unit=draw(st.integers(1, total)),
+                            step=draw(st.integers(1, 2)))
+            used = draw(st.integers(0, total))
+            traits = draw(st.lists(st.sampled_from(TRAITS), unique=True,
+                                   max_size=2))
         tree.append(rp(
             child_uuid(index), 'gpu%d' % index, parent=ROOT,
-            inventories={'VGPU': inv(
-                total, max_unit=draw(st.integers(1, total)),
-                step=draw(st.integers(1, 2)))},
-            usages={'VGPU': draw(st.integers(0, total))},
-            traits=draw(st.lists(st.sampled_from(TRAITS), unique=True,
-                                 max_size=2))))
+            inventories={'VGPU': dict(inventory)}, usages={'VGPU': used},
+            traits=list(traits)))
     pool = draw(st.integers(0, 5))
     if pool:
         tree.append(dict(rp(OTHER, 'pool', inventories={
@@ -152,14 +158,23 @@ def clouds(draw):
             shared=True, anchors=1))
     query = {'group_policy': draw(st.sampled_from(['none', 'isolate']))}
     count = draw(st.integers(1, 4))
+    # Alike groups (the closed forms) or each drawn on its own.
+    alike = draw(st.booleans())
     for number in range(1, count + 1):
-        rc = draw(st.sampled_from(['VGPU', 'VGPU', 'VCPU', 'DISK_GB']))
-        query['resources%d' % number] = '%s:%d' % (
-            rc, draw(st.integers(1, 2)))
-        if rc == 'VGPU' and draw(st.booleans()):
-            query['required%d' % number] = draw(st.sampled_from(TRAITS))
+        if number == 1 or not alike:
+            rc = draw(st.sampled_from(['VGPU', 'VGPU', 'VCPU', 'DISK_GB']))
+            amount = draw(st.integers(1, 2))
+            trait = draw(st.sampled_from((None,) + TRAITS)) \
+                if rc == 'VGPU' else None
+        query['resources%d' % number] = '%s:%d' % (rc, amount)
+        if trait:
+            query['required%d' % number] = trait
     if count > 1 and draw(st.booleans()):
         query['same_subtree'] = '1,2'
+    if draw(st.booleans()):
+        # A flavor's unnumbered group beside them.
+        query['resources'] = '%s:1' % draw(st.sampled_from(
+            ['VCPU', 'DISK_GB', 'VGPU']))
     return tree, query
 
 
@@ -177,6 +192,9 @@ def truth(tree, query):
     """The most copies of the query that fit at once, by trying all."""
     by_uuid = {r['uuid']: r for r in tree}
     groups = []
+    if 'resources' in query:
+        rc, amount = query['resources'].split(':')
+        groups.append(('', rc, int(amount), set()))
     for number in range(1, 5):
         if 'resources%d' % number not in query:
             continue
@@ -188,11 +206,13 @@ def truth(tree, query):
                for _n, rc, amount, req in groups]
     patterns = set()
     for choice in itertools.product(*choices):
-        if query['group_policy'] == 'isolate' and len(groups) > 1 and \
-                len(set(choice)) < len(choice):
+        numbered = [uuid for uuid, group in zip(choice, groups)
+                    if group[0]]
+        if query['group_policy'] == 'isolate' and len(numbered) > 1 and \
+                len(set(numbered)) < len(numbered):
             continue
         if 'same_subtree' in query:
-            pair = set(choice[:2])
+            pair = set(numbered[:2])
             if len(pair) > 1 and ROOT not in pair:
                 continue
             if OTHER in pair and len(pair) > 1:
@@ -233,3 +253,46 @@ class TestAgainstTheTruth(base.BaseTestCase):
         self.assertLessEqual(true, found.at_most, (found, query))
         if found.fits == found.at_most:
             self.assertEqual(true, found.fits)
+
+
+@st.composite
+def flavors(draw):
+    """(tree records, query) of a flavor: root VCPU, alike vGPU groups."""
+    total = draw(st.integers(1, 3))
+    inventory = inv(total, max_unit=draw(st.integers(1, total)))
+    tree = [rp(ROOT, 'cn1', inventories={'VCPU': inv(draw(st.integers(
+        1, 6)))}, usages={'VCPU': draw(st.integers(0, 1))})] + [
+        rp(child_uuid(index), 'gpu%d' % index, parent=ROOT,
+           inventories={'VGPU': dict(inventory)})
+        for index in range(draw(st.integers(1, 6)))]
+    query = {'group_policy': draw(st.sampled_from(['none', 'isolate'])),
+             'resources': 'VCPU:%d' % draw(st.integers(1, 2))}
+    for number in range(1, draw(st.integers(2, 4)) + 1):
+        query['resources%d' % number] = 'VGPU:1'
+    return tree, query
+
+
+class TestApart(base.BaseTestCase):
+    """A flavor's unnumbered group apart from its alike numbered groups."""
+
+    @hypothesis.given(flavors())
+    def test_exact_and_true(self, cloud):
+        tree, query = cloud
+        request = evaluation.Request.from_query(query, '1.36')
+        found = evaluation.fit(request, tree)
+        self.assertEqual((truth(tree, query),) * 2,
+                         (found.fits, found.at_most), (found, query))
+
+    def test_counted_without_enumerating(self):
+        # Eight GPUs take two copies of four isolated groups, the root's
+        # six VCPU three of VCPU:2: two, and no pattern of the five groups
+        # enumerated (only the unnumbered group's own, alone).
+        tree = trees.Tree(gpu_tree(8, root_vcpu=6))
+        request = evaluation.Request.from_query(
+            dict(gpu_query(4, 'isolate'), resources='VCPU:2'), '1.36')
+        with mock.patch.object(copies, '_patterns',
+                               wraps=copies._patterns) as patterns:
+            found = copies.count(request, tree)
+        self.assertEqual((2, 2, ''), (found.fits, found.at_most, found.gap))
+        self.assertEqual([['']], [list(call.args[0].groups)
+                                  for call in patterns.call_args_list])
