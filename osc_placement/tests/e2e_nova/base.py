@@ -12,18 +12,31 @@
 
 """End-to-end behind a real Keystone: the cloud as ``openstack`` sees it.
 
-Each :class:`NovaCloudTestCase` class gets one
+A :class:`NovaCloudTestCase` runs on a
 :class:`~osc_placement.tests.support.stack.NovaCloud` (Keystone, a
 Placement seeded with the sample cloud that validates Keystone's tokens,
-the Nova API; minutes to start, so keep the tests in one class).
-Tests run the ``openstack`` script installed beside this Python with the
-admin's password credentials: it gets a token from Keystone and finds
-each service in the catalog, as in any cloud.
+the Nova API). Tests run the ``openstack`` script installed beside this
+Python with the admin's password credentials: it gets a token from
+Keystone and finds each service in the catalog, as in any cloud.
+
+A cloud takes a minute or more to start, so the classes of one package
+share one: a package of these tests is one group of stestr (tox.ini's
+``--group-regex``), so one worker runs all its classes, and its
+``load_tests`` returns a :class:`SharedCloudSuite` (see
+:func:`package_tests`). The suite runs the classes in the order of their
+:attr:`~NovaCloudTestCase.cloud_turn`; the first class of a
+:attr:`~NovaCloudTestCase.cloud_kind` starts the cloud, the last one
+stops it and checks the clean-up. A class run outside such a suite (a
+module named on the command line) starts and stops a cloud of its own.
 """
 
+import fnmatch
+import importlib
 import json
 import os
+import pkgutil
 import subprocess
+import unittest
 
 from oslotest import base
 
@@ -52,27 +65,53 @@ def stop_and_check(fixture, workdirs):
 
 
 class NovaCloudTestCase(base.BaseTestCase):
-    """One Keystone, Placement and Nova for all the tests of the class.
+    """Keystone, Placement and Nova for the tests of the class.
 
-    When the class is done the servers are stopped and the clean-up is
-    checked, as for the Placement-only sandbox: no server process this
-    test process started is left, nor any temporary directory.
+    The cloud is the one of the class's :attr:`cloud_kind`, shared with
+    the other classes of that kind in the same :class:`SharedCloudSuite`
+    (module docstring), or its own. When its last class is done the
+    servers are stopped and the clean-up is checked, as for the
+    Placement-only sandbox: no server process this test process started
+    is left, nor any temporary directory.
     """
+
+    #: Classes of one kind in one suite share one cloud: what
+    #: :meth:`start_cloud` makes must be the same for each of them.
+    cloud_kind = 'sample cloud'
+    #: Classes sharing a cloud run in this order (then by name): a class
+    #: that leaves the cloud other than it found it comes after those
+    #: that need it as it was.
+    cloud_turn = 0
 
     @classmethod
     def setUpClass(cls):
         super().setUpClass()
-        cls.cloud = stack.NovaCloud()
-        # The fixture cleans up after itself when its set-up fails.
-        cls.cloud.setUp()
-        cls.addClassCleanup(cls._stop_and_check, cls.cloud)
-        cloud.seed(cls.cloud.placement.endpoint, token=cls.cloud.token)
+        cls.use_cloud(_take_cloud(cls))
+
+    @classmethod
+    def use_cloud(cls, box):
+        """Keep what the tests use of ``box`` (from :meth:`start_cloud`)."""
+        cls.cloud = box
         # No region, no interface: each test says which it wants.
         cls.env = cls.cloud.client_env(region=None, interface=None)
         cls.env['PYTHONWARNINGS'] = 'ignore'
 
+    @classmethod
+    def start_cloud(cls):
+        """Start and seed the cloud of this kind; returns the fixture."""
+        box = stack.NovaCloud()
+        # The fixture cleans up after itself when its set-up fails.
+        box.setUp()
+        try:
+            cloud.seed(box.placement.endpoint, token=box.token)
+        except BaseException:
+            box.cleanUp()
+            raise
+        return box
+
     @staticmethod
-    def _stop_and_check(box):
+    def stop_cloud(box):
+        """Stop a cloud :meth:`start_cloud` made; check the clean-up."""
         stop_and_check(box, [box.keystone.workdir, box.placement.workdir,
                              box.nova.workdir])
 
@@ -102,3 +141,83 @@ class NovaCloudTestCase(base.BaseTestCase):
         if '-f' in argv and argv[argv.index('-f') + 1] == 'json':
             return json.loads(res.stdout)
         return res.stdout
+
+
+# kind -> [classes of the running suites still to finish, the cloud or
+# None]; an entry exists while a SharedCloudSuite has classes of the kind
+# to run.
+_shared = {}
+
+
+def _take_cloud(cls):
+    """The cloud for ``cls``: its kind's shared one, or one of its own.
+
+    Registers the class clean-up that gives it back (the last class of a
+    shared cloud stops it), before the start, which may fail.
+    """
+    entry = _shared.get(cls.cloud_kind)
+    if entry is None:
+        box = cls.start_cloud()
+        cls.addClassCleanup(cls.stop_cloud, box)
+        return box
+    cls.addClassCleanup(_release_cloud, cls)
+    if entry[1] is None:
+        entry[1] = cls.start_cloud()
+    return entry[1]
+
+
+def _release_cloud(cls):
+    """The end of a class of a shared cloud: the last one stops it."""
+    entry = _shared[cls.cloud_kind]
+    entry[0] -= 1
+    if entry[0] == 0:
+        del _shared[cls.cloud_kind]
+        if entry[1] is not None:
+            cls.stop_cloud(entry[1])
+
+
+def _cases(suite):
+    for test in suite:
+        if isinstance(test, unittest.TestSuite):
+            yield from _cases(test)
+        else:
+            yield test
+
+
+class SharedCloudSuite(unittest.TestSuite):
+    """Tests whose classes of a kind share one cloud.
+
+    The kind is the class's :attr:`~NovaCloudTestCase.cloud_kind`. Runs
+    the tests class after class, in the order of the classes'
+    :attr:`~NovaCloudTestCase.cloud_turn`, then of the test ids (each
+    class's tests in name order, as unittest runs them); counts the
+    classes of each kind first, so that the last of them stops the
+    cloud. A class whose tests are all skipped never sets up: not
+    counted.
+    """
+
+    def run(self, result, debug=False):
+        tests = sorted(_cases(self), key=lambda test: (
+            getattr(type(test), 'cloud_turn', 0), test.id()))
+        classes = {type(test) for test in tests
+                   if isinstance(test, NovaCloudTestCase)
+                   and not getattr(type(test), '__unittest_skip__', False)}
+        for cls in classes:
+            _shared.setdefault(cls.cloud_kind, [0, None])[0] += 1
+        return unittest.TestSuite(tests).run(result, debug)
+
+
+def package_tests(loader, package, pattern):
+    """The ``load_tests`` of a package whose classes share their cloud.
+
+    ``package``: the package's ``__name__``. Returns a
+    :class:`SharedCloudSuite` of the tests of its modules whose file
+    names match ``pattern`` (default ``test*.py``), in name order.
+    """
+    path = importlib.import_module(package).__path__
+    names = sorted(info.name for info in pkgutil.iter_modules(path)
+                   if fnmatch.fnmatch(info.name + '.py',
+                                      pattern or 'test*.py'))
+    return SharedCloudSuite(
+        loader.loadTestsFromModule(importlib.import_module(
+            '%s.%s' % (package, name))) for name in names)

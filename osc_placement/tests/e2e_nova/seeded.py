@@ -12,13 +12,16 @@
 
 """The base of the tests on a Nova with servers and migrations.
 
-Each :class:`SeededNovaTestCase` class gets one
+A :class:`SeededNovaTestCase` runs on a
 :class:`~osc_placement.tests.support.nova_seed.SeededNovaCloud`:
 Keystone, Placement, the Nova API and the stand-in network API, seeded
 with the audit's scenario (Nova's records written with Nova's object
 layer, Placement's through its API), and no sample cloud. Minutes to
-start: keep the tests of a kind in one class. ``self.nova_manage`` runs
-nova 34's own ``nova-manage`` on the same databases and Placement.
+start: the classes of a package share one (see :mod:`.base`); a class
+that changes the scenario for good sets a later
+:attr:`~.base.NovaCloudTestCase.cloud_turn`, one that changes it for a
+test puts it back. ``self.nova_manage`` runs nova 34's own
+``nova-manage`` on the same databases and Placement.
 """
 
 from osc_placement.tests.e2e_nova import base
@@ -29,23 +32,26 @@ from osc_placement.tests.support import service
 
 
 class SeededNovaTestCase(base.NovaCloudTestCase):
-    """One seeded cloud for the tests of the class (see the module)."""
+    """The seeded cloud of the class's kind (see the module)."""
+
+    cloud_kind = 'seeded audit scenario'
 
     @classmethod
-    def setUpClass(cls):
-        # Not NovaCloudTestCase's: no sample cloud in this Placement.
-        super(base.NovaCloudTestCase, cls).setUpClass()
-        cls.seeded = nova_seed.SeededNovaCloud()
-        cls.seeded.setUp()
-        cls.addClassCleanup(cls._stop_seeded, cls.seeded)
-        cls.cloud = cls.seeded.cloud
-        cls.scenario = cls.seeded.scenario
+    def use_cloud(cls, seeded):
+        super().use_cloud(seeded.cloud)
+        cls.seeded = seeded
+        cls.scenario = seeded.scenario
         cls.nova_manage = nova_manage.NovaManage(cls.cloud)
-        cls.env = cls.cloud.client_env(region=None, interface=None)
-        cls.env['PYTHONWARNINGS'] = 'ignore'
+
+    @classmethod
+    def start_cloud(cls):
+        """A :class:`~.nova_seed.SeededNovaCloud`, set up."""
+        seeded = nova_seed.SeededNovaCloud()
+        seeded.setUp()
+        return seeded
 
     @staticmethod
-    def _stop_seeded(seeded):
+    def stop_cloud(seeded):
         base.stop_and_check(seeded, seeded.workdirs())
 
     def compute(self, method, path, body=None, version='2.88'):

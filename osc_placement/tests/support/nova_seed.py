@@ -390,10 +390,13 @@ class SeededNovaCloud(fixtures.Fixture):
     def _setUp(self):
         self.cloud = self.useFixture(stack.NovaCloud(
             placement_options=self.placement_options, host=self.host))
-        self.neutron = self.useFixture(neutron.NeutronStandIn(
-            host=self.host))
+        # The seeding does not ask the network API: it starts meanwhile.
+        self.neutron = neutron.NeutronStandIn(host=self.host)
+        self.neutron.defer_ready = True
+        self.useFixture(self.neutron)
         neutron.register(self.cloud.keystone, self.neutron.server_endpoint)
         self.scenario = seed(self.cloud, self.scenario)
+        self.neutron.wait_until_ready()
 
     def server_pids(self):
         return self.cloud.server_pids() + self.neutron.server_pids

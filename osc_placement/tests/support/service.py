@@ -158,6 +158,9 @@ class Service(fixtures.Fixture):
         self.port = port
         self.timeout = timeout
         self.workers = workers
+        # True: set-up returns once the server is started, and the owner
+        # calls wait_until_ready() (servers that start at the same time).
+        self.defer_ready = False
         self.server_endpoint = None
         self.workdir = None
         # The gunicorn master first, then its workers.
@@ -244,9 +247,11 @@ class Service(fixtures.Fixture):
             self.addCleanup(self._stop_server)
         finally:
             sock.close()
-        self._wait_until_ready()
+        if not self.defer_ready:
+            self.wait_until_ready()
 
-    def _wait_until_ready(self):
+    def wait_until_ready(self):
+        """Wait until the server answers; SandboxError if it cannot."""
         deadline = time.monotonic() + self.timeout
         while True:
             if self._proc.poll() is not None:

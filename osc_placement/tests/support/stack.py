@@ -85,24 +85,27 @@ class NovaCloud(fixtures.Fixture):
 
     def _setUp(self):
         # Nova's databases need no Keystone: made while Keystone starts.
+        # Placement and the Nova API need Keystone (their service users),
+        # not each other: both start, then both are waited for. (Started
+        # from this thread: a server dies with the thread that started
+        # it, see processes.die_with_parent.)
         workdir = tempfile.mkdtemp(prefix=nova.Nova.prefix,
                                    dir=processes.tmpfs())
         self.addCleanup(shutil.rmtree, workdir, ignore_errors=True)
         with futures.ThreadPoolExecutor(1) as pool:
             databases = pool.submit(nova.prepare, workdir)
-            self._start_keystone_and_placement()
+            self.keystone = self.useFixture(keystone.Keystone(host=self.host))
+            self.placement = placement.Placement(
+                keystone=self.keystone, host=self.host,
+                **self.placement_options)
+            self.placement.defer_ready = True
+            self.useFixture(self.placement)
             databases.result()
-        self.nova = self.useFixture(nova.Nova(self.keystone, host=self.host,
-                                              workdir=workdir))
-        self.keystone.add_service(
-            'compute', 'nova', {(REGION, interface): self.nova.url
-                                for interface in keystone.INTERFACES})
-
-    def _start_keystone_and_placement(self):
-        self.keystone = self.useFixture(keystone.Keystone(host=self.host))
-        self.placement = self.useFixture(placement.Placement(
-            keystone=self.keystone, host=self.host,
-            **self.placement_options))
+        self.nova = nova.Nova(self.keystone, host=self.host, workdir=workdir)
+        self.nova.defer_ready = True
+        self.useFixture(self.nova)
+        self.placement.wait_until_ready()
+        self.nova.wait_until_ready()
         self.keystone.add_region(OTHER_REGION)
         for key in PLACEMENT_ENDPOINTS:
             self.relays[key] = self.useFixture(relay.Relay(
@@ -110,6 +113,9 @@ class NovaCloud(fixtures.Fixture):
             self.placement_urls[key] = self.relays[key].endpoint
         self.keystone.add_service('placement', 'placement',
                                   self.placement_urls)
+        self.keystone.add_service(
+            'compute', 'nova', {(REGION, interface): self.nova.url
+                                for interface in keystone.INTERFACES})
 
     @property
     def token(self):

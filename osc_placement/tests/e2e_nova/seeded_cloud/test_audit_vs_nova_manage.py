@@ -34,7 +34,9 @@ its Placement, nova 34's ``nova-manage placement audit``,
 
 Every test leaves the cloud as seeded (the memberships sync_aggregates
 adds are taken away again; the fix is undone), so that they may run in
-any order.
+any order, but for the vGPU server, deleted as Nova deletes (a deleted
+server of the compute API): the class runs after the tests of the
+seeding (``cloud_turn``).
 """
 
 import json
@@ -54,6 +56,9 @@ def _amounts(resources):
 
 
 class TestAuditVsNovaManage(seeded.SeededNovaTestCase):
+
+    # After test_seeded_nova's, which lists the deleted servers.
+    cloud_turn = 1
 
     @classmethod
     def setUpClass(cls):

@@ -18,7 +18,9 @@ cover every consumer nova-manage's own audit reports but its false
 positive on the sharing provider, find what ``heal_allocations`` would
 heal, and after ``--fix`` leave nothing fixable, nothing for heal, and
 give everything back with ``allocation restore`` of its undo file. The
-tests run in name order on one cloud: the read-only ones first.
+tests run in name order on one cloud: the read-only ones first. They
+leave the cloud changed (the aggregates the fix set, the later cases):
+the class runs last on the seeded cloud it shares (``cloud_turn``).
 """
 
 import json
@@ -33,6 +35,9 @@ AUDIT = ('resource', 'provider', 'audit')
 
 
 class TestAudit(seeded.SeededNovaTestCase):
+
+    # After every other class on the seeded cloud.
+    cloud_turn = 2
 
     def audit(self, *argv):
         """(rows, stderr, exit code) of an audit, -f json."""
