@@ -26,6 +26,7 @@ from keystoneauth1 import session
 from openstack import connection
 from openstackclient import shell
 from osc_lib import clientmanager as osc_clientmanager
+import requests_mock
 
 ENDPOINT = 'http://placement.test/placement'
 
@@ -44,6 +45,27 @@ def compute_at(endpoint):
     return fixtures.MockPatchObject(
         osc_clientmanager.ClientManager, 'compute',
         new=property(lambda manager: conn.compute))
+
+
+def mock_compute(test, endpoint):
+    """The compute API at ``endpoint`` on requests-mock, for ``test``.
+
+    OpenStackClient's compute proxy is set there (:func:`compute_at`)
+    and the version document answered; every other request goes on to
+    the real servers. Returns the mocker: register the compute API's
+    answers on it.
+    """
+    mock = requests_mock.Mocker(real_http=True)
+    mock.start()
+    test.addCleanup(mock.stop)
+    version = {'version': {'id': 'v2.1', 'status': 'CURRENT',
+                           'version': '2.96', 'min_version': '2.1',
+                           'links': [{'rel': 'self',
+                                      'href': endpoint + '/'}]}}
+    mock.get(endpoint, json=version)
+    mock.get(endpoint + '/', json=version)
+    test.useFixture(compute_at(endpoint))
+    return mock
 
 
 def auth_argv(endpoint=ENDPOINT, token='admin'):

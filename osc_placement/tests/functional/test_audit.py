@@ -33,7 +33,6 @@ import os
 import urllib.parse
 
 import fixtures
-import requests_mock
 
 from osc_placement import tests
 from osc_placement.tests import cli
@@ -196,15 +195,7 @@ class TestAudit(base.TestCase):
 
     def mock_nova(self):
         """The compute API at NOVA: every list in one page."""
-        mock = requests_mock.Mocker(real_http=True)
-        mock.start()
-        self.addCleanup(mock.stop)
-        version = {'version': {'id': 'v2.1', 'status': 'CURRENT',
-                               'version': '2.96', 'min_version': '2.1',
-                               'links': [{'rel': 'self',
-                                          'href': NOVA + '/'}]}}
-        mock.get(NOVA, json=version)
-        mock.get(NOVA + '/', json=version)
+        mock = cli.mock_compute(self, NOVA)
 
         def servers(request, context):
             query = urllib.parse.parse_qs(request.query)
@@ -219,7 +210,6 @@ class TestAudit(base.TestCase):
         mock.get(NOVA + '/os-aggregates',
                  json=lambda r, c: {'aggregates': self.aggregates})
         self.nova = mock
-        self.useFixture(cli.compute_at(NOVA))
 
     # -- helpers ------------------------------------------------------------
 

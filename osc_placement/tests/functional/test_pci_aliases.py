@@ -22,7 +22,6 @@ real Placement. The cloud: ``gpu-host`` has its A100s on a child provider
 
 import json
 
-import requests_mock
 
 from osc_placement import tests
 from osc_placement.tests import cli
@@ -57,22 +56,13 @@ class TestPciAliases(base.TestCase):
                               traits=['CUSTOM_NVLINK'])
         tests.create_provider(self, CPU_HOST, 'cpu-host', inventories={
             'VCPU': 16, 'MEMORY_MB': 32768, 'DISK_GB': 200})
-        mock = requests_mock.Mocker(real_http=True)
-        mock.start()
-        self.addCleanup(mock.stop)
-        version = {'version': {'id': 'v2.1', 'status': 'CURRENT',
-                               'version': '2.96', 'min_version': '2.1',
-                               'links': [{'rel': 'self',
-                                          'href': NOVA + '/'}]}}
-        mock.get(NOVA, json=version)
-        mock.get(NOVA + '/', json=version)
+        mock = cli.mock_compute(self, NOVA)
         mock.get(NOVA + '/flavors/gpu.2', status_code=404)
         mock.get(NOVA + '/flavors/detail?is_public=None',
                  json={'flavors': [FLAVOR]})
         mock.get(NOVA + '/flavors/f-gpu', json={'flavor': FLAVOR})
         mock.get(NOVA + '/flavors/f-gpu/os-extra_specs',
                  json={'extra_specs': FLAVOR['extra_specs']})
-        self.useFixture(cli.compute_at(NOVA))
         self.sent = []
         self.before_request(
             lambda method, url, kwargs: self.sent.append(
