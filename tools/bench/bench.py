@@ -115,6 +115,24 @@ def _parser():
                              'shell loop of reference commands that each '
                              'cloud-wide view replaces (default: 0, not '
                              'timed)')
+    _add_cloud_sizes(parser)
+    parser.add_argument('--profile', action='store_true',
+                        help='instead of the targets: run one of our '
+                             'batches under a profiler (tools/bench/'
+                             'profiled.py) and print where its CPU goes')
+    parser.add_argument('--profile-command',
+                        default=profiling.PROFILE_COMMAND, metavar='ARGS',
+                        help='the command of --profile (default: '
+                             '"%(default)s")')
+    parser.add_argument('--profile-providers', type=int, default=100,
+                        metavar='N',
+                        help='the cloud of --profile (default: '
+                             '%(default)s providers)')
+    return parser
+
+
+def _add_cloud_sizes(parser):
+    """The sizes of the clouds of the parts not in the default run."""
     parser.add_argument('--scale-providers', type=int, default=None,
                         metavar='N',
                         help='the cloud of "--only scale" (the cloud-wide '
@@ -155,19 +173,6 @@ def _parser():
                              'server): N (default: %d, --quick: %d)' % (
                                  isolate.ISOLATE_TREES[1],
                                  isolate.ISOLATE_TREES[0]))
-    parser.add_argument('--profile', action='store_true',
-                        help='instead of the targets: run one of our '
-                             'batches under a profiler (tools/bench/'
-                             'profiled.py) and print where its CPU goes')
-    parser.add_argument('--profile-command',
-                        default=profiling.PROFILE_COMMAND, metavar='ARGS',
-                        help='the command of --profile (default: '
-                             '"%(default)s")')
-    parser.add_argument('--profile-providers', type=int, default=100,
-                        metavar='N',
-                        help='the cloud of --profile (default: '
-                             '%(default)s providers)')
-    return parser
 
 
 def parse_args(argv=None):
