@@ -88,14 +88,21 @@ class Combination(object):
                                   one_group=False)
             for (uuid, rc), amount in totals.items())
 
+    def _combinations(self):
+        """Each choice of one option per group, as {suffix: option}."""
+        suffixes = list(self.options)
+        return (dict(zip(suffixes, choice)) for choice in
+                itertools.product(*(self.options[s] for s in suffixes)))
+
     def reasons(self):
         """Reasons why no combination of the groups' options works."""
-        suffixes = list(self.options)
-        combos = [dict(zip(suffixes, choice)) for choice in
-                  itertools.product(*(self.options[s] for s in suffixes))]
         checks = self.checks()
-        if any(all(check(c) for _, check in checks) for c in combos):
+        # One combination that works is enough, and is mostly found among
+        # the first: all of them are made only to say why none works.
+        if any(all(check(c) for _, check in checks)
+               for c in self._combinations()):
             return []
+        combos = list(self._combinations())
         reasons = []
         for name, check in checks:
             others = [c for n, c in checks if n != name]
