@@ -31,6 +31,7 @@ from keystoneauth1 import exceptions as ks_exceptions
 from openstack import exceptions as sdk_exceptions
 from osc_lib import exceptions
 
+from osc_placement.api import nova_state
 from osc_placement import errors
 from osc_placement import http
 from osc_placement import microversions
@@ -278,45 +279,6 @@ def zone_hosts(cmd, name):
 HYPERVISORS = '/os-hypervisors/detail'
 
 
-def _hypervisor_pages(proxy):
-    """Every hypervisor body of ``GET /os-hypervisors/detail``, paged.
-
-    At ``HYPERVISOR_UUID``: the ``id`` is the compute node's UUID. Nova
-    gives at most ``[api] max_limit`` a page, with a ``next`` link in
-    ``hypervisors_links``; the next page's marker is the last ``id``.
-    Not openstacksdk's ``hypervisors()``, which asks at the highest
-    version it knows (2.88: an uptime call to every compute service).
-    """
-    found = []
-    params = {}
-    while True:
-        response = proxy.get(HYPERVISORS, params=params,
-                             microversion=HYPERVISOR_UUID)
-        sdk_exceptions.raise_from_response(response)
-        try:
-            body = response.json()
-        except ValueError:
-            body = None
-        page = body.get('hypervisors') if isinstance(body, dict) else None
-        if not isinstance(page, list) or not all(
-                isinstance(item, dict) for item in page):
-            raise exceptions.CommandError(
-                'Invalid response from the compute API to GET %s: no list '
-                'of objects at "hypervisors".' % HYPERVISORS)
-        found.extend(page)
-        following = any(isinstance(link, dict) and link.get('rel') == 'next'
-                        for link in body.get('hypervisors_links') or ())
-        marker = page[-1].get('id') if page else None
-        if not following or marker is None:
-            return found
-        if marker == params.get('marker'):
-            raise exceptions.CommandError(
-                'Invalid response from the compute API to GET %s: the page '
-                'after marker %s is that page again.'
-                % (HYPERVISORS, text.printable(str(marker))))
-        params = {'marker': marker}
-
-
 def with_nodes(cmd, zone):
     """``zone`` with the ``nodes`` of its hosts, from the hypervisors.
 
@@ -327,7 +289,11 @@ def with_nodes(cmd, zone):
     """
     what = 'the hypervisors of availability zone %s' % (
         text.printable(repr(zone.name)))
-    found = _call(what, lambda: _hypervisor_pages(_compute(cmd)))
+    # Not openstacksdk's hypervisors(), which asks at the highest version
+    # it knows (2.88: an uptime call to every compute service).
+    found = _call(what, lambda: nova_state.paged(
+        _compute(cmd), HYPERVISORS, 'hypervisors', {},
+        microversion=HYPERVISOR_UUID))
     nodes = dict((host, []) for host in zone.hosts)
     for body in found:
         service = body.get('service')

@@ -43,14 +43,17 @@ from osc_lib import exceptions
 from osc_placement.api import paths
 from osc_placement.api import providers
 from osc_placement.model.audit import state
+from osc_placement.model import text
 
 
-def _get(proxy, path, params):
-    """The JSON object of one compute GET at ``COMPUTE_VERSION``."""
-    response = proxy.get(path, params=params,
-                         microversion=state.COMPUTE_VERSION)
+def _get(proxy, path, params, microversion=state.COMPUTE_VERSION):
+    """The JSON object of one compute GET (at ``COMPUTE_VERSION``)."""
+    response = proxy.get(path, params=params, microversion=microversion)
     sdk_exceptions.raise_from_response(response)
-    body = response.json()
+    try:
+        body = response.json()
+    except ValueError:
+        body = None
     if not isinstance(body, dict):
         raise exceptions.CommandError(
             'Invalid response from the compute API to GET %s: not a JSON '
@@ -73,18 +76,20 @@ def _has_next(body, key):
                for link in body.get(key + '_links') or ())
 
 
-def paged(proxy, path, key, params, marker_key='id', first=None):
-    """Every item of a paged compute list.
+def paged(proxy, path, key, params, marker_key='id', first=None,
+          microversion=state.COMPUTE_VERSION):
+    """Every item of a paged compute list (at ``COMPUTE_VERSION``).
 
     ``params``: those of every page; ``first``: those of the first page
     instead (None: the same). The next page's marker is the last item's
     ``marker_key`` (a down cell's server, which cannot be a marker, is
-    passed over).
+    passed over); a page whose marker is that of the page before is one
+    line, not a loop.
     """
     items = []
     query = dict(params if first is None else first)
     while True:
-        body = _get(proxy, path, query)
+        body = _get(proxy, path, query, microversion)
         page = _page(body, path, key)
         items.extend(page)
         markers = [item.get(marker_key) for item in page
@@ -92,6 +97,11 @@ def paged(proxy, path, key, params, marker_key='id', first=None):
                    and item.get(marker_key)]
         if not page or not markers or not _has_next(body, key):
             return items
+        if markers[-1] == query.get('marker'):
+            raise exceptions.CommandError(
+                'Invalid response from the compute API to GET %s: the page '
+                'after marker %s is that page again.'
+                % (path, text.printable(str(markers[-1]))))
         query = dict(params, marker=markers[-1])
 
 

@@ -148,6 +148,24 @@ class TestRead(test_compute.ComputeTestCase):
                          '/servers/detail: no list of objects at "servers".',
                          str(exc))
 
+    def test_a_page_that_comes_again_is_one_line(self):
+        # The page after S1's marker is S1's page: one line, not a loop.
+        page = {'servers': [_server(S1)], 'servers_links': NEXT}
+        self.mock(servers=[page, page, page])
+        exc = self.assertRaises(exceptions.CommandError, nova_state.read,
+                                self.proxy)
+        self.assertEqual('Invalid response from the compute API to GET '
+                         '/servers/detail: the page after marker %s is that '
+                         'page again.' % S1, str(exc))
+
+    def test_a_body_not_json_is_one_line(self):
+        self.mock(servers=[{'servers': []}])
+        self.requests_mock.get(NOVA + '/os-aggregates', text='<html>')
+        exc = self.assertRaises(exceptions.CommandError, nova_state.read,
+                                self.proxy)
+        self.assertEqual('Invalid response from the compute API to GET '
+                         '/os-aggregates: not a JSON object.', str(exc))
+
     def around_get(self, before=None, after=None):
         """The proxy's GETs with ``before(path)`` and ``after(path)``.
 
