@@ -199,11 +199,6 @@ def _sums(held):
     return {rc: amount for rc, amount in total.items() if amount}
 
 
-def _record_sums(rec):
-    return _sums({rp: alloc.get('resources') or {}
-                  for rp, alloc in (rec.get('allocations') or {}).items()})
-
-
 def owner_suspects(cloud, usages, read):
     """The servers whose owner is still worth reading: [uuid].
 
@@ -247,7 +242,7 @@ def owner_suspects(cloud, usages, read):
     expected = collections.defaultdict(collections.Counter)
     for rec in read.values():
         expected[(rec.get('project_id'), rec.get('user_id'))].update(
-            _record_sums(rec))
+            _sums(consumers.held(rec)))
     pairs = owner_pairs(cloud)
     for pair, servers in pairs.items():
         for uuid in servers:
