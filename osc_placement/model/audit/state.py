@@ -193,7 +193,8 @@ class Cloud(object):
     the compute API could not list them (a cell down); ``now``: the time
     the grace is measured from. When only some providers are audited
     (``selected``): ``known``, {uuid: Provider} of every provider
-    listed (the trees and names of those not audited), and ``whole``,
+    listed, those audited among them (the names and trees of those not
+    audited), and ``whole``,
     {consumer: {rp: {class: amount}}} of the consumers read whole (all
     they hold, on any provider).
     """
@@ -229,7 +230,7 @@ class Cloud(object):
         return self._order.get(rp, len(self._order))
 
     def name(self, rp):
-        found = self.providers.get(rp) or self.known.get(rp)
+        found = self.known.get(rp)
         return found.name if found else rp
 
     def held(self, consumer):
@@ -252,7 +253,7 @@ class Cloud(object):
         held = self.allocations.get(consumer, {}) if audited_only else \
             self.held(consumer)
         for rp in held:
-            record = self.providers.get(rp) or self.known.get(rp)
+            record = self.known.get(rp)
             if record is None or record.sharing:
                 continue
             found[record.root].append(rp)
