@@ -51,6 +51,7 @@ from wsgiref import simple_server
 from osc_placement.tests.support import cloud
 
 import common
+import cpu_use
 import venvs
 
 AUDIT_PROVIDERS = (100, 2000)
@@ -245,23 +246,45 @@ def audit_holds(ours_s, nova_manage_s, rss_kib, placement, providers,
     return not why, why
 
 
-def _run(argv, env, sb, cwd=None):
-    """Run once: {code, out, err, wall, rss_kib, cpu, requests}."""
+def server_groups(box):
+    """{server: its root pids} of the stack, for ``cpu_use.used()``.
+
+    The bench's own process serves the relay and the network stand-in.
+    """
+    return {'nova': box.nova.server_pids,
+            'placement': box.placement.server_pids,
+            'postgresql': box.placement.postgres.pids,
+            'keystone': box.keystone.server_pids,
+            'relay': [os.getpid()]}
+
+
+def _run(argv, env, sb, cwd=None, groups=None):
+    """Run once: {code, out, err, wall, rss_kib, cpu, servers, requests}.
+
+    servers: the CPU seconds each server group spent meanwhile (groups:
+    ``server_groups()``; none: {}).
+    """
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         with sb.count_requests() as seen:
+            before = cpu_use.snapshot()
             started = time.perf_counter()
             proc = subprocess.Popen(argv, env=env, stdin=subprocess.DEVNULL,
                                     stdout=out, stderr=err, cwd=cwd)
             _, status, usage = os.wait4(proc.pid, 0)
             wall = time.perf_counter() - started
+            servers = cpu_use.used(before, cpu_use.snapshot(), groups or {})
         out.seek(0)
         err.seek(0)
         return {'code': os.waitstatus_to_exitcode(status),
                 'out': out.read().decode('utf-8', 'replace'),
                 'err': err.read().decode('utf-8', 'replace'),
                 'wall': wall, 'rss_kib': usage.ru_maxrss,
-                'cpu': usage.ru_utime + usage.ru_stime,
+                'cpu': usage.ru_utime + usage.ru_stime, 'servers': servers,
                 'requests': ['%s %s' % (r.method, r.uri) for r in seen]}
+
+
+def _floor(run):
+    return cpu_use.floor(run['cpu'], run['servers'])
 
 
 def _expect(run, codes, what):
@@ -378,17 +401,21 @@ def run_audit(args, ours, n):
             found[row['problem']] = found.get(row['problem'], 0) + 1
         nova = nova_requests(debug['err'], box.nova.url)
         ours_runs, manage_runs = [], []
+        groups = server_groups(box)
         for number in range(args.rounds):
             common.log('audit: round %d of %d' % (number + 1, args.rounds))
-            run = _run(argv, env, sb)
+            run = _run(argv, env, sb, groups=groups)
             _expect(run, (3,), 'resource provider audit')
             ours_runs.append(run)
-            run = _run(manage_argv, env, sb, cwd=box.nova.workdir)
+            run = _run(manage_argv, env, sb, cwd=box.nova.workdir,
+                       groups=groups)
             _expect(run, (3,), 'nova-manage placement audit --verbose')
             manage_runs.append(run)
-            common.log('  ours %.1f s (%.0f MB), nova-manage %.1f s' % (
-                ours_runs[-1]['wall'], ours_runs[-1]['rss_kib'] / 1024.0,
-                run['wall']))
+            common.log('  ours %.1f s (%.0f MB, floor %.1f s), nova-manage '
+                       '%.1f s (floor %.1f s)' % (
+                           ours_runs[-1]['wall'],
+                           ours_runs[-1]['rss_kib'] / 1024.0,
+                           _floor(ours_runs[-1]), run['wall'], _floor(run)))
         manage_found = sorted({m.group(1) for m in map(
             nova_manage._AUDIT_FOUND.search,
             manage_runs[0]['out'].splitlines()) if m})
@@ -407,6 +434,12 @@ def run_audit(args, ours, n):
             'ours_cpu_s': [round(r['cpu'], 2) for r in ours_runs],
             'nova_manage_s': [round(r['wall'], 2) for r in manage_runs],
             'nova_manage_cpu_s': [round(r['cpu'], 2) for r in manage_runs],
+            'ours_servers_cpu_s': [r['servers'] for r in ours_runs],
+            'nova_manage_servers_cpu_s': [r['servers'] for r in manage_runs],
+            'cores': os.cpu_count(),
+            'ours_floor_s': [round(_floor(r), 2) for r in ours_runs],
+            'nova_manage_floor_s': [round(_floor(r), 2)
+                                    for r in manage_runs],
             'nova_manage_rss_mb': round(max(
                 r['rss_kib'] for r in manage_runs) / 1024.0),
             'speed_up': round(speed_up(ours_s, manage_s), 1),
@@ -414,6 +447,15 @@ def run_audit(args, ours, n):
             'nova_manage_placement': manage_placement, 'nova': nova,
             'nova_manage_consumers': len(manage_found),
             'holds': holds, 'why': why}
+
+
+def cpu_line(who, client, servers, floor, cores):
+    """One run's CPU seconds, the client's and each server's."""
+    return ('      %s CPU: client %.1f s, servers %.1f s (%s): no run under '
+            '%.1f s on %d cores' % (
+                who, client, sum(servers.values()), ', '.join(
+                    '%s %.1f' % item for item in sorted(servers.items())),
+                floor, cores))
 
 
 def render_audit(result):
@@ -441,6 +483,15 @@ def render_audit(result):
                  result['nova']['total'], result['nova']['per_server'],
                  ', '.join('%s x%d' % item for item in
                            sorted(result['nova']['paths'].items()))),
+             cpu_line('ours', result['ours_cpu_s'][0],
+                      result['ours_servers_cpu_s'][0],
+                      result['ours_floor_s'][0], result['cores']),
+             cpu_line('nova-manage', result['nova_manage_cpu_s'][0],
+                      result['nova_manage_servers_cpu_s'][0],
+                      result['nova_manage_floor_s'][0], result['cores']),
+             '      at most %.1fx here: nova-manage\'s time over our floor' % (
+                 median(result['nova_manage_s'])
+                 / median(result['ours_floor_s'])),
              '      found: %s; nova-manage: %d consumers' % (', '.join(
                  '%s %d' % item for item in sorted(result['found'].items())),
                  result['nova_manage_consumers'])]
