@@ -884,43 +884,50 @@ class TestSameRequests(EnvironmentTestCase):
 
 class TestSessionAfterABatch(EnvironmentTestCase):
 
-    def setUp(self):
-        super().setUp()
+    def test_the_session_trusts_the_environment_again(self):
         auth = loading.get_plugin_loader('admin_token').load_from_options(
             endpoint=ENDPOINT, token='the-token')
-        self.session = ks_session.Session(auth=auth)
-        self.client = http.SessionClient(
-            self.session, {'service_type': 'placement', 'region_name': None,
-                           'interface': 'public'},
-            api_version='1.39', parallel=4)
-
-    def trusted_in_batch(self):
-        """Whether the session trusted the environment, for each read."""
+        session = ks_session.Session(auth=auth)
+        client = http.SessionClient(
+            session, {'service_type': 'placement', 'region_name': None,
+                      'interface': 'public'}, api_version='1.39', parallel=4)
         seen = []
 
         def work(rp):
-            seen.append(self.session.session.trust_env)
-            return self.client.request(
-                'GET', '/resource_providers/%s/usages' % rp['uuid'])
-        done = batch.run(self.client, work, PROVIDERS)
+            seen.append(session.session.trust_env)
+            return client.request('GET', '/resource_providers/%s/usages'
+                                  % rp['uuid'])
+        done = batch.run(client, work, PROVIDERS)
         self.assertEqual(len(PROVIDERS), len(done.done()))
-        return seen
-
-    def test_the_session_trusts_the_environment_again(self):
         # Not trusted while the batch reads with what it read once...
-        self.assertEqual([False] * len(PROVIDERS), self.trusted_in_batch())
+        self.assertEqual([False] * len(PROVIDERS), seen)
         # ...and trusted again for whatever comes next.
-        self.assertTrue(self.session.session.trust_env)
+        self.assertTrue(session.session.trust_env)
 
     def test_kept_while_another_client_shares_the_session(self):
-        with self.client.environment_kept():
-            with self.client.environment_kept():
+        auth = loading.get_plugin_loader('admin_token').load_from_options(
+            endpoint=ENDPOINT, token='the-token')
+        session = ks_session.Session(auth=auth)
+        client = http.SessionClient(
+            session, {'service_type': 'placement', 'region_name': None,
+                      'interface': 'public'}, api_version='1.39', parallel=4)
+        seen = []
+
+        def work(rp):
+            seen.append(session.session.trust_env)
+            return client.request('GET', '/resource_providers/%s/usages'
+                                  % rp['uuid'])
+        with client.environment_kept():
+            with client.environment_kept():
                 pass
             # Still kept after an inner block ended.
-            self.assertEqual([True] * len(PROVIDERS),
-                             self.trusted_in_batch())
+            done = batch.run(client, work, PROVIDERS)
+        self.assertEqual(len(PROVIDERS), len(done.done()))
+        self.assertEqual([True] * len(PROVIDERS), seen)
         # After the block, a batch reads the environment once again.
-        self.assertEqual([False] * len(PROVIDERS), self.trusted_in_batch())
+        seen[:] = []
+        batch.run(client, work, PROVIDERS)
+        self.assertEqual([False] * len(PROVIDERS), seen)
 
 
 class TestDebugLines(EnvironmentTestCase):
