@@ -293,9 +293,6 @@ class SessionClient(object):
         # During a batch: the environment's settings given to each
         # request (see batch_environment()).
         self._environment = {}
-        # Blocks in which another client shares the session (see
-        # environment_kept()).
-        self._kept = 0
         # Whether keystoneauth is to build its debug lines of each request
         # and response: only if a handler writes them. Logging is set up
         # (by osc-lib, from --debug, -v and --log-file) before the client
@@ -346,11 +343,10 @@ class SessionClient(object):
         environment, so with Keystone nothing changes.
         """
         requests_session = self.session.session
-        if self._kept or self._environment or \
-                not requests_session.trust_env or self._base() is None:
-            # Another client sending meanwhile, inside a batch already, an
-            # environment not trusted, or Keystone's auth: as without a
-            # batch.
+        if self._environment or not requests_session.trust_env or \
+                self._base() is None:
+            # Inside a batch already, an environment not trusted, or
+            # Keystone's auth: as without a batch.
             yield
             return
         settings = requests_session.merge_environment_settings(
@@ -366,23 +362,6 @@ class SessionClient(object):
         finally:
             requests_session.trust_env = True
             self._environment = {}
-
-    @contextlib.contextmanager
-    def environment_kept(self):
-        """Inside the block, batches leave the session as it is.
-
-        For a block in which another client of the same keystoneauth
-        session (the compute client, in a thread of its own) sends
-        requests: :meth:`batch_environment` would stop the session
-        trusting the environment under them, and they would miss its
-        proxies and CA bundle. The batches' requests then read the
-        environment each, as without a batch.
-        """
-        self._kept += 1
-        try:
-            yield
-        finally:
-            self._kept -= 1
 
     def _base(self):
         """The fixed endpoint without its trailing '/', or None.

@@ -212,23 +212,20 @@ def read_cloud(cmd, http, parsed_args, kinds):
     there is one (but after a signal, which ends the command at once).
     """
     chosen = _selection(cmd, http, parsed_args)
-    # Nova's thread shares the session: the batches leave it trusting the
-    # environment (http.SessionClient.environment_kept()).
-    with http.environment_kept():
-        nova_reads = _Nova(cmd, _parallel(cmd, http))
-        try:
-            every = _providers(cmd, http)
-            audit = audited(every, chosen)
-            read = cmd.each_provider(
-                http, lambda rp: provider_api.provider_allocations(http, rp),
-                [{'uuid': rp} for rp in audit])
-            cmd.require_complete(batch_names.ROWS, batch_names.PROVIDERS)
-        except Exception:
-            # After a signal, the command ends without waiting for Nova.
-            if cmd.batch_report.interrupted() is None:
-                nova_reads.result()
-            raise
-        nova = nova_reads.result()
+    nova_reads = _Nova(cmd, _parallel(cmd, http))
+    try:
+        every = _providers(cmd, http)
+        audit = audited(every, chosen)
+        read = cmd.each_provider(
+            http, lambda rp: provider_api.provider_allocations(http, rp),
+            [{'uuid': rp} for rp in audit])
+        cmd.require_complete(batch_names.ROWS, batch_names.PROVIDERS)
+    except Exception:
+        # After a signal, the command ends without waiting for Nova.
+        if cmd.batch_report.interrupted() is None:
+            nova_reads.result()
+        raise
+    nova = nova_reads.result()
     every = _with_aggregates(cmd, http, every, nova, kinds)
     audit = {uuid: every[uuid] for uuid in audit}
     allocations = {}

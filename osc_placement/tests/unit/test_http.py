@@ -904,31 +904,6 @@ class TestSessionAfterABatch(EnvironmentTestCase):
         # ...and trusted again for whatever comes next.
         self.assertTrue(session.session.trust_env)
 
-    def test_kept_while_another_client_shares_the_session(self):
-        auth = loading.get_plugin_loader('admin_token').load_from_options(
-            endpoint=ENDPOINT, token='the-token')
-        session = ks_session.Session(auth=auth)
-        client = http.SessionClient(
-            session, {'service_type': 'placement', 'region_name': None,
-                      'interface': 'public'}, api_version='1.39', parallel=4)
-        seen = []
-
-        def work(rp):
-            seen.append(session.session.trust_env)
-            return client.request('GET', '/resource_providers/%s/usages'
-                                  % rp['uuid'])
-        with client.environment_kept():
-            with client.environment_kept():
-                pass
-            # Still kept after an inner block ended.
-            done = batch.run(client, work, PROVIDERS)
-        self.assertEqual(len(PROVIDERS), len(done.done()))
-        self.assertEqual([True] * len(PROVIDERS), seen)
-        # After the block, a batch reads the environment once again.
-        seen[:] = []
-        batch.run(client, work, PROVIDERS)
-        self.assertEqual([False] * len(PROVIDERS), seen)
-
 
 class TestDebugLines(EnvironmentTestCase):
 
