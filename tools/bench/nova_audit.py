@@ -361,6 +361,27 @@ def _network_stand_in(box):
     return 'http://127.0.0.1:%d' % server.server_port
 
 
+def _rounds(rounds, box, env, argv, manage_argv):
+    """([ours' runs], [nova-manage's runs]), taking turns."""
+    ours_runs, manage_runs = [], []
+    groups = server_groups(box)
+    for number in range(rounds):
+        common.log('audit: round %d of %d' % (number + 1, rounds))
+        run = _run(argv, env, box.placement, groups=groups)
+        _expect(run, (3,), 'resource provider audit')
+        ours_runs.append(run)
+        run = _run(manage_argv, env, box.placement, cwd=box.nova.workdir,
+                   groups=groups)
+        _expect(run, (3,), 'nova-manage placement audit --verbose')
+        manage_runs.append(run)
+        common.log('  ours %.1f s (%.0f MB, floor %.1f s), nova-manage '
+                   '%.1f s (floor %.1f s)' % (
+                       ours_runs[-1]['wall'],
+                       ours_runs[-1]['rss_kib'] / 1024.0,
+                       _floor(ours_runs[-1]), run['wall'], _floor(run)))
+    return ours_runs, manage_runs
+
+
 def run_audit(args, ours, n):
     """Seed, check both commands once, time them side by side."""
     # Only here: the default bench never starts Keystone nor Nova.
@@ -400,22 +421,8 @@ def run_audit(args, ours, n):
         for row in rows:
             found[row['problem']] = found.get(row['problem'], 0) + 1
         nova = nova_requests(debug['err'], box.nova.url)
-        ours_runs, manage_runs = [], []
-        groups = server_groups(box)
-        for number in range(args.rounds):
-            common.log('audit: round %d of %d' % (number + 1, args.rounds))
-            run = _run(argv, env, sb, groups=groups)
-            _expect(run, (3,), 'resource provider audit')
-            ours_runs.append(run)
-            run = _run(manage_argv, env, sb, cwd=box.nova.workdir,
-                       groups=groups)
-            _expect(run, (3,), 'nova-manage placement audit --verbose')
-            manage_runs.append(run)
-            common.log('  ours %.1f s (%.0f MB, floor %.1f s), nova-manage '
-                       '%.1f s (floor %.1f s)' % (
-                           ours_runs[-1]['wall'],
-                           ours_runs[-1]['rss_kib'] / 1024.0,
-                           _floor(ours_runs[-1]), run['wall'], _floor(run)))
+        ours_runs, manage_runs = _rounds(args.rounds, box, env, argv,
+                                         manage_argv)
         manage_found = sorted({m.group(1) for m in map(
             nova_manage._AUDIT_FOUND.search,
             manage_runs[0]['out'].splitlines()) if m})
