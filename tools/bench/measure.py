@@ -33,7 +33,7 @@ import common
 import targets
 
 
-def _own_cpu():
+def own_cpu():
     """CPU seconds of this process: the relay's threads, mostly."""
     times = os.times()
     return times.user + times.system
@@ -48,13 +48,13 @@ def check_run(argv, env, sb, restore):
     targets.restore_cloud(sb.server_endpoint, restore)
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         with sb.count_requests() as seen:
-            server, relayed = sb.cpu_seconds(), _own_cpu()
+            server, relayed = sb.cpu_seconds(), own_cpu()
             started = time.perf_counter()
             proc = subprocess.Popen(argv, env=env, stdin=subprocess.DEVNULL,
                                     stdout=out, stderr=err)
             _, status, usage = os.wait4(proc.pid, 0)
             wall = time.perf_counter() - started
-            relayed = _own_cpu() - relayed
+            relayed = own_cpu() - relayed
             server = sb.cpu_seconds() - server
         out.seek(0)
         err.seek(0)

@@ -49,9 +49,10 @@ from urllib import parse as urlparse
 from wsgiref import simple_server
 
 from osc_placement.tests.support import cloud
+from osc_placement.tests.support import processes
 
 import common
-import cpu_use
+import measure
 import venvs
 
 AUDIT_PROVIDERS = (100, 2000)
@@ -247,44 +248,59 @@ def audit_holds(ours_s, nova_manage_s, rss_kib, placement, providers,
 
 
 def server_groups(box):
-    """{server: its root pids} of the stack, for ``cpu_use.used()``.
+    """{server: the root pids of its process trees} of the stack.
 
-    The bench's own process serves the relay and the network stand-in.
+    The relay and the network stand-in are threads of the bench's own
+    process: their CPU is this process's (``measure.own_cpu()``).
     """
-    return {'nova': box.nova.server_pids,
-            'placement': box.placement.server_pids,
-            'postgresql': box.placement.postgres.pids,
-            'keystone': box.keystone.server_pids,
-            'relay': [os.getpid()]}
+    return {'nova': box.nova.server_pids[:1],
+            'placement': box.placement.server_pids[:1],
+            'postgresql': box.placement.postgres.pids[:1],
+            'keystone': box.keystone.server_pids[:1]}
+
+
+def servers_cpu(groups):
+    """{server: CPU seconds used so far}, the bench's process as relay."""
+    used = {name: processes.cpu_seconds(roots)
+            for name, roots in groups.items()}
+    used['relay'] = measure.own_cpu()
+    return used
+
+
+def floor(client_cpu, servers, cores=None):
+    """The wall seconds below which a run cannot end on this machine.
+
+    Its CPU and the servers' on its behalf, spread over every core.
+    """
+    return (client_cpu + sum(servers.values())) / (cores or os.cpu_count())
 
 
 def _run(argv, env, sb, cwd=None, groups=None):
-    """Run once: {code, out, err, wall, rss_kib, cpu, servers, requests}.
+    """Run once: {code, out, err, wall, rss_kib, cpu, servers, ...}.
 
-    servers: the CPU seconds each server group spent meanwhile (groups:
-    ``server_groups()``; none: {}).
+    Also ``floor`` (:func:`floor`) and ``requests``. servers: the CPU
+    seconds each server spent meanwhile (groups: ``server_groups()``;
+    none: the relay only).
     """
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         with sb.count_requests() as seen:
-            before = cpu_use.snapshot()
+            before = servers_cpu(groups or {})
             started = time.perf_counter()
             proc = subprocess.Popen(argv, env=env, stdin=subprocess.DEVNULL,
                                     stdout=out, stderr=err, cwd=cwd)
             _, status, usage = os.wait4(proc.pid, 0)
             wall = time.perf_counter() - started
-            servers = cpu_use.used(before, cpu_use.snapshot(), groups or {})
+            servers = {name: round(cpu - before[name], 2) for name, cpu
+                       in servers_cpu(groups or {}).items()}
         out.seek(0)
         err.seek(0)
+        cpu = usage.ru_utime + usage.ru_stime
         return {'code': os.waitstatus_to_exitcode(status),
                 'out': out.read().decode('utf-8', 'replace'),
                 'err': err.read().decode('utf-8', 'replace'),
-                'wall': wall, 'rss_kib': usage.ru_maxrss,
-                'cpu': usage.ru_utime + usage.ru_stime, 'servers': servers,
+                'wall': wall, 'rss_kib': usage.ru_maxrss, 'cpu': cpu,
+                'servers': servers, 'floor': floor(cpu, servers),
                 'requests': ['%s %s' % (r.method, r.uri) for r in seen]}
-
-
-def _floor(run):
-    return cpu_use.floor(run['cpu'], run['servers'])
 
 
 def _expect(run, codes, what):
@@ -378,7 +394,7 @@ def _rounds(rounds, box, env, argv, manage_argv):
                    '%.1f s (floor %.1f s)' % (
                        ours_runs[-1]['wall'],
                        ours_runs[-1]['rss_kib'] / 1024.0,
-                       _floor(ours_runs[-1]), run['wall'], _floor(run)))
+                       ours_runs[-1]['floor'], run['wall'], run['floor']))
     return ours_runs, manage_runs
 
 
@@ -444,8 +460,8 @@ def run_audit(args, ours, n):
             'ours_servers_cpu_s': [r['servers'] for r in ours_runs],
             'nova_manage_servers_cpu_s': [r['servers'] for r in manage_runs],
             'cores': os.cpu_count(),
-            'ours_floor_s': [round(_floor(r), 2) for r in ours_runs],
-            'nova_manage_floor_s': [round(_floor(r), 2)
+            'ours_floor_s': [round(r['floor'], 2) for r in ours_runs],
+            'nova_manage_floor_s': [round(r['floor'], 2)
                                     for r in manage_runs],
             'nova_manage_rss_mb': round(max(
                 r['rss_kib'] for r in manage_runs) / 1024.0),

@@ -19,7 +19,6 @@
 
 import os
 import sys
-import tempfile
 import unittest
 from unittest import mock
 
@@ -27,7 +26,6 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 if HERE not in sys.path:
     sys.path.insert(0, HERE)
 
-import cpu_use  # noqa: E402
 import flavors  # noqa: E402
 import isolate  # noqa: E402
 import measure  # noqa: E402
@@ -370,45 +368,11 @@ class AuditTest(unittest.TestCase):
         self.assertEqual(6, nova_audit.nova_reads_bound(200, 100))
 
 
-def _proc(root, pid, parent, ticks, name='srv'):
-    """A process of a fake /proc: its stat with utime and stime."""
-    os.makedirs(os.path.join(root, str(pid)))
-    fields = ['S', str(parent)] + ['0'] * 9 + [str(ticks), str(ticks)]
-    with open(os.path.join(root, str(pid), 'stat'), 'w') as f:
-        f.write('%d (%s) %s 0 0\n' % (pid, name, ' '.join(fields)))
-
-
-class CpuUseTest(unittest.TestCase):
-
-    def _snapshot(self, procs):
-        with tempfile.TemporaryDirectory() as root:
-            for proc in procs:
-                _proc(root, *proc)
-            # Not a process: left out.
-            os.makedirs(os.path.join(root, 'self'))
-            return cpu_use.snapshot(root)
-
-    def test_snapshot_reads_names_with_spaces(self):
-        found = self._snapshot([(7, 1, cpu_use.HZ, 'gunicorn: worker (x)')])
-        self.assertEqual({7: (1, 2.0)}, found)
-
-    def test_each_process_charged_to_its_tree(self):
-        before = self._snapshot([(10, 1, 0), (11, 10, cpu_use.HZ),
-                                 (20, 1, 0), (30, 1, 0)])
-        # 11 spent 2 s more, 12 started under 11 (4 s), 20 spent 1 s,
-        # 30 (not a server) 5 s, 40 (a child of 30) is no server's.
-        after = self._snapshot([(10, 1, 0), (11, 10, 2 * cpu_use.HZ),
-                                (12, 11, 2 * cpu_use.HZ),
-                                (20, 1, cpu_use.HZ // 2),
-                                (30, 1, 5 * cpu_use.HZ // 2),
-                                (40, 30, cpu_use.HZ)])
-        self.assertEqual({'nova': 6.0, 'placement': 1.0, 'none': 0.0},
-                         cpu_use.used(before, after, {
-                             'nova': [10], 'placement': [20], 'none': [99]}))
+class CpuFloorTest(unittest.TestCase):
 
     def test_floor_spreads_the_cpu_over_the_cores(self):
-        self.assertEqual(25.0, cpu_use.floor(6.0, {'nova': 30.0,
-                                                   'placement': 14.0}, 2))
+        self.assertEqual(25.0, nova_audit.floor(6.0, {'nova': 30.0,
+                                                      'placement': 14.0}, 2))
 
     def test_cpu_line(self):
         self.assertEqual(
