@@ -15,8 +15,8 @@
 ``SessionClient`` sends every request through the keystoneauth session
 (headers, microversion, timeout), negotiates the microversion when the
 user asked for it, and raises the one-line exceptions of ``errors.py``
-for every failure. ``Response`` reads the body of an answer, checking
-its shape where it is read.
+for every failure. ``responses.Response`` reads the body of an answer,
+checking its shape where it is read, or as it arrives (``read=``).
 
 What it does per request is kept to what the request needs (issue 33):
 the endpoint is looked up once; keystoneauth is asked not to build its
@@ -39,6 +39,7 @@ from osc_lib import exceptions
 import requests
 
 from osc_placement.api import inflight
+from osc_placement.api import responses
 from osc_placement import errors
 from osc_placement import microversions
 from osc_placement.model.text import printable
@@ -47,8 +48,6 @@ from osc_placement import version
 LOG = logging.getLogger(__name__)
 
 
-_KINDS = {list: 'a list', dict: 'an object'}
-_UNSET = object()
 # The loggers of keystoneauth's request and response lines: one, or one
 # per part when the session splits them (split_loggers).
 KEYSTONEAUTH_LOGGERS = ('keystoneauth1.session',
@@ -112,80 +111,6 @@ class NetrcAuth(requests.auth.AuthBase):
         if self.found[host]:
             return requests.auth.HTTPBasicAuth(*self.found[host])(request)
         return request
-
-
-class Response(object):
-    """The answer to one request: status, headers, and the body as JSON.
-
-    Wraps the ``requests.Response`` without changing it. ``json()``,
-    ``json_object()`` and ``field()`` read the body and raise
-    :class:`InvalidResponse`, one line naming the request and what was
-    wrong, when it is not what Placement sends.
-    """
-
-    def __init__(self, method, response):
-        self.method = method
-        self.status_code = response.status_code
-        self.url = response.url
-        self.reason = response.reason
-        self.headers = response.headers
-        self._response = response
-        self._body = _UNSET
-
-    @property
-    def content(self):
-        return self._response.content
-
-    @property
-    def text(self):
-        return self._response.text
-
-    def json(self):
-        """The body parsed as JSON (once)."""
-        if self._body is _UNSET:
-            try:
-                self._body = self._response.json()
-            except ValueError:
-                raise self.invalid('a body that is not JSON: %r'
-                                   % errors.text_of(self.text or '')[:80])
-        return self._body
-
-    def json_object(self):
-        """The body, which must be a JSON object: a dict."""
-        body = self.json()
-        if not isinstance(body, dict):
-            raise self.invalid('JSON that is not an object')
-        return body
-
-    def field(self, key, kind=None, default=_UNSET):
-        """``body[key]``, checked to be of type ``kind`` if given.
-
-        Without ``default`` a missing key is an invalid response; with it,
-        only a body that is not an object is.
-        """
-        body = self.json()
-        if not isinstance(body, dict) or key not in body:
-            if default is not _UNSET and isinstance(body, dict):
-                return default
-            raise self.invalid('JSON without the %r key' % key)
-        value = body[key]
-        if kind is not None and not isinstance(value, kind):
-            raise self.invalid('JSON whose %r is not %s'
-                               % (key, _KINDS.get(kind, kind.__name__)))
-        return value
-
-    def header(self, name):
-        """The value of a header that the answer must carry."""
-        value = self.headers.get(name)
-        if not value:
-            raise self.invalid('no %s header' % name)
-        return value
-
-    def invalid(self, what):
-        """The error for a body this client cannot use."""
-        return errors.InvalidResponse(
-            'Invalid response from the Placement API: %s %s answered HTTP '
-            '%s with %s' % (self.method, self.url, self.status_code, what))
 
 
 def _is_version_document(resp):
@@ -382,7 +307,7 @@ class SessionClient(object):
                 self._base_url = endpoint.rstrip('/')
         return self._base_url
 
-    def request(self, method, url, **kwargs):
+    def request(self, method, url, read=None, **kwargs):
         """Send one request; return its :class:`Response`.
 
         An error status raises the osc-lib exception of
@@ -390,7 +315,9 @@ class SessionClient(object):
         HTTP raises :class:`ConnectionFailed` (:class:`OutcomeUnknown`: a
         write that may have been sent, see :func:`_failure`); a signal
         during a write, :class:`errors.Interrupted`. With a timeout, it
-        bounds the whole wait (``api/inflight.py``).
+        bounds the whole wait (``api/inflight.py``), the reading of the
+        body by ``read(chunks)`` as it arrives too: the answer's
+        ``streamed`` (``responses.read_streamed``).
 
         ``url`` is a path below the endpoint, sent to the endpoint's URL
         joined as keystoneauth joins them; keystoneauth still gets the
@@ -410,17 +337,14 @@ class SessionClient(object):
             kwargs.setdefault(setting, value)
         kwargs.setdefault('log', self._log_http)
 
-        def send():
-            return self.session.request(
-                _joined(self._base(), url), method, headers=headers,
-                endpoint_filter=self.ks_filter, raise_exc=False, **kwargs)
+        send = _sender(self, method, url, read, dict(kwargs, headers=headers))
         # A write of the main thread notes signals: see inflight.Signals.
         signals = inflight.Signals() if errors.is_write(method) and \
             inflight.on_main_thread() else None
-        failure = response = None
+        failure = raw = streamed = None
         with signals or contextlib.nullcontext():
             try:
-                response = inflight.wait_for(
+                raw, streamed = inflight.wait_for(
                     send, self.timeout or getattr(self.session, 'timeout',
                                                   None), signals)
             except inflight.SignalledAgain as again:
@@ -433,10 +357,10 @@ class SessionClient(object):
                     raise
                 failure.__cause__ = exc
         if signals is not None and signals.caught is not None:
-            raise errors.write_interrupted(signals.caught, response, failure)
+            raise errors.write_interrupted(signals.caught, raw, failure)
         if failure is not None:
             raise failure
-        response = Response(method, response)
+        response = responses.Response(method, raw, streamed)
         if raise_exc and response.status_code >= 400:
             raise errors.exception_for(response)
         return response
@@ -519,6 +443,21 @@ class SessionClient(object):
                   'Falling back to microversion %s', ceiling,
                   self.api_version)
         _log_negotiated(self, server_max)
+
+
+def _sender(client, method, url, read, kwargs):
+    """The call that sends one request of ``client``: (raw, streamed).
+
+    The answer of requests, and what ``read`` made of its body as it
+    arrived (None: no reader, or an error status).
+    """
+    def send():
+        raw = client.session.request(
+            _joined(client._base(), url), method,
+            endpoint_filter=client.ks_filter, raise_exc=False,
+            stream=read is not None, **kwargs)
+        return raw, responses.read_streamed(method, raw, read)
+    return send
 
 
 def _joined(base_url, url):

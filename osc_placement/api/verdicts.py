@@ -55,10 +55,12 @@ import logging
 from osc_lib import exceptions
 
 from osc_placement.api import providers
+from osc_placement.api import responses
 from osc_placement import microversions
 from osc_placement.model import batch_names
 from osc_placement.model import candidates
 from osc_placement.model import evaluation
+from osc_placement.model import json_members
 from osc_placement.model import scalars
 from osc_placement.model import text
 from osc_placement import version
@@ -66,6 +68,8 @@ from osc_placement import version
 LOG = logging.getLogger(__name__)
 
 CANDIDATES_URL = '/allocation_candidates'
+# The members of a candidates answer read an item at a time.
+_STREAMED = ('allocation_requests', 'provider_summaries')
 # The trait of a provider that shares its inventory with the trees of its
 # aggregates.
 SHARING_TRAIT = 'MISC_SHARES_VIA_AGGREGATE'
@@ -170,17 +174,13 @@ class Trees(object):
                 for p in self.members[root['uuid']] if p['uuid'] in read]
         return self.records
 
-    def roots_in(self, response, sharing=frozenset()):
-        """(roots, spanning) of the allocation requests of an answer.
+    def providers_of(self, request):
+        """(providers, roots) of one allocation request of an answer.
 
-        roots: a request counts for a tree when all its providers are in
-        it; spanning: the provider sets of the requests of several trees
-        (a sharing provider's among them) and of a provider of
-        ``sharing`` alone, each once.
+        Its providers, those of its mappings too (from 1.34), and the
+        roots they are in (a provider outside the trees: its own root).
         """
-        found, spanning = set(), set()
-        requests = response.field('allocation_requests', list)
-        for request in requests:
+        try:
             allocations = request['allocations']
             if isinstance(allocations, dict):
                 rps = list(allocations)
@@ -188,26 +188,11 @@ class Trees(object):
                 rps = [a['resource_provider']['uuid'] for a in allocations]
             rps += [rp for rps_of in request.get('mappings', {}).values()
                     for rp in rps_of]
-            roots = set(self.root_of.get(rp, rp) for rp in rps)
-            if len(roots) == 1:
-                found.update(roots)
-            if len(roots) > 1 or (len(set(rps)) == 1 and rps[0] in sharing):
-                # A request of a sharing provider alone is anchored in
-                # every tree it shares with.
-                spanning.add(frozenset(rps))
-        return found, spanning
-
-    @staticmethod
-    def sharing_in(response):
-        """The sharing providers an answer names (from 1.17).
-
-        Its provider summaries hold each provider's traits.
-        """
-        summaries = response.field('provider_summaries', dict, {})
-        return frozenset(
-            uuid for uuid, summary in summaries.items()
-            if isinstance(summary, dict)
-            and SHARING_TRAIT in (summary.get('traits') or []))
+            return rps, set(self.root_of.get(rp, rp) for rp in rps)
+        except (AttributeError, KeyError, TypeError):
+            raise responses.Unusable(
+                'an allocation request that is not one: %s'
+                % text.printable(str(request))[:80]) from None
 
     def read_sharing(self, answers):
         """Read the sharing providers, where an answer draws on one.
@@ -265,17 +250,61 @@ class Answer(object):
     """What :func:`settle` needs of a candidates answer, without its body.
 
     ``roots``: the roots within which the answer has an allocation
-    request (:meth:`Trees.roots_in`); ``empty``: it has none at all (an
-    empty answer was not cut). Made as each answer arrives: on a big
-    cloud an answer's body is tens of megabytes, and a batch of them (one
-    per flavor, one per relaxed constraint) would otherwise be kept whole
-    until the last arrives.
+    request (one whose providers are all in one tree); ``spanning``: the
+    provider sets of the requests of several trees (a sharing provider's
+    among them) and of a sharing provider alone, each once; ``sharing``:
+    the sharing providers it names; ``empty``: it has no allocation
+    request at all (an empty answer was not cut). Made as the answer's
+    body arrives (:meth:`read`): on a big cloud it is tens of megabytes,
+    never held whole.
     """
 
-    def __init__(self, trees, response):
-        self.empty = not response.field('allocation_requests', list)
-        self.sharing = trees.sharing_in(response)
-        self.roots, self.spanning = trees.roots_in(response, self.sharing)
+    def __init__(self, roots, spanning, sharing, empty):
+        self.roots = roots
+        self.spanning = spanning
+        self.sharing = sharing
+        self.empty = empty
+
+    @classmethod
+    def read(cls, trees, chunks):
+        """The Answer of a candidates answer's body, from its chunks.
+
+        Each allocation request and provider summary is looked at as it
+        is decoded (``json_members``), then dropped. Raises
+        ``responses.Unusable`` where the body is not what Placement sends.
+        """
+        requests, found, spanning = None, set(), set()
+        sharing, alone = set(), set()
+        for key, part, value in json_members.members(chunks, _STREAMED):
+            if key == 'allocation_requests':
+                if part is json_members.Part.ARRAY:
+                    requests = 0
+                elif part is json_members.Part.ITEM:
+                    requests += 1
+                    rps, roots = trees.providers_of(value)
+                    if len(roots) == 1:
+                        found.update(roots)
+                    if len(roots) > 1:
+                        spanning.add(frozenset(rps))
+                    elif len(set(rps)) == 1:
+                        alone.add(rps[0])
+                else:
+                    raise _not_a(key, list)
+            elif key == 'provider_summaries':
+                if part is json_members.Part.MEMBER:
+                    uuid, summary = value
+                    if isinstance(summary, dict) and SHARING_TRAIT in (
+                            summary.get('traits') or []):
+                        sharing.add(uuid)
+                elif part is not json_members.Part.OBJECT:
+                    raise _not_a(key, dict)
+        if requests is None:
+            raise responses.Unusable(
+                "JSON without the 'allocation_requests' key")
+        # A request of a sharing provider alone is anchored in every
+        # tree it shares with.
+        spanning.update(frozenset([rp]) for rp in alone & sharing)
+        return cls(found, spanning, frozenset(sharing), not requests)
 
     def anchor(self, trees):
         """Count the requests of several trees for their anchor tree.
@@ -301,9 +330,18 @@ def ask(http, trees, params):
     """The :class:`Answer` of ``GET /allocation_candidates?<params>``.
 
     The one way the candidates requests of explain and capacity fit are
-    sent and read, the requests within a tree of :func:`settle` too.
+    sent and read, the requests within a tree of :func:`settle` too: the
+    body is read as it arrives (:meth:`Answer.read`).
     """
-    return Answer(trees, http.request('GET', CANDIDATES_URL, params=params))
+    return http.request('GET', CANDIDATES_URL, params=params,
+                        read=lambda chunks: Answer.read(trees,
+                                                        chunks)).streamed
+
+
+def _not_a(key, kind):
+    """The Unusable of a member of an answer that is not of ``kind``."""
+    return responses.Unusable('JSON whose %r is not %s' % (
+        key, responses.KINDS[kind]))
 
 
 def _listed(http, everyone, value):

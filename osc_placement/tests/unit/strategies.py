@@ -32,7 +32,7 @@ import hypothesis
 from hypothesis import strategies as st
 from osc_lib import exceptions
 
-from osc_placement import http
+from osc_placement.api import responses
 from osc_placement.tests.unit import base
 
 SETTINGS = hypothesis.settings(max_examples=200, deadline=None)
@@ -101,5 +101,5 @@ BODIES = st.one_of(
 
 def read_response(status, body, content_type=None, reason='Bad Request'):
     """Our reading of a response whose encoding requests guesses."""
-    return http.Response('GET', base.response(
+    return responses.Response('GET', base.response(
         status, body, content_type, reason, encoding=None))

@@ -82,6 +82,43 @@ class TestUnknownProvider(clouds.TwoTrees):
                  or path.startswith('/resource_providers/')])
 
 
+class TestAnswerOfTheWrongShape(clouds.TwoTrees):
+    """A candidates answer of the wrong shape is one line, either command.
+
+    The answer is read as it arrives (``Answer.read()``); what it lacks
+    is said as a body read whole says it, and nothing is printed.
+    """
+
+    scenarios = testscenarios.multiply_scenarios([
+        ('explain', {'argv': ['allocation', 'candidate', 'explain']}),
+        ('fit', {'argv': ['resource', 'provider', 'capacity', 'fit']}),
+    ], [
+        ('no-requests', {'body': {'provider_summaries': {}},
+                         'what': "JSON without the 'allocation_requests' "
+                                 "key"}),
+        ('requests-not-a-list', {
+            'body': {'allocation_requests': {}, 'provider_summaries': {}},
+            'what': "JSON whose 'allocation_requests' is not a list"}),
+        ('summaries-not-an-object', {
+            'body': {'allocation_requests': [], 'provider_summaries': []},
+            'what': "JSON whose 'provider_summaries' is not an object"}),
+        ('a-request-that-is-not-one', {
+            'body': {'allocation_requests': [7], 'provider_summaries': {}},
+            'what': 'an allocation request that is not one: 7'}),
+        ('a-list', {'body': [], 'what': "JSON without the "
+                                        "'allocation_requests' key"}),
+    ])
+
+    def test_one_line(self):
+        self.requests_mock.get(URL + '/allocation_candidates',
+                               json=self.body)
+        out, err, code = self.openstack(*self.argv, '--resource', 'VCPU=1')
+        self.assertEqual(
+            ('', 'Invalid response from the Placement API: GET '
+             '%s/allocation_candidates?resources=VCPU%%3A1 answered HTTP '
+             '200 with %s\n' % (URL, self.what), 1), (out, err, code))
+
+
 class TestNamedProvider(clouds.TwoTrees):
     """A provider named by name or UUID keeps its tree only.
 

@@ -1,0 +1,141 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
+
+"""The answer to one request, and its body read as it arrives.
+
+:class:`Response` wraps what requests returns: status, headers, and the
+body parsed as JSON where it is read, checked for the shape Placement
+sends. :func:`read_streamed` hands the body of a successful answer to a
+reader as its chunks arrive (``SessionClient.request(read=...)``), for
+answers too big to hold whole (``model.json_members``).
+"""
+
+import contextlib
+
+from osc_placement import errors
+from osc_placement.model import json_members
+
+# How an error names the type a member should have.
+KINDS = {list: 'a list', dict: 'an object'}
+_UNSET = object()
+# The size of the pieces a streamed body is read in.
+CHUNK_BYTES = 65536
+
+
+class Unusable(ValueError):
+    """A streamed body this client cannot use: what is wrong with it.
+
+    Raised by a reader of :func:`read_streamed`, which makes it the
+    :meth:`Response.invalid` line of the answer.
+    """
+
+
+class Response(object):
+    """The answer to one request: status, headers, and the body as JSON.
+
+    Wraps the ``requests.Response`` without changing it; ``streamed``
+    holds what the reader of ``read=`` made of the body. ``json()``,
+    ``json_object()`` and ``field()`` read the body and raise
+    :class:`InvalidResponse`, one line naming the request and what was
+    wrong, when it is not what Placement sends.
+    """
+
+    def __init__(self, method, response, streamed=None):
+        """``streamed``: what a reader made of the body as it arrived."""
+        self.method = method
+        self.streamed = streamed
+        self.status_code = response.status_code
+        self.url = response.url
+        self.reason = response.reason
+        self.headers = response.headers
+        self._response = response
+        self._body = _UNSET
+
+    @property
+    def content(self):
+        return self._response.content
+
+    @property
+    def text(self):
+        return self._response.text
+
+    def json(self):
+        """The body parsed as JSON (once)."""
+        if self._body is _UNSET:
+            try:
+                self._body = self._response.json()
+            except ValueError:
+                raise self.invalid('a body that is not JSON: %r'
+                                   % errors.text_of(self.text or '')[:80])
+        return self._body
+
+    def json_object(self):
+        """The body, which must be a JSON object: a dict."""
+        body = self.json()
+        if not isinstance(body, dict):
+            raise self.invalid('JSON that is not an object')
+        return body
+
+    def field(self, key, kind=None, default=_UNSET):
+        """``body[key]``, checked to be of type ``kind`` if given.
+
+        Without ``default`` a missing key is an invalid response; with it,
+        only a body that is not an object is.
+        """
+        body = self.json()
+        if not isinstance(body, dict) or key not in body:
+            if default is not _UNSET and isinstance(body, dict):
+                return default
+            raise self.invalid('JSON without the %r key' % key)
+        value = body[key]
+        if kind is not None and not isinstance(value, kind):
+            raise self.invalid('JSON whose %r is not %s'
+                               % (key, KINDS.get(kind, kind.__name__)))
+        return value
+
+    def header(self, name):
+        """The value of a header that the answer must carry."""
+        value = self.headers.get(name)
+        if not value:
+            raise self.invalid('no %s header' % name)
+        return value
+
+    def invalid(self, what):
+        """The error for a body this client cannot use."""
+        return errors.InvalidResponse(
+            'Invalid response from the Placement API: %s %s answered HTTP '
+            '%s with %s' % (self.method, self.url, self.status_code, what))
+
+
+def read_streamed(method, raw, read):
+    """``read(chunks)`` of a successful answer's body as it arrives.
+
+    raw: the ``requests.Response`` of a ``method`` request sent with
+    ``stream=True``. An error status, or no reader: the body is read
+    whole (errors quote it), and the result is None. A body the reader
+    cannot use (:class:`Unusable`, or not JSON: its start quoted as
+    :meth:`Response.json` quotes a body) raises the answer's
+    :meth:`Response.invalid` line. The connection is released in every
+    case.
+    """
+    if read is None or raw.status_code >= 400:
+        raw.content
+        return None
+    with contextlib.closing(raw):
+        try:
+            return read(raw.iter_content(CHUNK_BYTES))
+        except json_members.NotJSON as exc:
+            what = 'a body that is not JSON: %r' % errors.text_of(
+                exc.head)[:80]
+        except Unusable as exc:
+            what = str(exc)
+    raise Response(method, raw).invalid(what)

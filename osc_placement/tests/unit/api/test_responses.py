@@ -1,0 +1,83 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
+
+"""Answers read whole or as they arrive (``api/responses.py``).
+
+A body read as it arrives (``SessionClient.request(read=...)``) gives
+the reader's result, and where it cannot be used the same one line as a
+body read whole.
+"""
+
+from osc_lib import exceptions
+import testscenarios
+
+from osc_placement.api import responses
+from osc_placement import errors
+from osc_placement.model import json_members
+from osc_placement.tests.unit import base
+from osc_placement.tests.unit import test_http
+
+load_tests = testscenarios.load_tests_apply_scenarios
+
+URL = base.ENDPOINT + '/traits'
+
+
+def names(chunks):
+    """The reader of a test: the streamed items of 'traits', in a list."""
+    return [value for _key, part, value in json_members.members(
+        chunks, ('traits',)) if part is json_members.Part.ITEM]
+
+
+class TestStreamed(base.TestCase):
+
+    def test_the_reader_result(self):
+        self.requests_mock.get(URL, json={'traits': ['A', 'B']})
+        response = test_http.client().request('GET', '/traits', read=names)
+        self.assertEqual(['A', 'B'], response.streamed)
+        self.assertEqual(200, response.status_code)
+
+    def test_an_error_status_is_read_whole_and_raised(self):
+        self.requests_mock.get(URL, status_code=404, json={'errors': [{
+            'status': 404, 'title': 'Not Found', 'detail': 'No trait.'}]})
+        read = []
+        self.assertRaises(exceptions.NotFound, test_http.client().request,
+                          'GET', '/traits', read=read.append)
+        self.assertEqual([], read)
+
+    def test_what_the_reader_cannot_use_is_one_line(self):
+        def refuse(chunks):
+            raise responses.Unusable("JSON without the 'traits' key")
+        self.requests_mock.get(URL, json={})
+        raised = self.assertRaises(
+            errors.InvalidResponse, test_http.client().request, 'GET',
+            '/traits', read=refuse)
+        self.assertEqual(
+            'Invalid response from the Placement API: GET %s answered HTTP '
+            "200 with JSON without the 'traits' key" % URL, str(raised))
+
+
+class TestStreamedNotJSON(base.TestCase):
+    """The line of a body that is not JSON, read whole or as it arrives."""
+
+    scenarios = [(repr(body), {'body': body}) for body in (
+        'not json {', '', '<html><body>Please log in</body></html>',
+        '{"traits": ["A", ', '{"traits": ["A"]} and more')]
+
+    def test_the_same_line_either_way(self):
+        self.requests_mock.get(URL, text=self.body)
+        whole = self.assertRaises(
+            errors.InvalidResponse,
+            test_http.client().request('GET', '/traits').json)
+        streamed = self.assertRaises(
+            errors.InvalidResponse, test_http.client().request, 'GET',
+            '/traits', read=names)
+        self.assertEqual(str(whole), str(streamed))
