@@ -68,6 +68,8 @@ from osc_placement import version
 LOG = logging.getLogger(__name__)
 
 CANDIDATES_URL = '/allocation_candidates'
+# The member of a provider list read an item at a time.
+_PROVIDERS = 'resource_providers'
 # The members of a candidates answer read an item at a time.
 _STREAMED = ('allocation_requests', 'provider_summaries')
 # The trait of a provider that shares its inventory with the trees of its
@@ -78,22 +80,39 @@ UNEXPLAINED = 'unexplained'
 UNKNOWN = 'not known: the candidates request within the tree failed'
 
 
-def _listed_providers(response):
+def _listed_providers(http, params=None):
     """The items of a provider list, each cut down to what trees use.
 
     The fields a provider record starts from (evaluation.provider_record())
-    and those a value of --resource-provider is compared with: on a big
-    cloud the rest of each item, its links above all, would be most of
-    the list's memory.
+    and those a value of --resource-provider is compared with, kept as
+    each item arrives (:func:`_read_listed`): on a big cloud the rest of
+    each item, its links above all, would be most of the list's memory,
+    and the whole list the command's peak.
     """
-    items = response.field('resource_providers', list)
-    if not all(isinstance(item, dict) and 'uuid' in item and 'name' in item
-               for item in items):
-        raise response.invalid('a provider without its uuid or name')
-    return [{'uuid': item['uuid'], 'name': item['name'],
-             'parent_provider_uuid': item.get('parent_provider_uuid'),
-             'root_provider_uuid': item.get('root_provider_uuid')}
-            for item in items]
+    return http.request('GET', providers.BASE_URL, params=params,
+                        read=_read_listed).streamed
+
+
+def _read_listed(chunks):
+    """The cut-down items of a provider list's body, from its chunks."""
+    items = None
+    for key, part, item in json_members.members(chunks, (_PROVIDERS,)):
+        if key != _PROVIDERS:
+            continue
+        if part is not json_members.Part.ITEM:
+            if part is not json_members.Part.ARRAY:
+                raise _not_a(key, list)
+            items = []
+        elif isinstance(item, dict) and 'uuid' in item and 'name' in item:
+            items.append({
+                'uuid': item['uuid'], 'name': item['name'],
+                'parent_provider_uuid': item.get('parent_provider_uuid'),
+                'root_provider_uuid': item.get('root_provider_uuid')})
+        else:
+            raise responses.Unusable('a provider without its uuid or name')
+    if items is None:
+        raise responses.Unusable('JSON without the %r key' % _PROVIDERS)
+    return items
 
 
 def _say_absent(cmd, nodes):
@@ -124,7 +143,7 @@ class Trees(object):
         """
         self.cmd = cmd
         self.http = http
-        everyone = _listed_providers(http.request('GET', providers.BASE_URL))
+        everyone = _listed_providers(http)
         self.root_of = {p['uuid']: p.get('root_provider_uuid') or p['uuid']
                         for p in everyone}
         self.members = {}
@@ -139,9 +158,7 @@ class Trees(object):
                          for value in named)
             self.roots = [p for p in self.roots if p['uuid'] in wanted]
         if selection:
-            chosen = http.request(
-                'GET', providers.BASE_URL, params=selection).field(
-                    'resource_providers', list)
+            chosen = _listed_providers(http, selection)
             wanted = set(self.root_of.get(p['uuid']) for p in chosen)
             self.roots = [p for p in self.roots if p['uuid'] in wanted]
         if hosts is not None:
@@ -211,9 +228,7 @@ class Trees(object):
                 not self.cmd.compare_version(
                     version.ge(microversions.PROVIDERS_REQUIRED)):
             return
-        listed = _listed_providers(self.http.request(
-            'GET', providers.BASE_URL,
-            params={'required': SHARING_TRAIT}))
+        listed = _listed_providers(self.http, {'required': SHARING_TRAIT})
         read = dict((p['uuid'], record) for p, record in
                     self.cmd.each_provider(
                         self.http, lambda uuid: _provider(self.http, uuid),
@@ -224,10 +239,8 @@ class Trees(object):
             record = evaluation.provider_record(provider,
                                                 read[provider['uuid']])
             aggs = record['aggregates']
-            members = _listed_providers(self.http.request(
-                'GET', providers.BASE_URL, params={
-                    'member_of': 'in:' + ','.join(sorted(aggs))})) \
-                if aggs else []
+            members = _listed_providers(self.http, {
+                'member_of': 'in:' + ','.join(sorted(aggs))}) if aggs else []
             anchors = sorted(set(
                 self.root_of.get(p['uuid'], p['uuid']) for p in members))
             self.anchors[provider['uuid']] = anchors
