@@ -16,7 +16,8 @@ The requests of a run (``fit_rows.Asked``: the shape given, or each
 flavor's) are sent as one batch of candidates requests
 (:func:`ask_each`), each answer cut down as it arrives
 (``verdicts.ask()``); once the trees are read, :func:`count_each` takes
-one request at a time: settles its answer (``verdicts.settle()``), gives
+one request at a time, as the output asks for it: settles its answer
+(``verdicts.settle()``), gives
 each tree its ``fit_rows.Fit`` (Placement's verdict, the reason of the
 local evaluation where it agrees, and the range of the count:
 ``evaluation.fit()``) and reduces them to what the output needs before
@@ -35,11 +36,12 @@ from osc_placement.model import fit_rows
 # What the report of a failed request says was done to its flavor.
 ASKED = 'ask Placement for'
 
-# The trees of the candidates answers in flight at once, together: each
-# answer is parsed whole before it is cut down (verdicts.Answer), and on
-# Placement 1.39 it takes some 10 KB per tree it names once parsed. On
-# 2,000 trees (10,000 providers) one answer at a time; on 100 trees, the
-# batch's own parallelism.
+# The trees of the candidates answers in flight at once, together. The
+# bound was set when each answer was parsed whole (some 10 KB per tree it
+# names, on Placement 1.39); answers are now cut down as they arrive
+# (verdicts.Answer.read()), and it is kept: on 2,000 trees (10,000
+# providers) one answer at a time; on 100 trees, the batch's own
+# parallelism.
 ANSWERS_TREES_IN_FLIGHT = 1000
 
 # The filters of capacity fit that select the trees (the others shape the
@@ -123,18 +125,19 @@ def bounded(ask, trees):
 
 
 def count_each(cmd, http, trees, asked, answers, reduce=list):
-    """{index: reduce([fit_rows.Fit])}: each answered request's rows.
+    """Yield (index, reduce([fit_rows.Fit])): each answered request's rows.
 
     ``trees`` read; answers: {index: verdicts.Answer}, emptied as each
-    request is counted. One request at a time, in the order asked: its
-    local evaluation, its verdicts settled (the re-asks within trees that
-    its answer needs, in one batch), a row per tree, and ``reduce`` of
-    those rows (what the output needs of them) before the next request
-    is evaluated: with many flavors on a big cloud, the verdicts and
-    typed rows of one flavor are held at a time, not of all of them.
+    request is counted. One request at a time, in the order asked, as
+    the caller takes them: its local evaluation, its verdicts settled
+    (the re-asks within trees that its answer needs, in one batch), a
+    row per tree, and ``reduce`` of those rows (what the output needs of
+    them) before the next request is evaluated: with many flavors on a
+    big cloud, the verdicts and typed rows of one flavor are held at a
+    time, and a caller that writes each flavor's rows as they come holds
+    no more than those.
     """
     trees.read_sharing(list(answers.values()))
-    counted = {}
     for index in range(len(asked)):
         if index not in answers:
             continue
@@ -143,9 +146,8 @@ def count_each(cmd, http, trees, asked, answers, reduce=list):
                                                  http.api_version, trees)
         placement = verdicts.settle(cmd, http, trees, [
             (one.params, answers.pop(index), local)])[0]
-        counted[index] = reduce(tree_fits(trees, request, local, placement,
-                                          one.incomplete))
-    return counted
+        yield index, reduce(tree_fits(trees, request, local, placement,
+                                      one.incomplete))
 
 
 def tree_fits(trees, request, local, placement, incomplete=False):

@@ -231,38 +231,28 @@ class FitCapacity(metrics.Metrics, filters.ManyProviders,
             batch_names.TOTALS if parsed_args.summary else batch_names.ROWS,
             batch_names.PROVIDERS)
         # One request at a time, each request's rows reduced to what the
-        # output needs as soon as they are counted.
-        metrics_out = parsed_args.formatter == metrics.OPENMETRICS
+        # output needs as soon as they are counted, and (but for -f
+        # openmetrics) written before the next is counted.
+        answered = set(answers)
         counted = fit_requests.count_each(
             self, http, trees, asked, answers,
             reduce=lambda tree_rows: fit_rows.Reduced.of(
                 tree_rows, keep_rows=not parsed_args.summary))
         several = len(asked) > 1
-        rows = []
-        for index, one in enumerate(asked):
-            if index in counted:
-                # Beside the rows for -f openmetrics only.
-                reduced = counted[index] if metrics_out \
-                    else counted.pop(index)
-                shown = [reduced.summary] if parsed_args.summary \
-                    else reduced.shown
-            elif index in failures:
-                # One row: the request failed, not any tree.
-                shown = [(None, None, None, failures[index])
-                         if parsed_args.summary
-                         else (None, None, None, None, failures[index])]
-            else:
-                # Not tried (a signal, a dead endpoint): said on stderr.
-                continue
-            lead = (one.name,) if several else ()
-            rows.extend(lead + row for row in shown)
-        fields = SUMMARY_FIELDS if parsed_args.summary else FIELDS
+        fields = (('flavor',) if several else ()) + (
+            SUMMARY_FIELDS if parsed_args.summary else FIELDS)
+        if parsed_args.formatter != metrics.OPENMETRICS:
+            return fields, _shown(asked, answered, counted, failures,
+                                  parsed_args.summary)
         # -f openmetrics: each request with what its output needs of the
         # rows of its trees (fit_rows.Reduced; None: no answer).
+        counted = dict(counted)
         facts = [(one, counted.get(index))
-                 for index, one in enumerate(asked)] if metrics_out else None
-        return (('flavor',) if several else ()) + fields, metrics.Rows(
-            rows, facts)
+                 for index, one in enumerate(asked)]
+        return fields, metrics.Rows(
+            _shown(asked, answered, counted.items(), failures,
+                   parsed_args.summary),
+            facts)
 
     def _requests(self, parsed_args):
         """(client, [fit_rows.Asked], hosts): the request's or each flavor's.
@@ -313,11 +303,41 @@ class FitCapacity(metrics.Metrics, filters.ManyProviders,
         """The rows; in a table, no count (None) is an empty cell.
 
         ``-f json`` and ``-f yaml`` keep ``null``, what a script tests.
+        The rows are taken as they are counted: ``-f csv`` and ``-f
+        value`` write each flavor's before the next is counted.
         """
         if parsed_args.formatter in common.ESCAPED_FORMATS:
-            data = [tuple('' if value is None else value for value in row)
-                    for row in data]
+            data = (tuple('' if value is None else value for value in row)
+                    for row in data)
         return super().produce_output(parsed_args, column_names, data)
+
+
+def _shown(asked, answered, counted, failures, summary):
+    """Yield the rows shown, request by request, in the order asked.
+
+    answered: the indexes of the requests answered; counted: (index,
+    fit_rows.Reduced) of each of them, in order, each counted only once
+    the rows before it are taken (``fit_requests.count_each()``);
+    failures: {index: why the request has no answer}, its one row. With
+    several requests, each row is led by the flavor's name. A request
+    neither answered nor failed (not tried: a signal, a dead endpoint)
+    has no row: stderr says why.
+    """
+    several = len(asked) > 1
+    counted = iter(counted)
+    for index, one in enumerate(asked):
+        lead = (one.name,) if several else ()
+        if index in answered:
+            reduced = next(counted)[1]
+            shown = [reduced.summary] if summary else reduced.shown
+        elif index in failures:
+            # One row: the request failed, not any tree.
+            shown = [(None, None, None, failures[index]) if summary
+                     else (None, None, None, None, failures[index])]
+        else:
+            continue
+        for row in shown:
+            yield lead + row
 
 
 def _asked(flavored):

@@ -23,6 +23,7 @@ requests sent, against ``clouds.FlavorTestCase``. What fit shares with
 import json
 import os
 import signal
+import sys
 from urllib import parse as urlparse
 
 import testscenarios
@@ -457,6 +458,42 @@ class TestFitFlavor(clouds.FlavorTestCase):
         self.assertIn('Flavor m1.large: GET /allocation_candidates?'
                       'resources=DISK_GB:80,MEMORY_MB:8192,VCPU:4&'
                       'root_required=!COMPUTE_STATUS_DISABLED', err)
+
+
+class TestFitRowsWrittenAsCounted(clouds.FlavorTestCase):
+    """-f csv and -f value write each flavor's rows before the next's count.
+
+    Each flavor's answer lacks the small tree, which the evaluation takes
+    for a candidate: it is asked about again within that tree while that
+    flavor is counted. By then the rows of the flavors before it are out
+    (and the header of -f csv before the first); with -f json (written
+    whole) none are.
+    """
+
+    scenarios = [
+        ('csv', {'format': 'csv', 'first_rows': (1, 3)}),
+        ('value', {'format': 'value', 'first_rows': (0, 2)}),
+        ('json', {'format': 'json', 'first_rows': (0, 0)}),
+    ]
+
+    def test_rows_out_before_the_next_flavor_is_counted(self):
+        written = []
+
+        def cut(request, context):
+            if 'in_tree' in request.url:
+                written.append(sys.stdout.getvalue())
+                rps = (RP2,)
+            else:
+                rps = (RP1,)
+            return {'allocation_requests': [
+                {'allocations': {rp: {'resources': {'VCPU': 1}}}}
+                for rp in rps], 'provider_summaries': {}}
+        self.requests_mock.get(URL + '/allocation_candidates', json=cut)
+        out, err, code = self.fit('--all-flavors', '-f', self.format)
+        self.assertEqual(('', 0), (err, code))
+        self.assertEqual(
+            [out.splitlines()[:lines] for lines in self.first_rows],
+            [text.splitlines() for text in written])
 
 
 class TestFitFlavorRefused(clouds.FlavorTestCase):
