@@ -50,6 +50,7 @@ reasons, and where it disagrees with Placement the reason is
 ``unexplained``.
 """
 
+import dataclasses
 import logging
 
 from osc_lib import exceptions
@@ -259,7 +260,8 @@ class Trees(object):
         return self.records[root] + self.shared.get(root, [])
 
 
-class Answer(object):
+@dataclasses.dataclass
+class Answer:
     """What :func:`settle` needs of a candidates answer, without its body.
 
     ``roots``: the roots within which the answer has an allocation
@@ -272,11 +274,10 @@ class Answer(object):
     never held whole.
     """
 
-    def __init__(self, roots, spanning, sharing, empty):
-        self.roots = roots
-        self.spanning = spanning
-        self.sharing = sharing
-        self.empty = empty
+    roots: set
+    spanning: set
+    sharing: frozenset
+    empty: bool
 
     @classmethod
     def read(cls, trees, chunks):

@@ -180,27 +180,28 @@ def members(chunks, streamed=()):
 
 def _items(text, key):
     """(key, Part.ITEM, item) of each item of the array that follows."""
-    text.take('[')
-    if text.peek() == ']':
-        text.take(']')
-        return
-    while True:
-        yield key, Part.ITEM, text.value()
-        if text.take(',]') == ']':
-            return
+    return _elements(text, key, '[]', Part.ITEM, text.value)
 
 
 def _named(text, key):
     """(key, Part.MEMBER, (name, value)) of the object that follows."""
-    text.take('{')
-    if text.peek() == '}':
-        text.take('}')
-        return
-    while True:
+    def member():
         name = text.value()
         if not isinstance(name, str):
             raise text.error('a name that is not a string')
         text.take(':')
-        yield key, Part.MEMBER, (name, text.value())
-        if text.take(',}') == '}':
+        return name, text.value()
+    return _elements(text, key, '{}', Part.MEMBER, member)
+
+
+def _elements(text, key, brackets, part, element):
+    """(key, part, element()) of each element of what the brackets hold."""
+    opening, closing = brackets
+    text.take(opening)
+    if text.peek() == closing:
+        text.take(closing)
+        return
+    while True:
+        yield key, part, element()
+        if text.take(',' + closing) == closing:
             return
