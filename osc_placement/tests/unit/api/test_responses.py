@@ -24,6 +24,7 @@ from osc_placement.api import responses
 from osc_placement import errors
 from osc_placement.model import json_members
 from osc_placement.tests.unit import base
+from osc_placement.tests.unit import clouds
 from osc_placement.tests.unit import test_http
 
 load_tests = testscenarios.load_tests_apply_scenarios
@@ -63,6 +64,27 @@ class TestStreamed(base.TestCase):
         self.assertEqual(
             'Invalid response from the Placement API: GET %s answered HTTP '
             "200 with JSON without the 'traits' key" % URL, str(raised))
+
+
+class TestStreamedWithDebug(clouds.TwoTrees):
+    """With --debug keystoneauth logs a JSON body whole; it is still read.
+
+    Explain's candidates answer is logged (``RESP BODY``) and read as it
+    arrives, its rows as without --debug.
+    """
+
+    def test_debug_lines_and_the_rows(self):
+        self.requests_mock.get(
+            base.ENDPOINT + '/allocation_candidates',
+            headers={'Content-Type': 'application/json'}, json={
+                'allocation_requests': [{'allocations': {
+                    base.RP2: {'resources': {'VCPU': 1}}}}],
+                'provider_summaries': {}})
+        out, err, code = self.openstack(
+            '--debug', 'allocation', 'candidate', 'explain', '--resource',
+            'VCPU=1', '-f', 'value', '-c', 'name', '-c', 'candidate')
+        self.assertEqual(('one False\ntwo True\n', 0), (out, code), err)
+        self.assertIn('RESP BODY: {"allocation_requests"', err)
 
 
 class TestStreamedNotJSON(base.TestCase):
