@@ -167,6 +167,9 @@ class Trees(object):
             _say_absent(cmd, [node for uuid, node in sorted(hosts.items())
                               if uuid not in self.members])
         self.records = {}
+        # The values read of the providers, each held once where
+        # providers repeat them (json_members.Shared).
+        self.once = json_members.Shared()
         # {root: [records of the sharing providers of other trees that
         # share an aggregate with it]}: read_sharing().
         self.shared = {}
@@ -184,7 +187,7 @@ class Trees(object):
         shown = [p for root in self.roots for p in self.members[root['uuid']]]
         read = dict((p['uuid'], record) for p, record in
                     self.cmd.each_provider(
-                        self.http, lambda uuid: _provider(self.http, uuid),
+                        self.http, self._read_one,
                         shown))
         for root in self.roots:
             self.records[root['uuid']] = [
@@ -232,7 +235,7 @@ class Trees(object):
         listed = _listed_providers(self.http, {'required': SHARING_TRAIT})
         read = dict((p['uuid'], record) for p, record in
                     self.cmd.each_provider(
-                        self.http, lambda uuid: _provider(self.http, uuid),
+                        self.http, self._read_one,
                         listed))
         for provider in listed:
             if provider['uuid'] not in read:
@@ -254,6 +257,10 @@ class Trees(object):
                     self.shared.setdefault(root, []).append(shared)
         for answer in answers:
             answer.anchor(self)
+
+    def _read_one(self, uuid):
+        """What the evaluation reads of one provider (:func:`_provider`)."""
+        return _provider(self.http, uuid, self.once)
 
     def evaluated(self, root):
         """The records the evaluation takes for a tree: the sharing too."""
@@ -373,8 +380,9 @@ def _listed(http, everyone, value):
     return providers.lookup(http, value)
 
 
-def _provider(http, rp_uuid):
-    return {what: providers.read(http, rp_uuid, what, kind)
+def _provider(http, rp_uuid, shared):
+    """What the evaluation reads of one provider, each value ``shared()``."""
+    return {what: shared(providers.read(http, rp_uuid, what, kind))
             for what, kind in evaluation.READS}
 
 

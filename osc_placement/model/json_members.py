@@ -52,6 +52,23 @@ class Part(enum.Enum):
     MEMBER = 'member'
 
 
+class Shared(object):
+    """One object for each JSON value met again: ``shared(value)``.
+
+    The first value equal to ``value`` that was given (so the values kept
+    must not be changed). A big cloud's providers repeat their
+    inventories, traits and aggregates: each is then held once. Safe
+    from several threads (one ``dict.setdefault``).
+    """
+
+    def __init__(self):
+        self._kept = {}
+
+    def __call__(self, value):
+        key = json.dumps(value, sort_keys=True, separators=(',', ':'))
+        return self._kept.setdefault(key, value)
+
+
 class NotJSON(ValueError):
     """The body is not one JSON object; ``head``: the start of its text."""
 

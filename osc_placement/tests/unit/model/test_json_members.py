@@ -112,3 +112,24 @@ class TestMembers(base.BaseTestCase):
                          next(walk))
         # Not a chunk past the item's own.
         self.assertEqual(2, len(seen))
+
+
+class TestShared(base.BaseTestCase):
+
+    @strategies.SETTINGS
+    @hypothesis.given(st.lists(VALUES, max_size=6))
+    def test_each_value_is_the_first_equal_one(self, values):
+        shared = json_members.Shared()
+        kept = [shared(json.loads(json.dumps(value))) for value in values]
+        self.assertEqual(values, kept)
+        # An equal value read again (a new object) gives the one kept.
+        for one, value in zip(kept, values):
+            self.assertIs(one, shared(json.loads(json.dumps(value))))
+
+    def test_keys_in_another_order_are_the_same_value(self):
+        shared = json_members.Shared()
+        first = shared({'VCPU': {'total': 8}, 'DISK_GB': {'total': 1}})
+        self.assertIs(first, shared({'DISK_GB': {'total': 1},
+                                     'VCPU': {'total': 8}}))
+        self.assertIsNot(first, shared({'VCPU': {'total': 9},
+                                        'DISK_GB': {'total': 1}}))
