@@ -212,6 +212,11 @@ class TestDeadEndpoint(oslotest_base.BaseTestCase):
         first = listed[0]['uuid']
 
         def stop_server():
+            # The whole process group of the gunicorn master: its workers
+            # too, whose pids the fixture reads only when it stops them
+            # (a worker whose master is gone goes on serving while
+            # requests keep coming, which a loaded machine made happen).
+            os.killpg(own.server_pids[0], signal.SIGKILL)
             for pid in own.alive_pids():
                 os.kill(pid, signal.SIGKILL)
             deadline = time.monotonic() + 10
