@@ -25,7 +25,7 @@ from osc_placement import errors
 from osc_placement.model import json_members
 
 # How an error names the type a member should have.
-KINDS = {list: 'a list', dict: 'an object'}
+_KINDS = {list: 'a list', dict: 'an object'}
 _UNSET = object()
 # The size of the pieces a streamed body is read in.
 CHUNK_BYTES = 65536
@@ -74,8 +74,7 @@ class Response(object):
             try:
                 self._body = self._response.json()
             except ValueError:
-                raise self.invalid('a body that is not JSON: %r'
-                                   % errors.text_of(self.text or '')[:80])
+                raise self.not_json(self.text or '')
         return self._body
 
     def json_object(self):
@@ -95,11 +94,10 @@ class Response(object):
         if not isinstance(body, dict) or key not in body:
             if default is not _UNSET and isinstance(body, dict):
                 return default
-            raise self.invalid('JSON without the %r key' % key)
+            raise self.invalid(without(key))
         value = body[key]
         if kind is not None and not isinstance(value, kind):
-            raise self.invalid('JSON whose %r is not %s'
-                               % (key, KINDS.get(kind, kind.__name__)))
+            raise self.invalid(not_a(key, kind))
         return value
 
     def header(self, name):
@@ -109,11 +107,26 @@ class Response(object):
             raise self.invalid('no %s header' % name)
         return value
 
+    def not_json(self, text):
+        """The error for a body that is not JSON, its start quoted."""
+        return self.invalid('a body that is not JSON: %r'
+                            % errors.text_of(text)[:80])
+
     def invalid(self, what):
         """The error for a body this client cannot use."""
         return errors.InvalidResponse(
             'Invalid response from the Placement API: %s %s answered HTTP '
             '%s with %s' % (self.method, self.url, self.status_code, what))
+
+
+def without(key):
+    """What is wrong with an object that lacks ``key``."""
+    return 'JSON without the %r key' % key
+
+
+def not_a(key, kind):
+    """What is wrong with an object whose ``key`` is not of ``kind``."""
+    return 'JSON whose %r is not %s' % (key, _KINDS.get(kind, kind.__name__))
 
 
 def read_streamed(method, raw, read):
@@ -134,8 +147,6 @@ def read_streamed(method, raw, read):
         try:
             return read(raw.iter_content(CHUNK_BYTES))
         except json_members.NotJSON as exc:
-            what = 'a body that is not JSON: %r' % errors.text_of(
-                exc.head)[:80]
+            raise Response(method, raw).not_json(exc.head) from None
         except Unusable as exc:
-            what = str(exc)
-    raise Response(method, raw).invalid(what)
+            raise Response(method, raw).invalid(str(exc)) from None

@@ -112,7 +112,7 @@ def _read_listed(chunks):
         else:
             raise responses.Unusable('a provider without its uuid or name')
     if items is None:
-        raise responses.Unusable('JSON without the %r key' % _PROVIDERS)
+        raise responses.Unusable(responses.without(_PROVIDERS))
     return items
 
 
@@ -320,8 +320,7 @@ class Answer:
                 elif part is not json_members.Part.OBJECT:
                     raise _not_a(key, dict)
         if requests is None:
-            raise responses.Unusable(
-                "JSON without the 'allocation_requests' key")
+            raise responses.Unusable(responses.without('allocation_requests'))
         # A request of a sharing provider alone is anchored in every
         # tree it shares with.
         spanning.update(frozenset([rp]) for rp in alone & sharing)
@@ -361,8 +360,7 @@ def ask(http, trees, params):
 
 def _not_a(key, kind):
     """The Unusable of a member of an answer that is not of ``kind``."""
-    return responses.Unusable('JSON whose %r is not %s' % (
-        key, responses.KINDS[kind]))
+    return responses.Unusable(responses.not_a(key, kind))
 
 
 def _listed(http, everyone, value):
