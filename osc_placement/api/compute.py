@@ -33,7 +33,7 @@ from osc_lib import exceptions
 
 from osc_placement.api import nova_state
 from osc_placement import errors
-from osc_placement import http
+from osc_placement.http import client as http
 from osc_placement import microversions
 from osc_placement.model import scalars
 from osc_placement.model import text

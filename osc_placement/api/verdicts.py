@@ -56,7 +56,7 @@ import logging
 from osc_lib import exceptions
 
 from osc_placement.api import providers
-from osc_placement.api import responses
+from osc_placement.http import responses
 from osc_placement import microversions
 from osc_placement.model import batch_names
 from osc_placement.model import candidates

@@ -43,8 +43,8 @@ import time
 
 from osc_lib import exceptions
 
-from osc_placement.api import inflight
 from osc_placement import errors
+from osc_placement.http import inflight
 from osc_placement.model import batch_names
 from osc_placement.model.text import printable
 

@@ -29,11 +29,11 @@ from autopage import argparse as autopage_argparse
 from osc_lib.command import command
 from osc_lib import exceptions
 
-from osc_placement.api import inflight
 from osc_placement.api import paths
 from osc_placement.api import providers
 from osc_placement.cli import parsers
 from osc_placement import errors
+from osc_placement.http import inflight
 from osc_placement.model import text as text_lib
 from osc_placement import version
 

@@ -25,7 +25,7 @@ import fixtures
 from oslotest import base
 import requests
 
-from osc_placement import http as placement_http
+from osc_placement.http import client as placement_http
 from osc_placement.tests import cli
 
 try:

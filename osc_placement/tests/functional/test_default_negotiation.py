@@ -20,7 +20,7 @@ pinned version keeps its one-line refusal.
 
 import fixtures
 
-from osc_placement import http as placement_http
+from osc_placement.http import client as placement_http
 from osc_placement import tests
 from osc_placement.tests.functional import base
 

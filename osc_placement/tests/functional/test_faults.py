@@ -29,7 +29,7 @@ from oslotest import base
 import testscenarios
 
 from osc_placement import errors
-from osc_placement import http
+from osc_placement.http import client as http
 from osc_placement.tests import cli
 from osc_placement.tests.functional import faultserver
 

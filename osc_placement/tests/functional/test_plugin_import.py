@@ -170,7 +170,7 @@ for ep in importlib.metadata.entry_points(group='openstack.placement.v1'):
     ep.load()
 print(json.dumps(sorted(set(sys.modules) - SNAPSHOT)))
 """)
-        self.assertNotIn('osc_placement.http', new)
+        self.assertNotIn('osc_placement.http.client', new)
         self.assertEqual(
             [], [m for m in new if m.partition('.')[0] != 'osc_placement'])
         self.assertIn('osc_placement.resources.resource_provider', new)
@@ -188,7 +188,7 @@ print(json.dumps(sorted(set(sys.modules) - SNAPSHOT)))
                  + [_AUTH + argv for argv in READS])
         loaded = self.python('ARGVS = %r' % (argvs,) + _RUNS)
         self.assertIn('osc_placement.resources.capacity', loaded[0])
-        self.assertIn('osc_placement.http', loaded[-1])
+        self.assertIn('osc_placement.http.client', loaded[-1])
         for argv, modules in zip(argvs, loaded):
             self.assertEqual([], _engines(modules), argv)
 
@@ -216,4 +216,4 @@ print(json.dumps(sorted(m for m in sys.modules
                         if m.startswith('osc_placement'))))
 """)
         self.assertIn('osc_placement.plugin', loaded)
-        self.assertNotIn('osc_placement.http', loaded)
+        self.assertNotIn('osc_placement.http.client', loaded)

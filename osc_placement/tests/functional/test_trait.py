@@ -22,7 +22,7 @@ it and before it writes.
 import fixtures
 import testscenarios
 
-from osc_placement import http as placement_http
+from osc_placement.http import client as placement_http
 from osc_placement import tests
 from osc_placement.tests.functional import base
 

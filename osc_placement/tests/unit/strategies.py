@@ -32,7 +32,7 @@ import hypothesis
 from hypothesis import strategies as st
 from osc_lib import exceptions
 
-from osc_placement.api import responses
+from osc_placement.http import responses
 from osc_placement.tests.unit import base
 
 SETTINGS = hypothesis.settings(max_examples=200, deadline=None)

@@ -12,12 +12,12 @@
 
 """The layout of the house: layers that import only downwards.
 
-From the bottom: the model (pure rules and values), the API layer (what
-is sent and read), the command framework (cliff and argparse) and the
-commands. ``LAYERS`` says which modules are in which layer; a module may
-import its own layer and those below, never one above, and no command
-module imports another. ``doc/source/contributor/house.rst`` draws the
-same table.
+From the bottom: the model (pure rules and values), the transport (the
+one session client), the API layer (what is sent and read), the command
+framework (cliff and argparse) and the commands. ``LAYERS`` says which
+modules are in which layer; a module may import its own layer and those
+below, never one above, and no command module imports another.
+``doc/source/contributor/house.rst`` draws the same table.
 """
 
 import ast
@@ -35,8 +35,8 @@ PACKAGE = os.path.dirname(os.path.abspath(osc_placement.__file__))
 LAYERS = (
     ('model', ('osc_placement.version', 'osc_placement.microversions',
                'osc_placement.model')),
-    ('api', ('osc_placement.errors', 'osc_placement.http',
-             'osc_placement.plugin', 'osc_placement.api')),
+    ('transport', ('osc_placement.errors', 'osc_placement.http')),
+    ('api', ('osc_placement.plugin', 'osc_placement.api')),
     ('framework', ('osc_placement.cli',)),
     ('commands', ('osc_placement.resources',)),
 )

@@ -36,7 +36,7 @@ from openstackclient.common import clientmanager
 from osc_lib import exceptions
 import testscenarios
 
-from osc_placement import http
+from osc_placement.http import client as http
 from osc_placement import plugin
 from osc_placement.tests import cli
 from osc_placement.tests.unit import base

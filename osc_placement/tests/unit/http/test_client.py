@@ -11,7 +11,7 @@
 # under the License.
 
 
-"""The HTTP layer (osc_placement/http.py).
+"""The session client (osc_placement/http/client.py).
 
 On its own: a keystoneauth session with the ``admin_token`` plugin, as
 OpenStackClient makes it for ``--os-endpoint``/``--os-token``, and
@@ -38,7 +38,7 @@ from urllib3 import exceptions as urllib3_exceptions
 
 from osc_placement.cli import batch
 from osc_placement import errors
-from osc_placement import http
+from osc_placement.http import client as http
 from osc_placement.tests import cli
 from osc_placement.tests.unit import base
 from osc_placement.tests.unit import strategies

@@ -10,7 +10,7 @@
 # License for the specific language governing permissions and limitations
 # under the License.
 
-"""One request in flight (osc_placement/api/inflight.py).
+"""One request in flight (osc_placement/http/inflight.py).
 
 The call stands for the request: its result and its error come back as
 they are; the deadline bounds the whole wait however the call spends it;
@@ -22,7 +22,7 @@ import signal
 import threading
 import time
 
-from osc_placement.api import inflight
+from osc_placement.http import inflight
 from osc_placement.tests.unit import base
 
 

@@ -38,9 +38,9 @@ from keystoneauth1 import token_endpoint
 from osc_lib import exceptions
 import requests
 
-from osc_placement.api import inflight
-from osc_placement.api import responses
 from osc_placement import errors
+from osc_placement.http import inflight
+from osc_placement.http import responses
 from osc_placement import microversions
 from osc_placement.model.text import printable
 from osc_placement import version
@@ -315,7 +315,7 @@ class SessionClient(object):
         HTTP raises :class:`ConnectionFailed` (:class:`OutcomeUnknown`: a
         write that may have been sent, see :func:`_failure`); a signal
         during a write, :class:`errors.Interrupted`. With a timeout, it
-        bounds the whole wait (``api/inflight.py``), the reading of the
+        bounds the whole wait (``http/inflight.py``), the reading of the
         body by ``read(chunks)`` as it arrives too: the answer's
         ``streamed`` (``responses.read_streamed``).
 

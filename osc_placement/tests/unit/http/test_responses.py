@@ -10,7 +10,7 @@
 # License for the specific language governing permissions and limitations
 # under the License.
 
-"""Answers read whole or as they arrive (``api/responses.py``).
+"""Answers read whole or as they arrive (``http/responses.py``).
 
 A body read as it arrives (``SessionClient.request(read=...)``) gives
 the reader's result, and where it cannot be used the same one line as a
@@ -20,12 +20,12 @@ body read whole.
 from osc_lib import exceptions
 import testscenarios
 
-from osc_placement.api import responses
 from osc_placement import errors
+from osc_placement.http import responses
 from osc_placement.model import json_members
 from osc_placement.tests.unit import base
 from osc_placement.tests.unit import clouds
-from osc_placement.tests.unit import test_http
+from osc_placement.tests.unit.http import test_client as test_http
 
 load_tests = testscenarios.load_tests_apply_scenarios
 
