@@ -92,6 +92,12 @@ CONSUMER_TYPES = '1.38'
 # any-of traits (in:A,B) in required=
 ANY_TRAITS = '1.39'
 
+# The last at which GET /usages?project_id= sums by class alone: from
+# CONSUMER_TYPES it sums by consumer type too, a query Placement 16.0.0
+# answers with an error 500 on PostgreSQL and on MySQL with
+# ONLY_FULL_GROUP_BY (SQLite takes it).
+USAGES_BY_CLASS = REPARENT
+
 # The highest microversion this client knows.
 LATEST = ANY_TRAITS
 # The highest a negotiation of '1' reaches: what the reference plugin gets

@@ -42,8 +42,10 @@ from osc_lib import exceptions
 
 from osc_placement.api import paths
 from osc_placement.api import providers
+from osc_placement import microversions
 from osc_placement.model.audit import state
 from osc_placement.model import text
+from osc_placement import version
 
 
 def _get(proxy, path, params, microversion=state.COMPUTE_VERSION):
@@ -234,9 +236,18 @@ def members(http, aggregate):
 
 
 def usages(http, project, user):
-    """{class: amount} that a project and user hold: one GET."""
+    """{class: amount} that a project and user hold: one GET.
+
+    Asked at ``USAGES_BY_CLASS`` at the most: a later microversion sums
+    by consumer type too, in another shape, and Placement 16.0.0 fails
+    that query on PostgreSQL and MySQL.
+    """
+    asked = http.api_version if version.compare(
+        http.api_version, version.lt(microversions.CONSUMER_TYPES),
+        exc=False) else microversions.USAGES_BY_CLASS
     return http.request('GET', paths.url('usages'), params={
-        'project_id': project, 'user_id': user}).field('usages', dict)
+        'project_id': project, 'user_id': user}, version=asked).field(
+            'usages', dict)
 
 
 def provider_aggregates(http, rp):
