@@ -35,7 +35,10 @@ project and user; the per-provider reads go through the command's batch
 engine.
 """
 
+import datetime
+import functools
 import threading
+import urllib.parse
 
 from openstack import exceptions as sdk_exceptions
 from osc_lib import exceptions
@@ -111,11 +114,13 @@ class NovaState(object):
     """What was read of Nova: typed lists (``model.audit.state``).
 
     ``hypervisors``: None when the compute API could not list them
-    (``hypervisors_error`` says why).
+    (``hypervisors_error`` says why); ``started``: when the reads began
+    (the client's clock).
     """
 
     def __init__(self, servers, migrations, hypervisors, aggregates,
-                 hypervisors_error=None):
+                 hypervisors_error=None, started=None):
+        self.started = started
         self.servers = servers
         self.migrations = migrations
         self.hypervisors = hypervisors
@@ -171,6 +176,7 @@ def read(proxy, workers=1):
     makes it one line, as ``api.compute`` does), but a failure of the
     hypervisors' list answered 5xx, which is "cannot list".
     """
+    started = datetime.datetime.now(datetime.timezone.utc)
     outcomes = outcomes_of(_lists(proxy), workers)
     for _result, failure in outcomes:
         if failure is not None:
@@ -178,7 +184,69 @@ def read(proxy, workers=1):
     live, gone, migrations, (hypervisors, why), aggregates = [
         result for result, _failure in outcomes]
     return NovaState(_servers(live, gone), migrations, hypervisors,
-                     aggregates, hypervisors_error=why)
+                     aggregates, hypervisors_error=why, started=started)
+
+
+def server_now(proxy, uuid):
+    """The :class:`state.Server` Nova has of ``uuid`` now, None if none.
+
+    ``GET /servers/{uuid}`` (404: Nova has no such server, or it is
+    deleted).
+    """
+    path = '/servers/%s' % urllib.parse.quote(uuid, safe='')
+    try:
+        body = _get(proxy, path, {})
+    except sdk_exceptions.NotFoundException:
+        return None
+    found = body.get('server')
+    if not isinstance(found, dict) or not found.get('id'):
+        raise exceptions.CommandError(
+            'Invalid response from the compute API to GET %s: no server '
+            'object.' % path)
+    return state.server(found)
+
+
+def migrations_of(proxy, server):
+    """The :class:`state.Migration` list of one server: a paged list."""
+    return [state.migration(body) for body in paged(
+        proxy, '/os-migrations', 'migrations', {'instance_uuid': server},
+        marker_key='uuid')]
+
+
+def migrations_since(proxy, moment):
+    """The migrations changed since ``moment`` (aware): a paged list."""
+    since = moment.astimezone(datetime.timezone.utc).replace(
+        tzinfo=None).isoformat(timespec='seconds')
+    return [state.migration(body) for body in paged(
+        proxy, '/os-migrations', 'migrations', {'changes-since': since},
+        marker_key='uuid')]
+
+
+def read_again(proxy, servers, since, workers=1):
+    """(servers, migrations) of Nova now, for the write of a fix.
+
+    ``servers``: the UUIDs to read again, each by itself with its
+    migrations; ``since``: the migrations changed since then are read
+    too (a consumer that was no migration may be one now). Returns
+    ({uuid: Server or None}, [Migration]); the first failure in that
+    order is raised.
+    """
+    servers = sorted(set(servers))
+    calls = [functools.partial(migrations_since, proxy, since)]
+    for uuid in servers:
+        calls.append(functools.partial(server_now, proxy, uuid))
+        calls.append(functools.partial(migrations_of, proxy, uuid))
+    outcomes = outcomes_of(calls, workers)
+    for _result, failure in outcomes:
+        if failure is not None:
+            raise failure
+    results = [result for result, _failure in outcomes]
+    moves = list(results[0])
+    found = {}
+    for n, uuid in enumerate(servers):
+        found[uuid] = results[1 + 2 * n]
+        moves.extend(results[2 + 2 * n])
+    return found, moves
 
 
 def outcomes_of(calls, workers):

@@ -24,6 +24,7 @@ every consumer in one ``POST /allocations``, then the aggregates, each
 with its generation.
 """
 
+import datetime
 import functools
 import threading
 
@@ -269,10 +270,38 @@ def _undo(cmd, path, before, aggregate_writes, names):
             aggregate_writes, names))
 
 
-def prepare_fix(cmd, http, found):
+# How far before the audit's first read of Nova the migrations changed
+# since are read again: Nova's clock may be behind the client's.
+CLOCK_MARGIN = datetime.timedelta(hours=1)
+
+
+def _nova_changed(cmd, http, found, cloud, kinds, nova):
+    """[(finding, why)] of the fixes Nova's state now no longer gives.
+
+    Each server a fix is about is read again (``GET /servers/{uuid}``,
+    its migrations), and the migrations changed since the audit began;
+    the same rules judge those consumers again
+    (``model.audit.plan.nova_changed()``).
+    """
+    subjects = plan.nova_subjects(cloud, found)
+    if not subjects:
+        return []
+    servers, migrations = compute.read(
+        cmd, 'the servers and migrations to fix, again',
+        lambda proxy: nova_state.read_again(
+            proxy, subjects.values(), nova.started - CLOCK_MARGIN,
+            _parallel(cmd, http)))
+    return plan.nova_changed(cloud, cloud.with_nova(servers, migrations),
+                             found, kinds)
+
+
+def prepare_fix(cmd, http, found, cloud, kinds, nova):
     """(consumer writes, before, stale, aggregate writes).
 
-    Reads again every consumer and provider a fix changes.
+    Reads again every consumer and provider a fix changes in Placement,
+    then, in Nova, every server they are about: ``stale`` [(finding,
+    why)] are the fixes left out, no longer needed in Placement or no
+    longer given by Nova's state now (those a warning line each).
     """
     targets = sorted(set(f.consumer for f in found
                          if f.fix.writes and not f.fix.of_aggregates))
@@ -285,7 +314,14 @@ def prepare_fix(cmd, http, found):
         batch_names.PROVIDERS))
     cmd.require_complete(batch_names.ROWS, batch_names.CONSUMERS,
                          batch_names.PROVIDERS)
-    writes, before, stale = plan.consumer_writes(found, now)
+    changed = _nova_changed(cmd, http, found, cloud, kinds, nova)
+    for f, why in changed:
+        cmd.log.warning('Not fixed: consumer %s: %s (Nova read again just '
+                        'before the write).', f.consumer, why)
+    dropped = set(id(f) for f, _why in changed)
+    writes, before, stale = plan.consumer_writes(
+        [f for f in found if id(f) not in dropped], now)
+    stale = changed + stale
     agg_writes = plan.aggregate_writes(
         found, {rp: aggs for rp, (aggs, _gen) in aggregates.items()})
     return writes, before, stale, agg_writes

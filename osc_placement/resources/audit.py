@@ -163,7 +163,8 @@ class AuditResourceProvider(batch.Batched, common.Lister):
         found = result.findings
         done = False
         if found and parsed_args.fix:
-            found, done = self._fix(audit, http, parsed_args, found, cloud)
+            found, done = self._fix(audit, http, parsed_args, found, cloud,
+                                    kinds, nova)
         if found:
             self._exit = FIXED if done else FOUND
         return findings.FIELDS, findings.rows(found, cloud.name, done=done)
@@ -184,10 +185,10 @@ class AuditResourceProvider(batch.Batched, common.Lister):
                 'Nothing could be checked: the compute API cannot list the '
                 'hypervisors.')
 
-    def _fix(self, audit, http, parsed_args, found, cloud):
+    def _fix(self, audit, http, parsed_args, found, cloud, kinds, nova):
         """(the findings, their fixes updated; whether they were written)."""
         findings = audit.findings
-        prepared = audit.prepare_fix(self, http, found)
+        prepared = audit.prepare_fix(self, http, found, cloud, kinds, nova)
         writes, _before, stale, agg_writes = prepared
         stale_now = {id(f): why for f, why in stale}
         found = [f._replace(fix=findings.none(

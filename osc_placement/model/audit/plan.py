@@ -24,6 +24,7 @@ import collections
 
 from osc_placement import microversions
 from osc_placement.model.audit import findings
+from osc_placement.model.audit import rules
 from osc_placement.model.audit import state
 from osc_placement.model import consumers
 
@@ -85,6 +86,89 @@ def consumer_writes(found, now):
         writes[f.consumer] = new
         before[f.consumer] = _nothing(rec)
     return writes, before, stale
+
+
+def nova_subjects(cloud, found):
+    """{consumer: the server to read again} of the fixes that write.
+
+    A server's consumer is its server; a migration's, the server it
+    moves; any other consumer (an orphan) is read as a server too: Nova
+    may have one of that UUID now. The aggregates' fixes are Nova's
+    aggregates, not a server's: none.
+    """
+    subjects = {}
+    for f in found:
+        if not f.fix.writes or f.fix.of_aggregates:
+            continue
+        moved = cloud.migrations.get(f.consumer)
+        subjects[f.consumer] = moved.server if moved else f.consumer
+    return subjects
+
+
+def _server_change(before, after):
+    """What changed of a server in Nova, or None."""
+    if before is None or before.deleted:
+        if after is not None and not after.deleted:
+            return 'Nova has a server %s now' % after.shown()
+        return None
+    if after is None or after.deleted:
+        return 'its server %s is deleted now' % before.shown()
+    for what, was, now in (
+            ('status', before.status, after.status),
+            ('task state', before.task_state, after.task_state),
+            ('hypervisor', before.node, after.node),
+            ('host', before.host, after.host),
+            ('project', before.project_id, after.project_id),
+            ('user', before.user_id, after.user_id)):
+        if was != now:
+            return 'the %s of its server is %s now (%s when read)' % (
+                what, now or 'none', was or 'none')
+    return None
+
+
+def _migrations_change(cloud, now, consumer, server):
+    """What changed of the migrations of a consumer's server, or None."""
+    moved = now.migrations.get(consumer)
+    if moved is not None and consumer not in cloud.migrations:
+        return 'it is a migration of server %s now' % moved.server
+    before = cloud.migrations.get(consumer)
+    if before is not None and moved is not None and \
+            before.status != moved.status:
+        return 'the migration is %s now (%s when read)' % (
+            moved.status, before.status)
+    was = sorted(m.uuid for m in cloud.in_progress(server))
+    ongoing = sorted(m.uuid for m in now.in_progress(server))
+    if ongoing != was:
+        return 'a migration of its server is in progress now (%s)' % (
+            ', '.join(m for m in ongoing if m not in was) or 'ended')
+    return None
+
+
+def nova_changed(cloud, now, found, kinds):
+    """[(finding, why)] of the fixes Nova's state now no longer gives.
+
+    ``now``: ``cloud`` with Nova read again just before the write
+    (``state.Cloud.with_nova()``). Each consumer whose fix writes is
+    judged again by the same rules (``rules.judge()``); a fix that the
+    verdict on Nova's state now does not give is dropped, and ``why``
+    says what changed in Nova.
+    """
+    subjects = nova_subjects(cloud, found)
+    changed = []
+    for f in found:
+        if f.consumer not in subjects:
+            continue
+        verdict = rules.judge(now, f.consumer, set(kinds))
+        if isinstance(verdict, findings.Finding) and \
+                verdict.kind is f.kind and verdict.fix == f.fix:
+            continue
+        server = subjects[f.consumer]
+        why = _migrations_change(cloud, now, f.consumer, server) or \
+            _server_change(cloud.servers.get(server),
+                           now.servers.get(server)) or \
+            'Nova changed since it was read'
+        changed.append((f, why))
+    return changed
 
 
 def aggregate_writes(found, now):

@@ -379,6 +379,21 @@ CLOUD_RULES = (
 )
 
 
+def judge(cloud, consumer, kinds):
+    """The verdict on one consumer: that of the first rule that decides.
+
+    None when no rule of ``kinds`` decides about it, else what that rule
+    returned (``SETTLED``, an :class:`Unchecked` or a finding).
+    """
+    for kind, rule in CONSUMER_RULES:
+        if kind not in kinds:
+            continue
+        verdict = rule(cloud, consumer)
+        if verdict is not None:
+            return verdict
+    return None
+
+
 class Result(collections.namedtuple('Result', 'findings unchecked')):
     """The findings, ordered; ``unchecked``: {Kind: (count, reason)}."""
 
@@ -399,22 +414,16 @@ def audit(cloud, kinds=tuple(Kind)):
             unchecked[kind] = (None, 'the compute API cannot list the '
                                      'hypervisors (a cell down?)')
         kinds -= findings.NEED_HYPERVISORS
-    pipeline = [(kind, rule) for kind, rule in CONSUMER_RULES
-                if kind in kinds]
     found = []
     subjects = list(cloud.allocations) + [
         uuid for uuid in cloud.servers if uuid not in cloud.allocations]
     for consumer in subjects:
-        for kind, rule in pipeline:
-            verdict = rule(cloud, consumer)
-            if verdict is None:
-                continue
-            if isinstance(verdict, Unchecked):
-                count, reason = unchecked.get(verdict.kind, (0, None))
-                unchecked[verdict.kind] = ((count or 0) + 1, verdict.reason)
-            elif verdict is not SETTLED:
-                found.append(verdict)
-            break
+        verdict = judge(cloud, consumer, kinds)
+        if isinstance(verdict, Unchecked):
+            count, reason = unchecked.get(verdict.kind, (0, None))
+            unchecked[verdict.kind] = ((count or 0) + 1, verdict.reason)
+        elif verdict is not None and verdict is not SETTLED:
+            found.append(verdict)
     for kind, rule in CLOUD_RULES:
         if kind in kinds:
             found.extend(rule(cloud))

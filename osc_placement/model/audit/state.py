@@ -47,10 +47,12 @@ ENDED = frozenset(('confirmed', 'reverted', 'error', 'failed', 'completed',
 
 class Server(collections.namedtuple('Server', (
         'uuid name status task_state project_id user_id node flavor '
-        'boot_from_volume'))):
+        'boot_from_volume host'), defaults=(None,))):
     """A server as the compute API lists it.
 
-    ``node``: its hypervisor's name (None when on no host); ``flavor``:
+    ``node``: its hypervisor's name (None when on no host), ``host``: its
+    compute service's host (two hosts' hypervisors may share a name:
+    a server's is the one of that host and name); ``flavor``:
     the embedded flavor as ``model.flavors.translate()`` takes it, None
     when the API gave none (a down cell).
     """
@@ -93,18 +95,22 @@ def server(body):
         node=body.get('OS-EXT-SRV-ATTR:hypervisor_hostname'),
         flavor=_flavor(body),
         # A server booted from a volume has no image: "".
-        boot_from_volume=body.get('image') == '')
+        boot_from_volume=body.get('image') == '',
+        host=body.get('OS-EXT-SRV-ATTR:host'))
 
 
 def parse_time(value):
-    """A compute API time (naive ISO 8601, UTC) as an aware datetime."""
+    """A compute API time (ISO 8601) as an aware datetime in UTC.
+
+    Nova writes its times naive, in UTC; a time with an offset (``Z``,
+    ``+02:00``, ``-05:00``) is that moment, converted to UTC.
+    """
     if not value:
         return None
-    text = value.replace('Z', '')
-    if '+' in text[10:]:
-        text = text[:10] + text[10:].split('+', 1)[0]
-    found = datetime.datetime.fromisoformat(text)
-    return found.replace(tzinfo=datetime.timezone.utc)
+    found = datetime.datetime.fromisoformat(value.replace('Z', '+00:00'))
+    if found.tzinfo is None:
+        return found.replace(tzinfo=datetime.timezone.utc)
+    return found.astimezone(datetime.timezone.utc)
 
 
 class Migration(collections.namedtuple('Migration', (
@@ -211,6 +217,8 @@ class Cloud(object):
         self.hypervisors = None if hypervisors is None else list(hypervisors)
         self.hv_by_uuid = {h.uuid: h for h in self.hypervisors or ()}
         self.hv_by_name = {h.name: h for h in self.hypervisors or ()}
+        self.hv_by_node = {(h.host, h.name): h
+                           for h in self.hypervisors or ()}
         self.aggregates = [a for a in aggregates if a.uuid]
         self.providers = providers
         self.allocations = allocations
@@ -222,6 +230,29 @@ class Cloud(object):
         self.whole = whole or {}
         self.down_cell = down_cell or hypervisors is None or any(
             s.unknown for s in servers)
+
+    def with_nova(self, servers, migrations):
+        """This cloud, with Nova's state read again for some servers.
+
+        ``servers``: {uuid: :class:`Server`, or None when Nova has it no
+        more}; ``migrations``: the migrations read again, which replace
+        those of the same UUID and every migration of the servers read
+        again. Placement's side is this cloud's.
+        """
+        again = set(servers)
+        kept = [found for uuid, found in self.servers.items()
+                if uuid not in again]
+        moves = {m.uuid: m for m in self.migrations.values()
+                 if m.server not in again}
+        moves.update((m.uuid, m) for m in migrations)
+        now = Cloud(kept + [found for found in servers.values() if found],
+                    list(moves.values()), self.hypervisors, self.aggregates,
+                    self.providers, self.allocations, owners=self.owners,
+                    now=self.now, selected=self.selected,
+                    down_cell=self.down_cell, known=self.known,
+                    whole=self.whole)
+        now.grace = self.grace
+        return now
 
     def order(self, rp):
         """The provider's place in the list (unknown ones last)."""
@@ -260,8 +291,13 @@ class Cloud(object):
         return dict(found)
 
     def server_provider(self, server):
-        """The provider UUID of a server's hypervisor, None if unknown."""
-        found = self.hv_by_name.get(server.node) if server.node else None
+        """The provider UUID of a server's hypervisor, None if unknown.
+
+        The hypervisor of the server's host and hypervisor name: never
+        by the name alone, which two hosts' hypervisors may share.
+        """
+        found = self.hv_by_node.get((server.host, server.node)) \
+            if server.node else None
         return found.uuid if found else None
 
     def in_progress(self, server_uuid):

@@ -30,6 +30,7 @@ and some that must never be one (:data:`QUIET`).
 import datetime
 import json
 import os
+import re
 import urllib.parse
 
 import fixtures
@@ -203,9 +204,24 @@ class AuditTestCase(base.TestCase):
             return {'servers': self.deleted if query.get('deleted') == [
                 'true'] else self.servers}
 
+        def server(request, context):
+            uuid = request.path.rsplit('/', 1)[1]
+            for body in self.servers:
+                if body['id'] == uuid:
+                    return {'server': body}
+            context.status_code = 404
+            return {'itemNotFound': {'code': 404, 'message': 'not found'}}
+
+        def migrations(request, context):
+            query = urllib.parse.parse_qs(request.query)
+            server = query.get('instance_uuid', [None])[0]
+            return {'migrations': [m for m in self.migrations if server in (
+                None, m['instance_uuid'])]}
+
         mock.get(NOVA + '/servers/detail', json=servers)
-        mock.get(NOVA + '/os-migrations',
-                 json=lambda r, c: {'migrations': self.migrations})
+        mock.get(re.compile(re.escape(NOVA + '/servers/') + '[0-9a-f-]+$'),
+                 json=server)
+        mock.get(NOVA + '/os-migrations', json=migrations)
         mock.get(NOVA + '/os-hypervisors/detail',
                  json=lambda r, c: {'hypervisors': self.hypervisors})
         mock.get(NOVA + '/os-aggregates',

@@ -17,6 +17,7 @@ A real openstacksdk connection over requests-mock, as in
 microversion), the paging, and what is made of the answers.
 """
 
+import datetime
 import threading
 
 import fixtures
@@ -215,6 +216,50 @@ class TestRead(test_compute.ComputeTestCase):
         exc = self.assertRaises(sdk_exceptions.HttpException,
                                 nova_state.read, self.proxy, workers=5)
         self.assertEqual(403, exc.status_code)
+
+
+class TestReadAgain(test_compute.ComputeTestCase):
+    """What a fix reads again of Nova just before it writes."""
+
+    @property
+    def proxy(self):
+        return self.cmd.app.client_manager.compute
+
+    def test_each_server_its_migrations_and_those_changed_since(self):
+        self.requests_mock.get(NOVA + '/servers/' + S1,
+                               json={'server': _server(S1)})
+        self.requests_mock.get(NOVA + '/servers/' + S2, status_code=404,
+                               json={'itemNotFound': {'code': 404}})
+        self.requests_mock.get(NOVA + '/os-migrations', json={
+            'migrations': [{'uuid': M1, 'instance_uuid': S1,
+                            'status': 'running'}]})
+        since = datetime.datetime(2026, 1, 1, 12, 30, 5, 999,
+                                  tzinfo=datetime.timezone(
+                                      datetime.timedelta(hours=2)))
+        servers, migrations = nova_state.read_again(
+            self.proxy, [S2, S1, S1], since)
+        self.assertEqual({S1: 'ACTIVE', S2: None}, {
+            uuid: found and found.status for uuid, found in servers.items()})
+        self.assertEqual([M1] * 3, [m.uuid for m in migrations])
+        sent = [(r.method, r.url, r.headers.get('OpenStack-API-Version'))
+                for r in self.requests_mock.request_history
+                if r.url.startswith(NOVA + '/s') or '/os-' in r.url]
+        self.assertEqual(sorted([
+            ('GET', NOVA + '/os-migrations?changes-since=2026-01-01T10%3A30%'
+             '3A05', 'compute 2.80'),
+            ('GET', NOVA + '/servers/' + S1, 'compute 2.80'),
+            ('GET', NOVA + '/os-migrations?instance_uuid=' + S1,
+             'compute 2.80'),
+            ('GET', NOVA + '/servers/' + S2, 'compute 2.80'),
+            ('GET', NOVA + '/os-migrations?instance_uuid=' + S2,
+             'compute 2.80')]), sorted(sent))
+
+    def test_a_server_answer_without_a_server_is_one_line(self):
+        self.requests_mock.get(NOVA + '/servers/' + S1, json={'x': 1})
+        exc = self.assertRaises(exceptions.CommandError,
+                                nova_state.server_now, self.proxy, S1)
+        self.assertEqual('Invalid response from the compute API to GET '
+                         '/servers/%s: no server object.' % S1, str(exc))
 
 
 class TestOutcomes(base.BaseTestCase):

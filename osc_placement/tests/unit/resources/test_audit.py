@@ -18,6 +18,7 @@ exits with; the real Nova's cases are the e2e-nova tests'.
 
 import json
 import os
+import re
 import stat
 import threading
 
@@ -41,7 +42,8 @@ def _server(uuid):
     return {'id': uuid, 'name': 'vm1', 'status': 'ACTIVE',
             'tenant_id': 'p', 'user_id': 'u',
             'OS-EXT-STS:task_state': None,
-            'OS-EXT-SRV-ATTR:hypervisor_hostname': 'cn1', 'image': {},
+            'OS-EXT-SRV-ATTR:hypervisor_hostname': 'cn1',
+            'OS-EXT-SRV-ATTR:host': 'host1', 'image': {},
             'flavor': {'original_name': 'small', 'vcpus': 1, 'ram': 512,
                        'disk': 10, 'ephemeral': 0, 'swap': 0,
                        'extra_specs': {}}}
@@ -83,6 +85,10 @@ class AuditCase(base.FileTestCase):
         mock.get(NOVA + '/servers/detail', json={'servers': [_server(S1)]})
         mock.get(NOVA + '/servers/detail?all_tenants=1&deleted=true',
                  json={'servers': []})
+        # Read again before a fix: S1 as listed, no other server.
+        mock.get(re.compile(re.escape(NOVA + '/servers/') + '[0-9a-f-]{36}$'),
+                 status_code=404, json={'itemNotFound': {'code': 404}})
+        mock.get(NOVA + '/servers/' + S1, json={'server': _server(S1)})
         mock.get(NOVA + '/os-migrations', json={'migrations': []})
         mock.get(NOVA + '/os-hypervisors/detail', json={'hypervisors': [
             {'id': CN1, 'hypervisor_hostname': 'cn1',
@@ -428,9 +434,11 @@ class TestSelection(AuditCase):
             {CN1: SMALL, CN2: SMALL}, generation=5, project='p', user='u'))
         mock.get(URL + '/usages?project_id=p&user_id=u', complete_qs=True,
                  json={'usages': {rc: 2 * n for rc, n in SMALL.items()}})
-        mock.get(NOVA + '/servers/detail', json={'servers': [
-            dict(_server(S1), **{
-                'OS-EXT-SRV-ATTR:hypervisor_hostname': 'cn2'})]})
+        on_cn2 = dict(_server(S1), **{
+            'OS-EXT-SRV-ATTR:hypervisor_hostname': 'cn2',
+            'OS-EXT-SRV-ATTR:host': 'host2'})
+        mock.get(NOVA + '/servers/detail', json={'servers': [on_cn2]})
+        mock.get(NOVA + '/servers/' + S1, json={'server': on_cn2})
         mock.get(NOVA + '/os-hypervisors/detail', json={'hypervisors': [
             {'id': uuid, 'hypervisor_hostname': name,
              'service': {'host': host}} for uuid, name, host in (

@@ -37,7 +37,8 @@ SMALL = {'VCPU': 1, 'MEMORY_MB': 512, 'DISK_GB': 10}
 def server(uuid=S1, node='cn1', status='ACTIVE', task_state=None,
            flavor=FLAVOR, project='p', user='u', bfv=False):
     return state.Server(uuid, 'vm-' + uuid[:8], status, task_state, project,
-                        user, node, flavor, bfv)
+                        user, node, flavor, bfv,
+                        host=node and 'host' + node[-1])
 
 
 def migration(uuid=M1, srv=S1, status='confirmed', minutes_ago=60):

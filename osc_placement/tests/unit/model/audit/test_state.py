@@ -60,3 +60,71 @@ class TestParse(base.BaseTestCase):
         self.assertFalse(state.provider(
             {'uuid': 'c', 'root_provider_uuid': 'r'},
             ['COMPUTE_NODE']).compute_root)
+
+
+UTC = datetime.timezone.utc
+
+
+class TestParseTime(base.BaseTestCase):
+
+    def test_naive_is_utc(self):
+        self.assertEqual(datetime.datetime(2026, 1, 1, 10, 0, 0, 500,
+                                           tzinfo=UTC),
+                         state.parse_time('2026-01-01T10:00:00.000500'))
+
+    def test_an_offset_is_kept_as_the_moment_it_names(self):
+        self.assertEqual(datetime.datetime(2026, 1, 1, 8, tzinfo=UTC),
+                         state.parse_time('2026-01-01T10:00:00+02:00'))
+        self.assertEqual(datetime.datetime(2026, 1, 1, 15, tzinfo=UTC),
+                         state.parse_time('2026-01-01T10:00:00-05:00'))
+        self.assertEqual(datetime.datetime(2026, 1, 1, 10, tzinfo=UTC),
+                         state.parse_time('2026-01-01T10:00:00Z'))
+
+    def test_none(self):
+        self.assertIsNone(state.parse_time(None))
+        self.assertIsNone(state.parse_time(''))
+
+
+CN1, CN3 = 'c' * 8 + '-0000-4000-8000-000000000001', \
+    'c' * 8 + '-0000-4000-8000-000000000003'
+
+
+def _cloud(servers=(), migrations=()):
+    return state.Cloud(
+        servers, migrations, [state.Hypervisor(CN1, 'compute', 'host1'),
+                              state.Hypervisor(CN3, 'compute', 'host3')],
+        [], {}, {})
+
+
+class TestCloud(base.BaseTestCase):
+
+    def test_a_server_s_hypervisor_is_that_of_its_host_and_name(self):
+        cloud = _cloud()
+        on = state.server({'id': 's', 'OS-EXT-SRV-ATTR:host': 'host3',
+                           'OS-EXT-SRV-ATTR:hypervisor_hostname': 'compute'})
+        self.assertEqual(CN3, cloud.server_provider(on))
+        self.assertEqual(CN1, cloud.server_provider(on._replace(
+            host='host1')))
+        # The name alone is never enough.
+        self.assertIsNone(cloud.server_provider(on._replace(host=None)))
+        self.assertIsNone(cloud.server_provider(on._replace(host='host2')))
+
+    def test_with_nova_replaces_the_servers_read_again(self):
+        was = state.server({'id': 's1', 'status': 'ACTIVE'})
+        other = state.server({'id': 's2', 'status': 'ACTIVE'})
+        old = state.migration({'uuid': 'm1', 'instance_uuid': 's1',
+                               'status': 'confirmed'})
+        kept = state.migration({'uuid': 'm2', 'instance_uuid': 's2',
+                                'status': 'running'})
+        cloud = _cloud([was, other], [old, kept])
+        new = state.migration({'uuid': 'm3', 'instance_uuid': 's1',
+                               'status': 'running'})
+        now = cloud.with_nova({'s1': None, 's3': other._replace(uuid='s3')},
+                              [new])
+        self.assertEqual(['s2', 's3'], sorted(now.servers))
+        self.assertEqual(['m2', 'm3'], sorted(now.migrations))
+        self.assertEqual(['m3'], [m.uuid for m in now.in_progress('s1')])
+        # The cloud read first is as it was.
+        self.assertEqual(['s1', 's2'], sorted(cloud.servers))
+        self.assertEqual(cloud.now, now.now)
+        self.assertEqual(cloud.grace, now.grace)
