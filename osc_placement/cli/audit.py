@@ -261,10 +261,15 @@ def _whole(cmd, http, cloud, kinds):
     return read
 
 
-def _undo(cmd, path, before, aggregate_writes, names):
-    """Write the undo file(s): consumers, then the aggregates' commands."""
+def _undo(cmd, path, before, written, aggregate_writes, names):
+    """Write the undo file(s): consumers, then the aggregates' commands.
+
+    ``written``: what the fix leaves of the consumers
+    (``plan.written_after()``), so that a plain ``allocation restore``
+    tells the fix's changes from later ones.
+    """
     savefile.write(path, savefile.dumps(
-        before, version.get_version(cmd), savefile.now_text()))
+        before, version.get_version(cmd), savefile.now_text(), written))
     if aggregate_writes:
         savefile.write(path + '.aggregates', plan.aggregate_undo(
             aggregate_writes, names))
@@ -338,7 +343,8 @@ def fix(cmd, http, prepared, undo_path, names):
     them, or that changes in between, is named and left as it is.
     """
     writes, before, _stale, agg_writes = prepared
-    _undo(cmd, undo_path, before, agg_writes, names)
+    _undo(cmd, undo_path, before, plan.written_after(writes), agg_writes,
+          names)
     if writes:
         consumer_api.write_consumers(http, writes, version.get_version(cmd),
                                      cmd.log, each=cmd.each_whole(http))

@@ -321,16 +321,29 @@ def allocations_text(amounts):
         for rp in sorted(amounts))
 
 
-def changed_since(saved, now, by_generation):
+def changed_since(saved, now, by_generation, written=None):
     """Why a consumer counts as changed since the save, or None.
 
     ``by_generation``: the file and the live version carry generations
     (1.28): a generation other than the saved one is a change; otherwise,
     other allocations (or owner) than the saved ones are. A consumer that
-    holds nothing now has not changed.
+    holds nothing now has not changed. ``written``: what the command
+    that saved it wrote just after (an undo file's): a consumer that
+    holds just that, at the generation that write gave it, has changed
+    by that write alone.
     """
     if not exists(now):
         return None
+    if written is not None:
+        expected = written.get(GENERATION)
+        if same(written, now) and (not by_generation or expected is None
+                                   or now.get(GENERATION) == expected):
+            return None
+        if by_generation and expected is not None:
+            return 'generation %s after the write the file undoes, %s ' \
+                'now' % (expected, now.get(GENERATION))
+        return 'it holds other allocations than the write the file ' \
+            'undoes left'
     if by_generation:
         was = saved.get(GENERATION)
         if now.get(GENERATION) == was:
@@ -342,7 +355,7 @@ def changed_since(saved, now, by_generation):
     return 'it holds other allocations than the file says'
 
 
-def restoring(saved, now, by_generation, types_written):
+def restoring(saved, now, by_generation, types_written, written=None):
     """What ``allocation restore`` writes: (records, refused, before).
 
     ``saved``: {consumer: entry of the file}; ``now``: {consumer: record
@@ -350,8 +363,11 @@ def restoring(saved, now, by_generation, types_written):
     generation read now} of the consumers that differ from the file (a
     type differs only when ``types_written``, the live version writes
     types); ``before``: their records now; ``refused``: [(consumer, why,
-    record now)] of those changed since the save (:func:`changed_since`).
+    record now)] of those changed since the save (:func:`changed_since`;
+    ``written``: an undo file's, {consumer: the record written after the
+    save}).
     """
+    written = written or {}
     records, refused, before = {}, [], {}
     for consumer, entry in saved.items():
         current = now[consumer]
@@ -359,7 +375,8 @@ def restoring(saved, now, by_generation, types_written):
         if same(entry, current) and (
                 rec.get(TYPE) == current.get(TYPE) or not types_written):
             continue
-        why = changed_since(entry, current, by_generation)
+        why = changed_since(entry, current, by_generation,
+                            written.get(consumer))
         if why:
             refused.append((consumer, why, current))
         if not rec['allocations']:

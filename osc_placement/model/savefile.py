@@ -54,8 +54,10 @@ INVENTORY_FIELDS = ('allocation_ratio', 'max_unit', 'min_unit', 'reserved',
 # The largest file read: far above the save of a large cloud (some 400
 # bytes a consumer), far below what exhausts memory (``restore /dev/zero``).
 MAX_FILE_BYTES = 64 * 1024 * 1024
-# The keys of a save file.
-SAVE_KEYS = ('consumers', 'format_version', 'microversion', 'saved_at')
+# The keys of a save file; ``written`` is an undo file's only (see
+# dumps()).
+SAVE_KEYS = ('consumers', 'format_version', 'microversion', 'saved_at',
+             'written')
 
 
 class FileError(exceptions.CommandError):
@@ -249,12 +251,17 @@ def _microversion(name, value, where):
 
 
 class Saved(object):
-    """A save file, checked: its microversion, time and consumers."""
+    """A save file, checked: its microversion, time and consumers.
 
-    def __init__(self, microversion, saved_at, consumers):
+    ``written``: {consumer: record} of an undo file, what the command
+    that wrote it was about to write (see :func:`dumps`); {} otherwise.
+    """
+
+    def __init__(self, microversion, saved_at, consumers, written=None):
         self.microversion = microversion
         self.saved_at = saved_at
         self.consumers = consumers
+        self.written = written or {}
 
 
 def read_saved(name):
@@ -277,8 +284,14 @@ def read_saved(name):
     # nothing when read is saved as {"allocations": {}}.
     consumers = _consumers(name, data['consumers'], ['consumers'],
                            owner_required=False)
+    written = _consumers(name, data.get('written', {}), ['written'],
+                         owner_required=False)
+    for consumer in written:
+        if consumer not in consumers:
+            raise _error(name, ['written', consumer],
+                         'a consumer of "consumers" too')
     return Saved(_microversion(name, data['microversion'], ['microversion']),
-                 data['saved_at'], consumers)
+                 data['saved_at'], consumers, written)
 
 
 def read_reshape(name):
@@ -348,16 +361,20 @@ def now_text():
         seconds, datetime.timezone.utc).strftime('%Y-%m-%dT%H:%M:%SZ')
 
 
-def dumps(consumers, microversion, saved_at):
+def dumps(consumers, microversion, saved_at, written=None):
     """The text of a save file: its fields, then the consumers as given.
 
     The resources keep the server's order, so that a restore's diff shows
-    them as ``allocation show`` does.
+    them as ``allocation show`` does. ``written``, for an undo file:
+    {consumer: the record about to be written over the one saved, with
+    the generation it will have}; ``allocation restore`` takes a
+    consumer that holds just that as changed by that write alone.
     """
-    return json.dumps({'format_version': FORMAT_VERSION,
-                       'microversion': microversion,
-                       'saved_at': saved_at,
-                       'consumers': consumers}, indent=2) + '\n'
+    data = {'format_version': FORMAT_VERSION, 'microversion': microversion,
+            'saved_at': saved_at, 'consumers': consumers}
+    if written:
+        data['written'] = written
+    return json.dumps(data, indent=2) + '\n'
 
 
 # What a path that is not a regular file is, said when save refuses it.

@@ -287,7 +287,10 @@ class RestoreAllocation(batch.Batched, common.Lister):
     something other than the file says) is refused, and nothing is
     written; ``--force`` writes the saved allocations over its current
     ones. Every write carries the generations read just before it, so a
-    change by another writer in between is refused too (from 1.28).
+    change by another writer in between is refused too (from 1.28). The
+    undo file of ``resource provider audit --fix`` also says what the fix
+    wrote: a consumer that holds just that has changed by the fix alone
+    and is restored; only one changed after the fix is refused.
 
     Prints, per consumer and provider, what changes: ``added``,
     ``removed`` or ``changed``, with the resources before and after.
@@ -429,7 +432,8 @@ class RestoreAllocation(batch.Batched, common.Lister):
                             exc=False)
             for at in (saved.microversion, version.get_version(self)))
         records, refused, before = consumers.restoring(
-            saved.consumers, read, by_generation, self._types_written())
+            saved.consumers, read, by_generation, self._types_written(),
+            saved.written)
         rows = consumers.change_rows(before, records)
         if not saved.consumers:
             self.log.warning('Nothing to restore: the file has no consumer.')

@@ -88,6 +88,24 @@ def consumer_writes(found, now):
     return writes, before, stale
 
 
+def written_after(writes):
+    """{consumer: record} of the undo file's ``written``: what a fix leaves.
+
+    ``writes``: as :func:`consumer_writes` gives them, each with the
+    generation read; a consumer left holding something has the next
+    generation after the write (1 for one the write creates), and one
+    left holding nothing is no consumer after it (none here).
+    """
+    after = {}
+    for consumer, rec in writes.items():
+        if not consumers.held(rec):
+            continue
+        generation = rec.get(consumers.GENERATION)
+        after[consumer] = dict(rec, **{consumers.GENERATION: (
+            1 if generation is None else generation + 1)})
+    return after
+
+
 def nova_subjects(cloud, found):
     """{consumer: the server to read again} of the fixes that write.
 

@@ -91,8 +91,31 @@ class TestRead(base.BaseTestCase):
     def test_unknown_top_level_key(self):
         self.assertEqual(
             '%s: consumer: expected no such key (known: consumers, '
-            'format_version, microversion, saved_at).' % self.path,
+            'format_version, microversion, saved_at, written).' % self.path,
             self.refused(self.saved(consumer={})))
+
+    def test_written_only_of_the_consumers_saved(self):
+        c1 = 'cccccccc-cccc-4ccc-8ccc-000000000001'
+        self.assertEqual(
+            '%s: written.%s: expected a consumer of "consumers" too.'
+            % (self.path, c1), self.refused(self.saved(written={c1: {
+                'allocations': {}}})))
+
+    def test_an_undo_file_reads_back_what_was_written(self):
+        c1 = 'cccccccc-cccc-4ccc-8ccc-000000000001'
+        rp = 'aaaaaaaa-aaaa-4aaa-8aaa-000000000001'
+        after = {'allocations': {rp: {'resources': {'VCPU': 1}}},
+                 'project_id': 'p', 'user_id': 'u',
+                 'consumer_generation': 1}
+        with open(self.path, 'w') as f:
+            f.write(savefile.dumps({c1: {'allocations': {}}}, '1.39',
+                                   '2026-12-01T15:00:00Z', {c1: after}))
+        saved = savefile.read_saved(self.path)
+        self.assertEqual({c1: after}, saved.written)
+        with open(self.path, 'w') as f:
+            f.write(savefile.dumps({}, '1.39', '2026-12-01T15:00:00Z'))
+        self.assertNotIn('written', json.loads(open(self.path).read()))
+        self.assertEqual({}, savefile.read_saved(self.path).written)
 
     def test_unknown_microversion(self):
         self.assertEqual(

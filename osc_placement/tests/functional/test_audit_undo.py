@@ -1,0 +1,81 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
+
+"""The undo of ``audit --fix``, as a person uses it.
+
+The cloud of ``test_audit``, its Placement real. A plain ``allocation
+restore`` of the undo file gives back what the fix changed and refuses
+only a consumer changed after it; the options of the undo are checked
+before anything is read.
+"""
+
+import json
+import os
+
+from osc_placement.tests.functional import test_audit
+
+A = test_audit
+RESTORE = ('resource', 'provider', 'allocation', 'restore')
+
+
+class TestUndo(A.AuditTestCase):
+
+    def setUp(self):
+        super().setUp()
+        self.undo = os.path.join(self.dir, 'undo.json')
+
+    def restore(self, *more):
+        return self.openstack(*(RESTORE + ('--file', self.undo) + more),
+                              version=A.VERSION)
+
+    def test_a_consumer_changed_after_the_fix_is_the_one_refused(self):
+        before = self.allocations()
+        _rows, err, code = self.audit('--fix', '--undo-file', self.undo)
+        self.assertEqual((4, ''), (code, err))
+        # A resize after the fix, of a server the fix changed.
+        body = self.api('GET', '/allocations/' + A.S_EVACUATED,
+                        version='1.38')
+        self.api('PUT', '/allocations/' + A.S_EVACUATED, version='1.38',
+                 body={'allocations': {A.CN2: {'resources': dict(
+                     A.SMALL, VCPU=2)}},
+                     'project_id': A.PROJECT, 'user_id': A.USER,
+                     'consumer_generation': body['consumer_generation'],
+                     'consumer_type': 'INSTANCE'})
+        resized = self.allocations()
+        for more in (('--dry-run',), ()):
+            out, err, code = self.restore(*more)
+            self.assertEqual(1, code, err)
+            lines = err.splitlines()
+            self.assertEqual(
+                ['Consumer %s changed since the save (generation 2 after '
+                 'the write the file undoes, 3 now): not restored; --force '
+                 'writes the saved allocations over its current ones (with '
+                 'its generation 3).' % A.S_EVACUATED,
+                 'Refused 1 of 7 consumers to restore, changed since the '
+                 'save; nothing was written.'], lines, more)
+            self.assertEqual(resized, self.allocations())
+        # Without that consumer's change, the rest is given back.
+        self.assertNotEqual(before, resized)
+
+    def test_the_file_says_what_the_fix_wrote(self):
+        self.audit('--fix', '--undo-file', self.undo)
+        with open(self.undo) as f:
+            saved = json.load(f)
+        # Each consumer left holding something, at the generation the
+        # fix's write gave it; those removed are no consumer after it.
+        self.assertEqual(sorted([A.S_EVACUATED, A.S_MISSING, A.S_OWNER]),
+                         sorted(saved['written']))
+        for consumer, rec in saved['written'].items():
+            now = self.api('GET', '/allocations/' + consumer,
+                           version='1.38')
+            self.assertEqual(now['consumer_generation'],
+                             rec['consumer_generation'], consumer)
