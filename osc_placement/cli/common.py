@@ -260,11 +260,23 @@ class PlacementCommand(version.CheckerMixin):
         (``errors.Interrupted``); the exit code is 128 + the signal's
         number, as after a batch's.
         """
+        for message in self.usage_errors(parsed_args):
+            # argparse's usage synopsis and its one line; exit code 2.
+            self._parser.error(message)
         try:
             return super().run(parsed_args)
         except errors.Interrupted as exc:
             self.log.error('%s', exc)
             return EXIT_SIGNAL[exc.signum]
+
+    def usage_errors(self, parsed_args):
+        """[message] of what is wrong with the options taken together.
+
+        Each is a usage error, as argparse's own (exit code 2), said
+        before anything is read. None here; a command with options that
+        go only with others says which.
+        """
+        return []
 
     def get_description(self):
         description = super().get_description()
@@ -276,6 +288,7 @@ class PlacementCommand(version.CheckerMixin):
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
+        self._parser = parser
         # The description is filled paragraph by paragraph above; the
         # formatter prints it as it is (keeping the examples' lines).
         parser.formatter_class = HELP_FORMATTER

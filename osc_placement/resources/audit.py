@@ -17,6 +17,7 @@ module parses, calls them and returns the rows.
 """
 
 import argparse
+import os
 
 from osc_lib import exceptions
 
@@ -31,10 +32,17 @@ FOUND = 3
 FIXED = 4
 
 
+# The longest --grace: a hundred years, in minutes.
+MAX_GRACE = 100 * 365 * 24 * 60
+
+
 def _grace(text):
     minutes = parsers.integer(text)
     if minutes < 0:
         raise argparse.ArgumentTypeError('%s is below 0' % text)
+    if minutes > MAX_GRACE:
+        raise argparse.ArgumentTypeError(
+            '%s is above %d (a hundred years)' % (text, MAX_GRACE))
     return minutes
 
 
@@ -133,12 +141,28 @@ class AuditResourceProvider(batch.Batched, common.Lister):
                  'exit 3.')
         parser.add_argument(
             '--undo-file', metavar='<path>',
-            help='With --fix (required): where to save, before any write, '
-                 'the consumers it changes, in the format of "resource '
-                 'provider allocation save" (a new file created 0600, or a '
-                 'regular file replaced whole; a symlink or a device is '
-                 'refused).')
+            help='With --fix (required, with --dry-run too): where to '
+                 'save, before any write, the consumers it changes, in the '
+                 'format of "resource provider allocation save", which a '
+                 'plain "allocation restore" takes back; the aggregates '
+                 'changed go to <path>.aggregates. A new file, created '
+                 '0600: an existing <path> or <path>.aggregates is '
+                 'refused, never replaced.')
         return parser
+
+    def usage_errors(self, parsed_args):
+        found = []
+        if not parsed_args.fix:
+            found.extend('%s goes with --fix' % option for option, given in (
+                ('--dry-run', parsed_args.dry_run),
+                ('--undo-file', parsed_args.undo_file is not None)) if given)
+        elif not parsed_args.undo_file:
+            found.append('--fix needs --undo-file <path>: nothing is written '
+                         'before what it changes is saved')
+        elif parsed_args.undo_file == '-':
+            found.append('--undo-file needs a path: standard output carries '
+                         'the rows')
+        return found
 
     def run(self, parsed_args):
         self._exit = 0
@@ -149,11 +173,8 @@ class AuditResourceProvider(batch.Batched, common.Lister):
         # Runs only: the audit's steps (see osc_placement.resources).
         from osc_placement.cli import audit
         findings = audit.findings
-        if parsed_args.fix and not parsed_args.dry_run and \
-                not parsed_args.undo_file:
-            raise exceptions.CommandError(
-                '--fix needs --undo-file <path>: nothing is written before '
-                'what it changes is saved.')
+        if parsed_args.fix:
+            self._no_undo_file_yet(parsed_args.undo_file)
         kinds = [findings.Kind(kind) for kind in parsed_args.check] or \
             list(findings.Kind)
         http = self.prepare(parsed_args)
@@ -168,6 +189,16 @@ class AuditResourceProvider(batch.Batched, common.Lister):
         if found:
             self._exit = FIXED if done else FOUND
         return findings.FIELDS, findings.rows(found, cloud.name, done=done)
+
+    @staticmethod
+    def _no_undo_file_yet(path):
+        """Refuse an undo file that would replace another one."""
+        for taken in (path, path + '.aggregates'):
+            if os.path.lexists(taken):
+                raise exceptions.CommandError(
+                    '%s exists: an undo file is never replaced; give '
+                    '--undo-file a new path (or move the earlier undo '
+                    'away).' % taken)
 
     def _unchecked(self, unchecked, nova, kinds):
         for kind, (count, reason) in unchecked.items():

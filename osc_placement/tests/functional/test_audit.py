@@ -650,6 +650,9 @@ class TestAudit(AuditTestCase):
                                        "'missing', 'owner', 'flavor', "
                                        "'aggregate', 'provider')"),
                 (('--grace', '-1'), 'argument --grace: -1 is below 0'),
+                (('--grace', '9' * 30), 'argument --grace: %s is above '
+                                        '52560000 (a hundred years)'
+                                        % ('9' * 30)),
                 (('--grace', 'ten'), "argument --grace: invalid int value: "
                                      "'ten'")):
             out, err, code = self.openstack(*(AUDIT + argv),

@@ -138,15 +138,49 @@ class TestAudit(AuditCase):
         out, err, code = self.openstack('--check', 'missing', '-f', 'json')
         self.assertEqual(('[]', '', 0), (out.strip(), err, code))
 
-    def test_fix_needs_an_undo_file(self):
-        out, err, code = self.openstack('--fix')
-        self.assertEqual(1, code)
-        self.assertEqual('--fix needs --undo-file <path>: nothing is written '
-                         'before what it changes is saved.', err.strip())
+    def test_the_undo_options_taken_together_are_usage_errors(self):
+        for argv, message in (
+                (('--fix',), '--fix needs --undo-file <path>: nothing is '
+                             'written before what it changes is saved'),
+                (('--fix', '--dry-run'), '--fix needs --undo-file <path>: '
+                 'nothing is written before what it changes is saved'),
+                (('--dry-run',), '--dry-run goes with --fix'),
+                (('--undo-file', 'x'), '--undo-file goes with --fix'),
+                (('--fix', '--undo-file', '-'), '--undo-file needs a path: '
+                 'standard output carries the rows')):
+            out, err, code = self.openstack(*argv)
+            self.assertEqual((2, ''), (code, out), argv)
+            self.assertTrue(err.startswith('usage: '), err)
+            self.assertEqual(
+                ['openstack resource provider audit: error: ' + message],
+                [line for line in err.splitlines() if 'error' in line])
         self.assertEqual([], self.placement_sent())
+        self.assertEqual([], [r for r in self.requests_mock.request_history
+                              if r.url.startswith(NOVA)])
+
+    def test_an_undo_file_is_never_replaced(self):
+        for name in ('undo.json', 'undo.json.aggregates'):
+            path = os.path.join(self.dir, name)
+            with open(path, 'w') as f:
+                f.write('earlier\n')
+            for more in (('--dry-run',), ()):
+                out, err, code = self.openstack(
+                    '--fix', '--undo-file', os.path.join(self.dir,
+                                                         'undo.json'), *more)
+                self.assertEqual(1, code)
+                self.assertEqual(
+                    '%s exists: an undo file is never replaced; give '
+                    '--undo-file a new path (or move the earlier undo '
+                    'away).' % path, err.strip())
+                self.assertEqual([], self.placement_sent())
+            with open(path) as f:
+                self.assertEqual('earlier\n', f.read())
+            os.unlink(path)
 
     def test_dry_run_writes_nothing_exit_3(self):
-        out, err, code = self.openstack('--fix', '--dry-run', '-f', 'value')
+        undo = os.path.join(self.dir, 'undo.json')
+        out, err, code = self.openstack('--fix', '--dry-run', '--undo-file',
+                                        undo, '-f', 'value')
         self.assertEqual(3, code)
         self.assertIn('Dry run: 1 consumer would be written in one request',
                       err)
