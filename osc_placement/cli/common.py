@@ -270,11 +270,9 @@ class PlacementCommand(version.CheckerMixin):
             return EXIT_SIGNAL[exc.signum]
 
     def usage_errors(self, parsed_args):
-        """[message] of what is wrong with the options taken together.
+        """[message] of the options wrong together: usage errors (exit 2).
 
-        Each is a usage error, as argparse's own (exit code 2), said
-        before anything is read. None here; a command with options that
-        go only with others says which.
+        None here; a command whose options go only with others says which.
         """
         return []
 
