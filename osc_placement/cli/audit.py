@@ -137,6 +137,30 @@ def audited(every, chosen):
             and not rp.foreign and (chosen is None or uuid in chosen)}
 
 
+def _say_unaudited(cmd, every, chosen, audit, aggregate):
+    """One line for the providers selected that are not audited.
+
+    A provider given outside a compute node's tree and not sharing
+    (another service's, or no compute's) is not audited: said, and an
+    error when none of those selected is audited.
+    """
+    if chosen is None:
+        return
+    if not chosen:
+        raise exceptions.CommandError(
+            'Nothing was audited: aggregate %s has no resource provider.'
+            % aggregate)
+    left = [rp for rp in every if rp in chosen and rp not in audit]
+    if not left:
+        return
+    names = ', '.join(every[rp].name or rp for rp in left)
+    why = ('%s: neither in a compute node\'s tree nor sharing, or another '
+           'service\'s' % names)
+    if not audit:
+        raise exceptions.CommandError('Nothing was audited: %s.' % why)
+    cmd.log.warning('Not audited: %s.', why)
+
+
 def _owners(cmd, http, cloud, read):
     """{consumer: (project, user)} of the consumers worth reading.
 
@@ -217,6 +241,7 @@ def read_cloud(cmd, http, parsed_args, kinds):
     try:
         every = _providers(cmd, http)
         audit = audited(every, chosen)
+        _say_unaudited(cmd, every, chosen, audit, parsed_args.aggregate)
         read = cmd.each_provider(
             http, lambda rp: provider_api.provider_allocations(http, rp),
             [{'uuid': rp} for rp in audit])

@@ -179,6 +179,9 @@ class AuditResourceProvider(batch.Batched, common.Lister):
             list(findings.Kind)
         http = self.prepare(parsed_args)
         cloud, nova = audit.read_cloud(self, http, parsed_args, kinds)
+        if cloud.selected and not cloud.allocations:
+            self.log.warning('The providers audited hold no allocations: no '
+                             'consumer on them was checked.')
         result = audit.judge(cloud, kinds)
         self._unchecked(result.unchecked, nova, kinds)
         found = result.findings

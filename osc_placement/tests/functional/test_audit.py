@@ -416,9 +416,12 @@ class TestAudit(AuditTestCase):
         # srv-wrong-host, on cn1 by Nova, holds all it holds on cn2: not
         # missing on cn1 (its wrong-host row is cn2's).
         self.assertNotIn(S_WRONG_HOST, [r['consumer'] for r in rows])
-        # The same cn1 selected by its Placement aggregate.
+        # The same cn1 selected by its Placement aggregate: none yet, and
+        # an audit of nothing is no all-clear.
         rows, err, code = self.audit('--aggregate', AGG_ADD, *kinds)
-        self.assertEqual((0, '', []), (code, err, rows or []))
+        self.assertEqual(
+            (1, 'Nothing was audited: aggregate %s has no resource '
+                'provider.\n' % AGG_ADD, []), (code, err, rows or []))
         self.api('PUT', '/resource_providers/%s/aggregates' % CN1, body={
             'resource_provider_generation': self.api(
                 'GET', '/resource_providers/' + CN1)['generation'],
