@@ -47,8 +47,24 @@ Kind = findings.Kind
 
 
 def judge(cloud, kinds):
-    """``model.audit.rules.audit()``: the findings and what was unchecked."""
-    return rules.audit(cloud, kinds)
+    """``model.audit.rules.audit()``: the findings and what was unchecked.
+
+    The kinds whose reads failed (``cloud.unreadable``) are not judged:
+    each is unchecked, with why.
+    """
+    result = rules.audit(cloud, [k for k in kinds
+                                 if k not in cloud.unreadable])
+    unchecked = dict(result.unchecked)
+    unchecked.update((kind, (None, why)) for kind, why in
+                     cloud.unreadable.items() if kind in kinds)
+    return result._replace(unchecked=unchecked)
+
+
+def _read_all(cmd, things):
+    """Whether every item of a batch was read; raises after a signal."""
+    if cmd.batch_report.interrupted() is not None:
+        cmd.require_complete(batch_names.ROWS, things)
+    return cmd.batch_report.complete((things,))
 
 
 def _selection(cmd, http, parsed_args):
@@ -169,13 +185,16 @@ def _owners(cmd, http, cloud, read):
     differ from what is known (``model.audit.plan.owner_suspects()``),
     the servers of the pairs that differ: a cloud whose servers are all
     held in their owners' names sends no request per server. ``read``:
-    {consumer: record} of those read already, not read again.
+    {consumer: record} of those read already, not read again. None when
+    a read failed: the owners are not checked, the other kinds are (the
+    failures are the batch report's).
     """
     pairs = list(plan.owner_pairs(cloud))
     usages = dict(cmd.each(
         http, lambda pair: nova_state.usages(http, *pair), pairs,
         batch_names.OWNERS, key=lambda pair: '%s/%s' % pair))
-    cmd.require_complete(batch_names.ROWS, batch_names.OWNERS)
+    if not _read_all(cmd, batch_names.OWNERS):
+        return None
     read = dict(read)
     todo = [c for c in plan.owner_others(cloud) if c not in read]
     while True:
@@ -183,7 +202,8 @@ def _owners(cmd, http, cloud, read):
             read.update(cmd.each(
                 http, lambda c: consumer_api.read_consumer(http, c), todo,
                 batch_names.CONSUMERS))
-            cmd.require_complete(batch_names.ROWS, batch_names.CONSUMERS)
+            if not _read_all(cmd, batch_names.CONSUMERS):
+                return None
         todo = plan.owner_suspects(cloud, usages, read)
         if not todo:
             break
@@ -266,7 +286,12 @@ def read_cloud(cmd, http, parsed_args, kinds):
     whole = _whole(cmd, http, cloud, kinds)
     cloud.whole = {c: consumers.held(rec) for c, rec in whole.items()}
     if Kind.OWNER in kinds:
-        cloud.owners = _owners(cmd, http, cloud, whole)
+        owners = _owners(cmd, http, cloud, whole)
+        if owners is None:
+            cloud.unreadable[Kind.OWNER] = (
+                'Placement could not give the owners of the allocations')
+        else:
+            cloud.owners = owners
     return cloud, nova
 
 

@@ -183,7 +183,7 @@ class AuditResourceProvider(batch.Batched, common.Lister):
             self.log.warning('The providers audited hold no allocations: no '
                              'consumer on them was checked.')
         result = audit.judge(cloud, kinds)
-        self._unchecked(result.unchecked, nova, kinds)
+        self._unchecked(result.unchecked, nova, kinds, findings)
         found = result.findings
         done = False
         if found and parsed_args.fix:
@@ -203,17 +203,20 @@ class AuditResourceProvider(batch.Batched, common.Lister):
                     '--undo-file a new path (or move the earlier undo '
                     'away).' % taken)
 
-    def _unchecked(self, unchecked, nova, kinds):
+    def _unchecked(self, unchecked, nova, kinds, findings):
         for kind, (count, reason) in unchecked.items():
             if count is None:
                 self.log.warning('Not checked: %s: %s%s.', kind.value,
                                  reason, ' (%s)' % nova.hypervisors_error
-                                 if nova.hypervisors_error else '')
+                                 if nova.hypervisors_error and kind in
+                                 findings.NEED_HYPERVISORS else '')
             else:
                 self.log.warning('Not checked: %s, for %d consumer%s: %s.',
                                  kind.value, count,
                                  '' if count == 1 else 's', reason)
         if len(unchecked) == len(kinds) and all(
+                kind in findings.NEED_HYPERVISORS
+                for kind in unchecked) and all(
                 count is None for count, _ in unchecked.values()):
             raise exceptions.CommandError(
                 'Nothing could be checked: the compute API cannot list the '

@@ -228,6 +228,8 @@ class Cloud(object):
         self.selected = selected
         self.known = known or providers
         self.whole = whole or {}
+        # {Kind: why} of the kinds whose reads failed: not judged.
+        self.unreadable = {}
         self.down_cell = down_cell or hypervisors is None or any(
             s.unknown for s in servers)
 

@@ -20,6 +20,8 @@ at 1.38 and later, the sums by class it compares were never there, and
 every server of every pair was read one by one.
 """
 
+from osc_lib import exceptions
+
 from osc_placement.tests.functional import test_audit
 
 
@@ -44,3 +46,28 @@ class TestUsagesRead(test_audit.AuditTestCase):
         self.assertEqual(
             [('1.37', {'project_id': test_audit.PROJECT,
                        'user_id': test_audit.USER})], usages)
+
+
+class TestUsagesFail(test_audit.AuditTestCase):
+    """A read that fails for one kind never voids the others."""
+
+    def test_the_owners_unread_the_other_kinds_checked(self):
+        def fail(method, url, kwargs):
+            raise exceptions.ClientException(
+                500, 'GET /usages: Internal Server Error')
+
+        self.before_request(fail, method='GET', url='/usages')
+        rows, err, code = self.audit()
+        self.assertEqual(1, code)
+        expected = dict(test_audit.EXPECTED)
+        del expected['owner']
+        self.assertEqual(expected, self.by_kind(rows))
+        # The rows' kinds unchecked first, then the batch report.
+        self.assertEqual(
+            ['Not checked: owner: Placement could not give the owners of '
+             'the allocations.',
+             'Failed to read usages of project/user %s/%s: GET /usages: '
+             'Internal Server Error (HTTP 500)' % (test_audit.PROJECT,
+                                                   test_audit.USER),
+             'Failed to read 1 of 1 usages of projects and users.'],
+            err.splitlines())
