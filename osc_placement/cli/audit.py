@@ -34,6 +34,8 @@ from osc_placement.api import allocations as consumer_api
 from osc_placement.api import compute
 from osc_placement.api import nova_state
 from osc_placement.api import providers as provider_api
+from osc_placement import errors
+from osc_placement.http import inflight
 from osc_placement.model.audit import findings
 from osc_placement.model.audit import plan
 from osc_placement.model.audit import rules
@@ -382,6 +384,63 @@ def prepare_fix(cmd, http, found, cloud, kinds, nova):
     return writes, before, stale, agg_writes
 
 
+def _after_signal(said, undo_path, agg_writes, done):
+    """The one line of a signal during the fix: what was written, what not.
+
+    ``said``: what became of the allocations (or of the write in
+    flight); ``done``: {rp: generation} of the aggregates written.
+    """
+    left = len(agg_writes) - len(done)
+    parts = ['Interrupted: ' + said]
+    if agg_writes:
+        parts.append('the aggregates of %d of %d resource providers were '
+                     'changed%s' % (len(done), len(agg_writes),
+                                    ', the other %d not' % left if left
+                                    else ''))
+    parts.append('the undo file is %s' % undo_path)
+    return '; '.join(parts) + '.'
+
+
+class _Steps(object):
+    """The fix's writes, a signal noted and acted on between them.
+
+    Inside the block SIGINT and SIGTERM are noted, not raised
+    (``http.inflight.Signals``; a write in flight says what became of
+    it, ``errors.Interrupted``): the fix stops between two writes, and
+    its one line says exactly what was written.
+    """
+
+    def __init__(self, undo_path, writes, agg_writes):
+        self.undo_path = undo_path
+        self.writes = writes
+        self.agg_writes = agg_writes
+        self.written = False
+        self.done = {}
+        self.signals = inflight.Signals()
+
+    def allocations(self):
+        if not self.writes:
+            return 'nothing to write of the allocations'
+        return 'the allocations were %s' % (
+            'written' if self.written else 'not written')
+
+    def check(self):
+        """Stop here if a signal came."""
+        if self.signals.caught is not None:
+            raise errors.Interrupted(_after_signal(
+                self.allocations(), self.undo_path, self.agg_writes,
+                self.done), self.signals.caught)
+
+    def interrupted(self, exc, what):
+        """The Interrupted of a write in flight, about ``what``."""
+        said = str(exc).rstrip('.').replace('Interrupted: the write was',
+                                            'the write of %s was' % what, 1)
+        if what != 'the allocations':
+            said = '%s; %s' % (self.allocations(), said)
+        return errors.Interrupted(_after_signal(
+            said, self.undo_path, self.agg_writes, self.done), exc.signum)
+
+
 def fix(cmd, http, prepared, undo_path, names):
     """Write the undo file, the consumers (one POST), the aggregates.
 
@@ -390,25 +449,55 @@ def fix(cmd, http, prepared, undo_path, names):
     allocations changes the generation of each provider it touches, so
     each provider's aggregates are read again just before they are
     written; a provider whose aggregates changed since the audit read
-    them, or that changes in between, is named and left as it is.
+    them, or that changes in between, is named and left as it is. The
+    aggregates' undo, written before, is written again with each
+    provider's generation after its write, so that its commands need
+    nothing filled in. A signal during the fix ends it between two
+    writes, with one line saying what was written, what was not, and
+    where the undo file is (:class:`_Steps`).
     """
     writes, before, _stale, agg_writes = prepared
     _undo(cmd, undo_path, before, plan.written_after(writes), agg_writes,
           names)
-    if writes:
-        consumer_api.write_consumers(http, writes, version.get_version(cmd),
-                                     cmd.log, each=cmd.each_whole(http))
-    for rp, (current, new) in sorted(agg_writes.items()):
+    steps = _Steps(undo_path, writes, agg_writes)
+    with steps.signals:
+        try:
+            _write(cmd, http, steps, names)
+        finally:
+            if steps.done:
+                savefile.write(undo_path + '.aggregates',
+                               plan.aggregate_undo(agg_writes, names,
+                                                   steps.done))
+
+
+def _write(cmd, http, steps, names):
+    """The writes of :func:`fix`, each step checked for a signal."""
+    steps.check()
+    if steps.writes:
+        try:
+            consumer_api.write_consumers(
+                http, steps.writes, version.get_version(cmd), cmd.log,
+                each=cmd.each_whole(http))
+        except errors.Interrupted as exc:
+            raise steps.interrupted(exc, 'the allocations') from None
+        steps.written = True
+    for rp, (current, new) in sorted(steps.agg_writes.items()):
+        steps.check()
         now, generation = nova_state.provider_aggregates(http, rp)
+        steps.check()
         try:
             changed = sorted(now) != sorted(current)
             if not changed:
-                nova_state.set_aggregates(http, rp, new, generation)
+                steps.done[rp] = nova_state.set_aggregates(http, rp, new,
+                                                           generation)
         except exceptions.Conflict:
             changed = True
+        except errors.Interrupted as exc:
+            raise steps.interrupted(exc, 'the aggregates of %s' % (
+                names.get(rp, rp))) from None
         if changed:
             raise exceptions.CommandError(
                 'Resource provider %s changed since it was read: its '
                 'aggregates were not changed%s; run the audit again.' % (
                     names.get(rp, rp), ' (the allocations were written)'
-                    if writes else ''))
+                    if steps.writes else ''))

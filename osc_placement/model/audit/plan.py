@@ -211,22 +211,33 @@ def aggregate_writes(found, now):
     return result
 
 
-def aggregate_undo(writes, names):
+def aggregate_undo(writes, names, generations=None):
     """The lines of the aggregates' undo: the commands that put them back.
 
-    ``writes``: as :func:`aggregate_writes`; ``names``: {rp: name}.
+    ``writes``: as :func:`aggregate_writes`; ``names``: {rp: name};
+    ``generations``: {rp: its generation after the audit's write}, given
+    once written: each command then carries it, and Placement refuses it
+    should the provider have changed since. A provider without one (not
+    written yet) needs the generation that ``resource provider aggregate
+    list`` shows.
     """
+    generations = generations or {}
     lines = ['# The aggregates of these resource providers before '
              '"resource provider audit --fix"; each command puts them back',
-             '# (give the generation that "resource provider aggregate '
-             'list <uuid>" shows).']
+             '# (with the generation each provider had after the fix: '
+             'refused if it changed since;',
+             '# <generation>: not written by the fix, give the one "resource '
+             'provider aggregate list <uuid>" shows).',
+             '# Run them before the restore of the allocations: that '
+             'changes the providers\' generations.']
     for rp, (current, _new) in sorted(writes.items()):
         lines.append('# %s' % names.get(rp, rp))
         lines.append(
             'openstack --os-placement-api-version %s resource provider '
-            'aggregate set %s--generation <generation> %s' % (
+            'aggregate set %s--generation %s %s' % (
                 microversions.AGGREGATES_GENERATION, ''.join(
-                    '--aggregate %s ' % agg for agg in current), rp))
+                    '--aggregate %s ' % agg for agg in current),
+                generations.get(rp, '<generation>'), rp))
     return '\n'.join(lines) + '\n'
 
 

@@ -589,14 +589,8 @@ class TestAudit(AuditTestCase):
         self.assertEqual((3, ''), (code, err))
         self.assertEqual([], [r for r in again
                               if not r['fix'].startswith('none: ')])
-        # The undo file gives back exactly the consumers before: a plain
-        # restore, the fix's own changes are no change since the save.
-        out, err, code = self.openstack(
-            'resource', 'provider', 'allocation', 'restore',
-            '--file', undo, version=VERSION)
-        self.assertEqual((0, ''), (code, err))
-        self.assertEqual(before, self.allocations())
-        # And the aggregates' undo, the commands that put them back.
+        # The undo: first the aggregates' commands, each with the
+        # generation its provider had after the fix, as they are...
         with open(undo + '.aggregates') as f:
             commands = [line.split() for line in f
                         if line.startswith('openstack ')]
@@ -605,6 +599,24 @@ class TestAudit(AuditTestCase):
             {words[-1]: sorted(words[i + 1] for i, word in enumerate(words)
                                if word == '--aggregate')
              for words in commands})
+        for words in commands:
+            version = words[words.index('--os-placement-api-version') + 1]
+            out, err, code = self.openstack(
+                *[w for w in words[1:] if w not in (
+                    '--os-placement-api-version', version)],
+                version=version)
+            self.assertEqual((0, ''), (code, err), words)
+        providers, _consumers = self.state()
+        self.assertEqual(before_aggs, {rp: providers[rp][1]
+                                       for rp in (CN1, CN2)})
+        # ... then a plain restore of the allocations gives back exactly
+        # the consumers before: the fix's own changes are no change
+        # since the save.
+        out, err, code = self.openstack(
+            'resource', 'provider', 'allocation', 'restore',
+            '--file', undo, version=VERSION)
+        self.assertEqual((0, ''), (code, err))
+        self.assertEqual(before, self.allocations())
 
     def test_conflict_writes_nothing_and_names_the_consumer_exit_1(self):
         undo = os.path.join(self.dir, 'undo.json')

@@ -20,6 +20,7 @@ before anything is read.
 
 import json
 import os
+import signal
 
 from osc_placement.tests.functional import test_audit
 
@@ -79,3 +80,28 @@ class TestUndo(A.AuditTestCase):
                            version='1.38')
             self.assertEqual(now['consumer_generation'],
                              rec['consumer_generation'], consumer)
+
+    def test_a_signal_during_the_fix_says_what_was_written(self):
+        sent = []
+
+        def interrupt(method, url, kwargs):
+            # Ctrl-C as the fix sends its allocations (the first POST).
+            if not sent:
+                sent.append(url)
+                os.kill(os.getpid(), signal.SIGINT)
+
+        self.before_request(interrupt, method='POST', url='/allocations')
+        before = self.state()
+        out, err, code = self.audit('--fix', '--undo-file', self.undo)
+        self.assertEqual(130, code)
+        self.assertEqual(
+            ['Interrupted: the allocations were written; the aggregates '
+             'of 0 of 2 resource providers were changed, the other 2 not; '
+             'the undo file is %s.' % self.undo], err.splitlines())
+        providers, _consumers = self.state()
+        self.assertEqual({rp: before[0][rp][1] for rp in (A.CN1, A.CN2)},
+                         {rp: providers[rp][1] for rp in (A.CN1, A.CN2)})
+        # What was written is undone by the file named.
+        out, err, code = self.restore()
+        self.assertEqual((0, ''), (code, err))
+        self.assertEqual(before[1].keys(), self.state()[1].keys())

@@ -282,7 +282,7 @@ class TestAudit(AuditCase):
             [r.method for r in self.requests_mock.request_history].index(
                 'PUT'))
         with open(undo + '.aggregates') as f:
-            self.assertIn('aggregate set --generation <generation> %s'
+            self.assertIn('aggregate set --generation 5 %s'
                           % CN1, f.read())
 
     def test_aggregates_changed_meanwhile_are_left_alone(self):

@@ -122,6 +122,15 @@ class TestAggregates(base.BaseTestCase):
                       'resource provider aggregate set --generation '
                       '<generation> %s\n' % t.CN1, text)
 
+    def test_undo_carries_the_generation_after_the_write(self):
+        text = plan.aggregate_undo(
+            {t.CN1: ([t.AGG], []), t.CN2: ([], [t.AGG])},
+            {t.CN1: 'cn1', t.CN2: 'cn2'}, {t.CN1: 7})
+        self.assertIn('aggregate set --aggregate %s --generation 7 %s\n'
+                      % (t.AGG, t.CN1), text)
+        self.assertIn('aggregate set --generation <generation> %s\n'
+                      % t.CN2, text)
+
 
 S3 = '%08d-1111-1111-1111-111111111111' % 9
 # A provider the audit does not read.
