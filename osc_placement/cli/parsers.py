@@ -132,7 +132,8 @@ def add_file(parser, help_text):
     ``--file`` as ``allocation save`` writes it; the positional kept.
     :func:`file_of` gives the one path.
     """
-    parser.add_argument('path', metavar='<path>', nargs='?', help=help_text)
+    parser.add_argument('path', metavar='<path>', nargs='?',
+                        help=help_text + ' (``-``: standard input).')
     parser.add_argument('--file', metavar='<path>',
                         help='The same as <path>.')
 

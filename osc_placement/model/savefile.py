@@ -37,6 +37,7 @@ import datetime
 import json
 import os
 import stat
+import sys
 import tempfile
 import time
 
@@ -102,14 +103,24 @@ def _path_of(value, target, where=()):
     return None
 
 
+# The name of standard input, for the commands that read a file.
+STDIN = '-'
+
+
 def _read_bytes(name):
-    """The bytes of a file, at most ``MAX_FILE_BYTES``, or one line."""
+    """The bytes of a file, at most ``MAX_FILE_BYTES``, or one line.
+
+    ``-``: standard input.
+    """
     try:
-        with open(name, 'rb') as f:
-            data = f.read(MAX_FILE_BYTES + 1)
+        if name == STDIN:
+            data = sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
+        else:
+            with open(name, 'rb') as f:
+                data = f.read(MAX_FILE_BYTES + 1)
     except OSError as exc:
         raise FileError('%s: cannot read it: %s' % (
-            printable(name), printable(exc)))
+            printable(name), printable(exc.strerror or str(exc))))
     if len(data) > MAX_FILE_BYTES:
         raise FileError('%s: larger than %d bytes: not a file this command '
                         'writes.' % (printable(name), MAX_FILE_BYTES))
@@ -421,8 +432,7 @@ def write(name, text):
     try:
         fd, temporary = tempfile.mkstemp(dir=directory, prefix='.save-')
     except OSError as exc:
-        raise FileError('%s: cannot write it: %s' % (printable(name),
-                                                     printable(exc)))
+        raise _unwritable(name, exc)
     try:
         with os.fdopen(fd, 'w', encoding='utf-8') as f:
             f.write(text)
@@ -431,5 +441,14 @@ def write(name, text):
         os.replace(temporary, name)
     except OSError as exc:
         os.unlink(temporary)
-        raise FileError('%s: cannot write it: %s' % (printable(name),
-                                                     printable(exc)))
+        raise _unwritable(name, exc)
+
+
+def _unwritable(name, exc):
+    """One line for a file not written: its name and the system's reason.
+
+    The reason alone (``No space left on device``), never the errno nor
+    the temporary file's name it was written through.
+    """
+    return FileError('%s: cannot write it: %s.' % (
+        printable(name), printable(exc.strerror or 'the system refused it')))

@@ -349,7 +349,7 @@ def read_consumer_list(name, stdin):
                 text = f.read()
     except (OSError, UnicodeError) as exc:
         raise exceptions.CommandError('%s: cannot read it: %s' % (
-            what, printable(exc)))
+            what, printable(getattr(exc, 'strerror', None) or str(exc))))
     listed = set()
     for number, line in enumerate(text.splitlines(), 1):
         line = line.strip()
