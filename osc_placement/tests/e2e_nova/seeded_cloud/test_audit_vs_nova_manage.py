@@ -28,7 +28,7 @@ its Placement, nova 34's ``nova-manage placement audit``,
 * after ``--fix``, a second audit finds nothing it could fix, heal and
   sync_aggregates have nothing left to do, and nova-manage's audit
   reports only what we leave by design (the server on the wrong host, its
-  false positive); ``allocation restore --force`` of the undo file gives
+  false positive); ``allocation restore`` of the undo file gives
   back exactly the allocations before (``--force``: the fix changed the
   generations of the consumers it rewrote).
 
@@ -222,9 +222,9 @@ class TestAuditVsNovaManage(seeded.SeededNovaTestCase):
             sorted([(seed.SRV_WRONG_HOST, seed.CMP3),
                     (seed.SRV_SHARED, seed.SHARED)]),
             sorted((o.consumer, o.provider) for o in theirs.orphans))
-        # The undo file gives back exactly the consumers before (--force:
-        # the fix changed the generations of those it rewrote).
+        # The undo file gives back exactly the consumers before: a plain
+        # restore (the fix's own changes are no change since the save).
         res = self.openstack('resource', 'provider', 'allocation',
-                             'restore', '--force', undo)
+                             'restore', undo)
         self.assertEqual(0, res.returncode, res.stderr)
         self.assertEqual(before, self.allocations())
