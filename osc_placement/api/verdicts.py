@@ -346,16 +346,39 @@ class Answer:
         self.spanning = set()
 
 
+# What a forbidden trait meets on a Placement whose database is not
+# SQLite: openstack-placement 16.0.0 compares trait IDs with trait names.
+FORBIDDEN_TRAIT_FAULT = (
+    'Placement failed on the forbidden trait (HTTP 500): openstack-placement '
+    '16.0.0 on PostgreSQL or MySQL cannot answer a forbidden trait in GET '
+    '/allocation_candidates, at any microversion that takes one; ask '
+    'without it, or upgrade Placement.')
+
+
+def _forbids_a_trait(params):
+    """Whether a query forbids a trait (``!TRAIT`` in a ``required``)."""
+    pairs = params.items() if isinstance(params, dict) else params
+    return any(name.startswith('required') and '!' in str(value)
+               for name, value in pairs)
+
+
 def ask(http, trees, params):
     """The :class:`Answer` of ``GET /allocation_candidates?<params>``.
 
     The one way the candidates requests of explain and capacity fit are
     sent and read, the requests within a tree of :func:`settle` too: the
-    body is read as it arrives (:meth:`Answer.read`).
+    body is read as it arrives (:meth:`Answer.read`). Placement's error
+    500 for a forbidden trait on a database other than SQLite is one
+    line saying so (``FORBIDDEN_TRAIT_FAULT``), not the SQL it failed on.
     """
-    return http.request('GET', CANDIDATES_URL, params=params,
-                        read=lambda chunks: Answer.read(trees,
-                                                        chunks)).streamed
+    try:
+        return http.request('GET', CANDIDATES_URL, params=params,
+                            read=lambda chunks: Answer.read(
+                                trees, chunks)).streamed
+    except exceptions.ClientException as exc:
+        if getattr(exc, 'code', None) == 500 and _forbids_a_trait(params):
+            raise exceptions.CommandError(FORBIDDEN_TRAIT_FAULT) from exc
+        raise
 
 
 def _not_a(key, kind):

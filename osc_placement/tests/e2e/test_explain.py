@@ -19,6 +19,7 @@ their words, and Placement's verdict.
 
 import testscenarios
 
+from osc_placement.api import verdicts
 from osc_placement.tests.e2e import base
 from osc_placement.tests.support import cloud
 
@@ -74,3 +75,39 @@ class TestExplainTheSampleCloud(base.SandboxTestCase):
             for row in members:
                 self.assertEqual('in forbidden aggregate ' + cloud.AGGREGATE,
                                  row['reason'])
+
+
+class TestExplainOnPostgreSQL(base.ProductionTestCase):
+    """The read paths of explain and capacity fit on PostgreSQL.
+
+    Placement 16.0.0 fails there some queries SQLite takes (a forbidden
+    trait in ``GET /allocation_candidates``): the commands' verdicts
+    stay Placement's, or say in one line what Placement could not
+    answer.
+    """
+
+    def test_explain_and_fit_agree_with_the_candidates(self):
+        argv = ['--resource', 'VCPU=1', '--required', 'HW_CPU_X86_AVX512F']
+        rows = self.cli.ok('allocation', 'candidate', 'explain', *argv,
+                           '-f', 'json', version='1.39')
+        listed = self.cli.ok('allocation', 'candidate', 'list', *argv,
+                             '--long', '-f', 'json', version='1.39')
+        self.assertEqual(
+            {row['root provider'] for row in listed},
+            {row['resource_provider'] for row in rows if row['candidate']})
+        fit = self.cli.ok('resource', 'provider', 'capacity', 'fit', *argv,
+                          '-f', 'json', version='1.39')
+        self.assertEqual(
+            {row['root provider'] for row in listed},
+            {row['resource_provider'] for row in fit if row['fits']})
+
+    def test_a_forbidden_trait(self):
+        argv = ['--resource', 'VCPU=1', '--forbidden', 'HW_CPU_X86_AVX512F']
+        for command in (('allocation', 'candidate', 'explain'),
+                        ('resource', 'provider', 'capacity', 'fit')):
+            res = self.cli.run(*command, *argv, '-f', 'json',
+                               version='1.39')
+            self.assertEqual(
+                (1, '', [verdicts.FORBIDDEN_TRAIT_FAULT]),
+                (res.returncode, res.stdout, res.stderr.splitlines()),
+                command)
