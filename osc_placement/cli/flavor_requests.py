@@ -283,7 +283,9 @@ def translated(cmd, http, parsed_args, found, zone, required=(),
     Checks each part's microversion against the session (one line naming
     the part and the version) and logs the warnings. A flavor that cannot
     be asked for raises its ``flavors.Refused``; with ``keep_going``, it is
-    a ``Flavored`` with that error instead, and the others go on.
+    a ``Flavored`` with that error instead, and the others go on. With
+    ``--all-flavors``, a flavor Nova's scheduler refuses is one warning
+    line and no request, row nor series.
     """
     # Only here: the translation's tables and patterns are loaded by the
     # runs that translate flavors (see osc_placement.resources).
@@ -298,10 +300,18 @@ def translated(cmd, http, parsed_args, found, zone, required=(),
     options.update(owner_nova=parsed_args.owner_nova,
                    pci_aliases=pci_aliases(parsed_args))
     translations = []
-    for flavor in found:
+    every = getattr(parsed_args, 'all_flavors', False)
+    for flavor in list(found):
         try:
             translations.append(flavors.translate(flavor, **options))
         except flavors.Refused as refused:
+            if every:
+                # One flavor Nova's scheduler refuses is no failure of
+                # the cloud's count (an exporter keeps every other).
+                cmd.log.warning('Flavor %s is not counted: %s',
+                                refused.flavor, refused.reason)
+                found.remove(flavor)
+                continue
             translations.append(refused)
     # The flavor options are the reference's none: where the user did not
     # pin a version, the session gets what the flavors' requests need.

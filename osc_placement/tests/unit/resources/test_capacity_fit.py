@@ -537,28 +537,35 @@ class TestFitFlavorRefused(clouds.FlavorTestCase):
              'Failed to ask Placement for 1 of 3 flavors.'], err.splitlines())
         self.assertEqual(3, len(self.candidates_sent()))
 
-    def test_untranslated_flavor_keeps_a_row_and_is_not_asked(self):
-        out, err = self.failed_summary(clouds.LARGE, clouds.SOMETIMES,
-                                       clouds.SMALL)
-        self.assertEqual(['m1.large 5 5 2 VCPU', 'm1.small 20 20 2 VCPU',
-                          'm1.sometimes    ' + self.NOT_ASKED], out)
+    def test_a_flavor_nova_refuses_is_one_line_and_not_counted(self):
+        self.all_flavors(clouds.LARGE, clouds.SOMETIMES, clouds.SMALL)
+        for argv in (('--summary', '-f', 'value'), ('-f', 'openmetrics')):
+            out, err, code = self.fit('--all-flavors', *argv)
+            self.assertEqual(0, code, err)
+            self.assertEqual(
+                ['Flavor m1.sometimes is not counted: extra spec '
+                 'hw:cpu_policy=sometimes: not one of dedicated, shared, '
+                 'mixed; Nova refuses it.'], err.splitlines())
+            self.assertNotIn('m1.sometimes', out)
+        self.assertEqual(['m1.large 5 5 2 VCPU', 'm1.small 20 20 2 VCPU'],
+                         self.fit('--all-flavors', '--summary', '-f',
+                                  'value')[0].splitlines())
+
+    def test_a_named_flavor_nova_refuses_is_an_error(self):
+        out, err, code = self.fit('--flavor', 'f-sometimes')
+        self.assertEqual(1, code)
         self.assertEqual(
-            ['Failed to ask Placement for flavor m1.sometimes: extra spec '
-             'hw:cpu_policy=sometimes: not one of dedicated, shared, mixed; '
-             'Nova refuses it.',
-             'Failed to ask Placement for 1 of 3 flavors.'], err)
-        # Only the two translated flavors are asked for.
-        self.assertEqual(2, len(self.candidates_sent()))
+            ['Flavor m1.sometimes: extra spec hw:cpu_policy=sometimes: not '
+             'one of dedicated, shared, mixed; Nova refuses it.'],
+            err.splitlines())
 
     def test_each_failure_in_flavor_order(self):
         out, err = self.failed_summary(clouds.LARGE, clouds.NO_POLICY,
                                        clouds.SOMETIMES)
         self.assertEqual(['m1.large 5 5 2 VCPU',
-                          'm1.nopolicy    ' + self.REFUSED,
-                          'm1.sometimes    ' + self.NOT_ASKED], out)
+                          'm1.nopolicy    ' + self.REFUSED], out)
         self.assertEqual(['Failed to ask Placement for flavor m1.nopolicy',
-                          'Failed to ask Placement for flavor m1.sometimes',
-                          'Failed to ask Placement for 2 of 3 flavors.'],
+                          'Failed to ask Placement for 1 of 2 flavors.'],
                          [line.split(':')[0] for line in err
                           if line.startswith('Failed')])
 
