@@ -69,6 +69,9 @@ def normalize_option(value):
     value = value.strip()
     if value.lower() == LATEST:
         return LATEST_OPTION_VALUE
+    if value == LATEST_OPTION_VALUE or value.startswith(REFUSED_PREFIX):
+        # Our own markers, typed: refused as typed, never taken for them.
+        return REFUSED_PREFIX + value
     if value == NEGOTIATE_VERSION or value.startswith('1.'):
         return value
     # Anything else ('2.0', 'abc', '') would send OpenStackClient to another

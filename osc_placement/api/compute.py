@@ -42,16 +42,19 @@ AGGREGATE_UUID = microversions.COMPUTE_AGGREGATE_UUID
 HYPERVISOR_UUID = microversions.COMPUTE_HYPERVISOR_UUID
 
 
-# What the --flavor options need and a session without a catalog lacks.
+# What a command that reads Nova needs and a session without a catalog
+# lacks: (who reads the compute API, the way round it).
 NO_CATALOG = (
-    '--flavor, --all-flavors and --availability-zone read the compute API, '
-    'which this session cannot reach: --os-auth-type %s gives no service '
-    'catalog. Log in through Keystone (e.g. --os-auth-type password) so '
-    'that the catalog names the compute endpoint, or ask with --resource '
-    'instead.')
+    '%s, which this session cannot reach: --os-auth-type %s gives no '
+    'service catalog. Log in through Keystone (e.g. --os-auth-type '
+    'password) so that the catalog names the compute endpoint%s.')
+# The --flavor options', and a command's own (the audit's).
+FLAVOR_OPTIONS = ('--flavor, --all-flavors and --availability-zone read the '
+                  'compute API', ', or ask with --resource instead')
+THIS_COMMAND = ('This command reads %s', '')
 
 
-def _compute(cmd):
+def _compute(cmd, asker=FLAVOR_OPTIONS):
     """The compute proxy, or one line if the session cannot reach Nova.
 
     With an auth of one fixed endpoint and no catalog (``admin_token``,
@@ -64,8 +67,9 @@ def _compute(cmd):
     if not hasattr(proxy, 'find_flavor') or (
             http.without_catalog(proxy.session)
             and not _own_endpoint(proxy)):
-        raise exceptions.CommandError(NO_CATALOG % text.printable(
-            str(getattr(manager, 'auth_plugin_name', None))))
+        reads, instead = asker
+        raise exceptions.CommandError(NO_CATALOG % (reads, text.printable(
+            str(getattr(manager, 'auth_plugin_name', None))), instead))
     return proxy
 
 
@@ -111,7 +115,8 @@ def read(cmd, what, reader):
     For the reads of other modules (the audit's): the same proxy and the
     same one-line errors as the flavor and zone reads here.
     """
-    return _call(what, lambda: reader(_compute(cmd)))
+    asker = (THIS_COMMAND[0] % what, THIS_COMMAND[1])
+    return _call(what, lambda: reader(_compute(cmd, asker)))
 
 
 def _flavor(found):
@@ -136,6 +141,9 @@ def find_flavor(cmd, name_or_id):
     flavors, public and private.
     """
     shown = text.printable(repr(name_or_id))
+    if not name_or_id.strip():
+        raise exceptions.CommandError(
+            'No flavor with a name or ID of %s: give one.' % shown)
     try:
         found = _call('flavor %s' % shown, lambda: _compute(
             cmd).find_flavor(name_or_id, ignore_missing=False,

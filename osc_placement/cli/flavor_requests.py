@@ -131,17 +131,15 @@ def check(parsed_args, replaced=('resource',)):
                     'the other.' % dest.replace('_', '-'))
         pci_aliases(parsed_args)
         return
+    # Only the commands that have --all-flavors name it.
+    needs = '--flavor or --all-flavors' if hasattr(
+        parsed_args, 'all_flavors') else '--flavor'
     for flag in ('boot_from_volume', 'availability_zone',
-                 'include_disabled'):
+                 'include_disabled', 'pci_alias', 'nova_config',
+                 'owner_nova'):
         if getattr(parsed_args, flag, None):
-            raise exceptions.CommandError(
-                '--%s needs --flavor or --all-flavors.'
-                % flag.replace('_', '-'))
-    for flag in ('pci_alias', 'nova_config', 'owner_nova'):
-        if getattr(parsed_args, flag, None):
-            raise exceptions.CommandError(
-                '--%s needs --flavor or --all-flavors.'
-                % flag.replace('_', '-'))
+            raise exceptions.CommandError('--%s needs %s.' % (
+                flag.replace('_', '-'), needs))
 
 
 def pci_aliases(parsed_args):

@@ -57,3 +57,20 @@ class TestFlavorWithoutCatalog(base.TestCase):
                  'the catalog names the compute endpoint, or ask with '
                  '--resource instead.\n' % self.auth, 1),
                 (out, err, code), argv)
+
+
+class TestAuditWithoutCatalog(TestFlavorWithoutCatalog):
+    """The audit says what it needs of the compute API, in its words."""
+
+    runs = [('resource', 'provider', 'audit')]
+
+    def test_one_line_saying_what_to_do(self):
+        for argv in self.runs:
+            out, err, code = self.run_without_catalog(*argv)
+            self.assertEqual(
+                ('', 'This command reads the servers, migrations, '
+                 'hypervisors and aggregates of the compute API, which this '
+                 'session cannot reach: --os-auth-type %s gives no service '
+                 'catalog. Log in through Keystone (e.g. --os-auth-type '
+                 'password) so that the catalog names the compute '
+                 'endpoint.\n' % self.auth, 1), (out, err, code), argv)

@@ -129,6 +129,14 @@ class TestPciAliases(base.BaseTestCase):
             '--pci-alias and --nova-config: give one or the other.',
             {'pci_alias': [GPU], 'nova_config': '/etc/nova/nova.conf'})
 
+    def test_a_command_without_all_flavors_does_not_suggest_it(self):
+        options = vars(parsed(availability_zone='az1', flavor=[]))
+        del options['all_flavors']
+        exc = self.assertRaises(exceptions.CommandError,
+                                flavor_requests.check,
+                                argparse.Namespace(**options))
+        self.assertEqual('--availability-zone needs --flavor.', str(exc))
+
     def test_the_options_need_a_flavor(self):
         for option, value in (('pci_alias', [GPU]),
                               ('nova_config', 'nova.conf'),

@@ -551,6 +551,13 @@ class TestFitFlavorRefused(clouds.FlavorTestCase):
                          self.fit('--all-flavors', '--summary', '-f',
                                   'value')[0].splitlines())
 
+    def test_a_blank_flavor_is_one_line_and_no_request(self):
+        out, err, code = self.fit('--flavor', ' ')
+        self.assertEqual(("No flavor with a name or ID of ' ': give one.\n",
+                          1), (err, code))
+        self.assertEqual([], [r for r in self.requests_mock.request_history
+                              if r.url.startswith(clouds.NOVA + '/flavors')])
+
     def test_a_named_flavor_nova_refuses_is_an_error(self):
         out, err, code = self.fit('--flavor', 'f-sometimes')
         self.assertEqual(1, code)
