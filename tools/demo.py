@@ -130,8 +130,9 @@ NOVA_TOUR = (
      'kind (exit code 3: found).',
      ['resource', 'provider', 'audit'], 3),
     ('What --fix would do, without writing anything (exit code 3).',
-     ['resource', 'provider', 'audit', '--fix', '--dry-run', '-c',
-      'problem', '-c', 'consumer', '-c', 'fix'], 3),
+     ['resource', 'provider', 'audit', '--fix', '--dry-run',
+      '--undo-file', 'audit-undo.json', '-c', 'problem', '-c', 'consumer',
+      '-c', 'fix'], 3),
     ('The fix, after saving what it changes to an undo file (exit code 4: '
      'found and fixed).',
      ['resource', 'provider', 'audit', '--fix', '--undo-file',
@@ -139,9 +140,10 @@ NOVA_TOUR = (
      4),
     ('What is left needs an operator: the fix leaves it by design.',
      ['resource', 'provider', 'audit'], 3),
-    ('The undo file gives every consumer back as it was (--force: the fix '
-     'changed them since; --dry-run: only say what would change).',
-     ['resource', 'provider', 'allocation', 'restore', '--force',
+    ('The undo file gives every consumer back as it was (a plain restore: '
+     'only a consumer changed after the fix would be refused; --dry-run: '
+     'only say what would change).',
+     ['resource', 'provider', 'allocation', 'restore',
       '--file', 'audit-undo.json', '--dry-run']),
 )
 
