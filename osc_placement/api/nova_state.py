@@ -35,9 +35,9 @@ project and user; the per-provider reads go through the command's batch
 engine.
 """
 
+from concurrent import futures
 import datetime
 import functools
-import threading
 import urllib.parse
 
 from openstack import exceptions as sdk_exceptions
@@ -252,33 +252,24 @@ def read_again(proxy, servers, since, workers=1):
 def outcomes_of(calls, workers):
     """[(result, None) or (None, exception)] of each call, in call order.
 
-    Up to ``workers`` calls at a time, in daemon threads (an interrupted
-    command does not wait for them to end); returns when all ended.
+    Up to ``workers`` calls at a time, in a ``concurrent.futures`` pool;
+    returns when all ended. Interrupted, it does not wait: the calls not
+    started are cancelled, those in flight end within their timeout.
     """
     if not calls:
         return []
-    outcomes = [None] * len(calls)
-    todo = list(enumerate(calls))
-    lock = threading.Lock()
-
-    def work():
-        while True:
-            with lock:
-                if not todo:
-                    return
-                index, call = todo.pop(0)
-            try:
-                outcomes[index] = (call(), None)
-            except Exception as exc:
-                outcomes[index] = (None, exc)
-
-    threads = [threading.Thread(target=work, daemon=True)
-               for _ in range(max(1, min(workers, len(calls))))]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return outcomes
+    pool = futures.ThreadPoolExecutor(
+        max_workers=max(1, min(workers, len(calls))))
+    try:
+        submitted = [pool.submit(call) for call in calls]
+        outcomes = []
+        for future in submitted:
+            failure = future.exception()
+            outcomes.append((None, failure) if failure is not None
+                            else (future.result(), None))
+        return outcomes
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)
 
 
 # Placement's side of the seam.

@@ -24,9 +24,9 @@ every consumer in one ``POST /allocations``, then the aggregates, each
 with its generation.
 """
 
+from concurrent import futures
 import datetime
 import functools
-import threading
 
 from osc_lib import exceptions
 
@@ -216,8 +216,9 @@ def _owners(cmd, http, cloud, read):
 class _Nova(object):
     """Nova's reads (``nova_state.read``) in a thread of their own.
 
-    :meth:`result` waits for them to end: Nova's state, or the one-line
-    error of their failure.
+    A one-worker ``concurrent.futures`` pool, as every other thread of
+    the plugin; :meth:`result` waits for the reads to end: Nova's state,
+    or the one-line error of their failure.
     """
 
     WHAT = ('the servers, migrations, hypervisors and aggregates of the '
@@ -227,25 +228,14 @@ class _Nova(object):
         # The compute proxy and its errors in one line, as --flavor's;
         # made here, in the command's thread.
         proxy = compute.read(cmd, self.WHAT, lambda proxy: proxy)
-        self._outcome = None
-        self._thread = threading.Thread(
-            target=self._read, args=(cmd, proxy, workers), daemon=True)
-        self._thread.start()
-
-    def _read(self, cmd, proxy, workers):
-        try:
-            self._outcome = (compute.read(
-                cmd, self.WHAT, lambda _proxy: nova_state.read(
-                    proxy, workers)), None)
-        except Exception as exc:
-            self._outcome = (None, exc)
+        self._pool = futures.ThreadPoolExecutor(max_workers=1)
+        self._future = self._pool.submit(
+            compute.read, cmd, self.WHAT,
+            lambda _proxy: nova_state.read(proxy, workers))
+        self._pool.shutdown(wait=False)
 
     def result(self):
-        self._thread.join()
-        found, failure = self._outcome
-        if failure is not None:
-            raise failure
-        return found
+        return self._future.result()
 
 
 def read_cloud(cmd, http, parsed_args, kinds):
