@@ -10,7 +10,7 @@
 # License for the specific language governing permissions and limitations
 # under the License.
 
-"""What ``resource provider audit`` reads of Nova, and of Placement's trees.
+"""What ``resource provider audit`` reads of Nova.
 
 Nova, through the compute client OpenStackClient holds (as
 ``api/compute.py`` reads flavors), every read at the one compute
@@ -29,10 +29,9 @@ request per server:
 the five lists at once, up to the command's parallelism, each a page
 after another.
 
-Placement: the providers of a trait (``COMPUTE_NODE``, sharing, the
-``OWNER_*`` traits), the members of an aggregate, the usages of a
-project and user; the per-provider reads go through the command's batch
-engine.
+Placement's side (the providers of a trait, the members of an
+aggregate, the usages of a project and user, a provider's aggregates)
+is ``api/providers.py``'s.
 """
 
 from concurrent import futures
@@ -43,12 +42,8 @@ import urllib.parse
 from openstack import exceptions as sdk_exceptions
 from osc_lib import exceptions
 
-from osc_placement.api import paths
-from osc_placement.api import providers
-from osc_placement import microversions
 from osc_placement.model.audit import state
 from osc_placement.model import text
-from osc_placement import version
 
 
 def _get(proxy, path, params, microversion=state.COMPUTE_VERSION):
@@ -270,60 +265,3 @@ def outcomes_of(calls, workers):
         return outcomes
     finally:
         pool.shutdown(wait=False, cancel_futures=True)
-
-
-# Placement's side of the seam.
-
-def providers_with(http, trait):
-    """The UUIDs of the providers that have ``trait``: one GET."""
-    return [rp['uuid'] for rp in http.request(
-        'GET', providers.BASE_URL, params={'required': trait}).field(
-            'resource_providers', list)]
-
-
-def owner_traits(http):
-    """The ``OWNER_*`` traits Placement has: one GET."""
-    return http.request('GET', paths.url('traits'), params={
-        'name': 'startswith:' + state.OWNER_PREFIX}).field('traits', list)
-
-
-def members(http, aggregate):
-    """The UUIDs of the providers in an aggregate: one GET."""
-    return [rp['uuid'] for rp in http.request(
-        'GET', providers.BASE_URL, params={'member_of': aggregate}).field(
-            'resource_providers', list)]
-
-
-def usages(http, project, user):
-    """{class: amount} that a project and user hold: one GET.
-
-    Asked at ``USAGES_BY_CLASS`` at the most: a later microversion sums
-    by consumer type too, in another shape, and Placement 16.0.0 fails
-    that query on PostgreSQL and MySQL.
-    """
-    asked = http.api_version if version.compare(
-        http.api_version, version.lt(microversions.CONSUMER_TYPES),
-        exc=False) else microversions.USAGES_BY_CLASS
-    return http.request('GET', paths.url('usages'), params={
-        'project_id': project, 'user_id': user}, version=asked).field(
-            'usages', dict)
-
-
-def provider_aggregates(http, rp):
-    """(aggregates, generation) of a provider: one GET."""
-    response = http.request('GET', paths.url(
-        'resource_providers', rp, 'aggregates'))
-    return (response.field('aggregates', list),
-            response.field('resource_provider_generation'))
-
-
-def set_aggregates(http, rp, aggregates, generation):
-    """Write a provider's aggregates with its generation: one PUT.
-
-    Returns its new generation.
-    """
-    return http.request('PUT', paths.url(
-        'resource_providers', rp, 'aggregates'), json={
-            'aggregates': aggregates,
-            'resource_provider_generation': generation}).field(
-                'resource_provider_generation')

@@ -19,6 +19,9 @@
   ``provider_capacity()`` and ``provider_details()`` are the
   per-provider reads that the commands over many providers repeat;
   ``class_names()`` the resource classes their inventories can name.
+* ``aggregates_of()`` and ``set_aggregates()``, the one read and the one
+  write of a provider's aggregates; ``with_trait()``, ``members()``,
+  ``traits_named()`` and ``owner_usages()``, the audit's other reads.
 """
 
 from urllib import parse as urlparse
@@ -26,9 +29,11 @@ from urllib import parse as urlparse
 from osc_lib import exceptions
 
 from osc_placement.api import paths
+from osc_placement import microversions
 from osc_placement.model import amounts
 from osc_placement.model import scalars
 from osc_placement.model.text import printable
+from osc_placement import version
 
 BASE_URL = '/resource_providers'
 
@@ -128,3 +133,72 @@ def provider_details(http, rp_uuid, aggregates):
     found['aggregates'] = read(http, rp_uuid, 'aggregates', list) \
         if aggregates else []
     return found
+
+
+# What the audit reads and writes of providers besides their allocations.
+
+def with_trait(http, trait):
+    """The UUIDs of the providers that have ``trait``: one GET."""
+    return [rp['uuid'] for rp in http.request(
+        'GET', BASE_URL, params={'required': trait}).field(
+            'resource_providers', list)]
+
+
+def traits_named(http, prefix):
+    """The traits Placement has whose names start with ``prefix``: one GET."""
+    return http.request('GET', paths.url('traits'), params={
+        'name': 'startswith:' + prefix}).field('traits', list)
+
+
+def members(http, aggregate):
+    """The UUIDs of the providers in an aggregate: one GET."""
+    return [rp['uuid'] for rp in http.request(
+        'GET', BASE_URL, params={'member_of': aggregate}).field(
+            'resource_providers', list)]
+
+
+def owner_usages(http, project, user):
+    """{class: amount} that a project and user hold: one GET.
+
+    Asked at ``USAGES_BY_CLASS`` at the most: a later microversion sums
+    by consumer type too, in another shape, and Placement 16.0.0 fails
+    that query on PostgreSQL and MySQL.
+    """
+    asked = http.api_version if version.compare(
+        http.api_version, version.lt(microversions.CONSUMER_TYPES),
+        exc=False) else microversions.USAGES_BY_CLASS
+    return http.request('GET', paths.url('usages'), params={
+        'project_id': project, 'user_id': user}, version=asked).field(
+            'usages', dict)
+
+
+def aggregates_path(rp_uuid):
+    """The path of a provider's aggregates."""
+    return paths.url('resource_providers', rp_uuid, 'aggregates')
+
+
+def aggregates_of(http, rp_uuid):
+    """(aggregates, generation) of a provider: one GET.
+
+    The generation is None below 1.19, whose answer has none.
+    """
+    response = http.request('GET', aggregates_path(rp_uuid))
+    return (response.field('aggregates', list),
+            response.json_object().get('resource_provider_generation'))
+
+
+def set_aggregates(http, rp_uuid, aggregates, generation=None):
+    """Write a provider's aggregates: one PUT; (aggregates, generation).
+
+    From 1.19 with the provider's generation (the server refuses a stale
+    one); below it the body is the list alone.
+    """
+    if version.compare(http.api_version, version.ge(
+            microversions.AGGREGATES_GENERATION), exc=False):
+        body = {'aggregates': aggregates,
+                'resource_provider_generation': generation}
+    else:
+        body = aggregates
+    response = http.request('PUT', aggregates_path(rp_uuid), json=body)
+    return (response.field('aggregates', list),
+            response.json_object().get('resource_provider_generation'))

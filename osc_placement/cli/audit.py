@@ -81,7 +81,7 @@ def _selection(cmd, http, parsed_args):
             batch_names.PROVIDERS, lone_failure_raises=True))
         cmd.require_complete(batch_names.ROWS, batch_names.PROVIDERS)
     if parsed_args.aggregate:
-        chosen.update(nova_state.members(http, parsed_args.aggregate))
+        chosen.update(provider_api.members(http, parsed_args.aggregate))
     return chosen
 
 
@@ -110,9 +110,9 @@ def _traits(cmd, http):
     """{provider: the traits of it that decide what it is}."""
     traits = {}
     names = [state.COMPUTE_NODE, state.SHARING] + sorted(
-        nova_state.owner_traits(http))
+        provider_api.traits_named(http, state.OWNER_PREFIX))
     for trait, rps in zip(names, _all(cmd, http, [
-            functools.partial(nova_state.providers_with, http, trait)
+            functools.partial(provider_api.with_trait, http, trait)
             for trait in names])):
         for rp in rps:
             traits.setdefault(rp, set()).add(trait)
@@ -135,7 +135,7 @@ def _with_aggregates(cmd, http, every, nova, kinds):
     member = {}
     uuids = [agg.uuid for agg in nova.aggregates if agg.uuid]
     for agg, rps in zip(uuids, _all(cmd, http, [
-            functools.partial(nova_state.members, http, agg)
+            functools.partial(provider_api.members, http, agg)
             for agg in uuids])):
         for rp in rps:
             member.setdefault(rp, set()).add(agg)
@@ -193,7 +193,7 @@ def _owners(cmd, http, cloud, read):
     """
     pairs = list(plan.owner_pairs(cloud))
     usages = dict(cmd.each(
-        http, lambda pair: nova_state.usages(http, *pair), pairs,
+        http, lambda pair: provider_api.owner_usages(http, *pair), pairs,
         batch_names.OWNERS, key=lambda pair: '%s/%s' % pair))
     if not _read_all(cmd, batch_names.OWNERS):
         return None
@@ -357,7 +357,7 @@ def prepare_fix(cmd, http, found, cloud, kinds, nova):
         batch_names.CONSUMERS))
     rps = sorted(set(f.provider for f in found if f.fix.of_aggregates))
     aggregates = dict(cmd.each(
-        http, lambda rp: nova_state.provider_aggregates(http, rp), rps,
+        http, lambda rp: provider_api.aggregates_of(http, rp), rps,
         batch_names.PROVIDERS))
     cmd.require_complete(batch_names.ROWS, batch_names.CONSUMERS,
                          batch_names.PROVIDERS)
@@ -473,13 +473,13 @@ def _write(cmd, http, steps, names):
         steps.written = True
     for rp, (current, new) in sorted(steps.agg_writes.items()):
         steps.check()
-        now, generation = nova_state.provider_aggregates(http, rp)
+        now, generation = provider_api.aggregates_of(http, rp)
         steps.check()
         try:
             changed = sorted(now) != sorted(current)
             if not changed:
-                steps.done[rp] = nova_state.set_aggregates(http, rp, new,
-                                                           generation)
+                steps.done[rp] = provider_api.set_aggregates(
+                    http, rp, new, generation)[1]
         except exceptions.Conflict:
             changed = True
         except errors.Interrupted as exc:

@@ -12,16 +12,11 @@
 
 """Resource provider aggregate commands."""
 
-from osc_placement.api import paths
+from osc_placement.api import providers
 from osc_placement.cli import common
 from osc_placement import microversions
-from osc_placement import version
 
 FIELDS = ('uuid',)
-
-
-def _aggregates_path(rp_uuid):
-    return paths.url('resource_providers', rp_uuid, 'aggregates')
 
 
 def _rows(aggregates):
@@ -35,8 +30,7 @@ class ListAggregate(common.ProviderCommand, common.Lister):
 
     def take_action(self, parsed_args):
         http, rp_uuid = self.prepare_provider(parsed_args)
-        aggregates = http.request('GET', _aggregates_path(rp_uuid)).field(
-            'aggregates', list)
+        aggregates, _generation = providers.aggregates_of(http, rp_uuid)
         return FIELDS, _rows(aggregates)
 
 
@@ -72,14 +66,8 @@ class SetAggregate(common.ProviderCommand, common.Lister):
 
     def take_action(self, parsed_args):
         http, rp_uuid = self.prepare_provider(parsed_args)
-        # From this microversion the aggregates are written with the
-        # provider generation (and the server refuses a stale one).
-        if self.compare_version(
-                version.ge(microversions.AGGREGATES_GENERATION)):
-            body = {'aggregates': parsed_args.aggregate,
-                    'resource_provider_generation': parsed_args.generation}
-        else:
-            body = parsed_args.aggregate
-        aggregates = http.request('PUT', _aggregates_path(rp_uuid),
-                                  json=body).field('aggregates', list)
+        # From 1.19 the aggregates are written with the provider
+        # generation (and the server refuses a stale one).
+        aggregates, _generation = providers.set_aggregates(
+            http, rp_uuid, parsed_args.aggregate, parsed_args.generation)
         return FIELDS, _rows(aggregates)

@@ -25,6 +25,7 @@ import threading
 import fixtures
 
 from osc_placement.api import nova_state
+from osc_placement.api import providers
 from osc_placement.tests import cli
 from osc_placement.tests.unit import base
 from osc_placement.tests.unit import clouds
@@ -362,8 +363,8 @@ class TestOwnerReads(AuditCase):
 class TestNovaBeside(AuditCase):
     """Nova's reads in a thread while Placement's are sent."""
 
-    def wrap(self, target, before=None, after=None):
-        real = getattr(nova_state, target)
+    def wrap(self, target, before=None, after=None, module=nova_state):
+        real = getattr(module, target)
 
         def call(*args, **kwargs):
             if before:
@@ -375,7 +376,7 @@ class TestNovaBeside(AuditCase):
                     after.set()
 
         self.useFixture(fixtures.MockPatchObject(
-            nova_state, target, autospec=True, side_effect=call))
+            module, target, autospec=True, side_effect=call))
 
     def test_nova_is_read_while_placement_is(self):
         # Nova's reads wait until the allocations are asked: read before
@@ -403,10 +404,11 @@ class TestNovaBeside(AuditCase):
         nova_failed, placement_failed = threading.Event(), threading.Event()
         if nova_first:
             self.wrap('read', after=nova_failed)
-            self.wrap('owner_traits', before=nova_failed,
-                      after=placement_failed)
+            self.wrap('traits_named', before=nova_failed,
+                      after=placement_failed, module=providers)
         else:
-            self.wrap('owner_traits', after=placement_failed)
+            self.wrap('traits_named', after=placement_failed,
+                      module=providers)
             self.wrap('read', before=placement_failed, after=nova_failed)
         out, err, code = self.openstack()
         self.assertTrue(nova_failed.is_set() and placement_failed.is_set())
