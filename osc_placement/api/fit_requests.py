@@ -69,11 +69,11 @@ def failed(exc):
     return fit_rows.NOT_ANSWERED % exc
 
 
-def ask_each(cmd, http, trees, asked):
+def ask_each(runner, http, trees, asked):
     """({index: verdicts.Answer}, {index: limited_by}) of the requests.
 
     One candidates request per request that can be asked for, several in
-    flight (``cmd.each()``, the batch of ``'flavor'``), as few as
+    flight (``runner.each()``, the batch of ``'flavor'``), as few as
     ``ANSWERS_TREES_IN_FLIGHT`` allows for the number of trees: a big
     cloud's answers are asked for one at a time. With one request,
     its failure is the command's error; with several, each failure is
@@ -97,7 +97,7 @@ def ask_each(cmd, http, trees, asked):
             failures[index] = failed(exc)
             raise
 
-    answers = dict(cmd.each(
+    answers = dict(runner.each(
         http, bounded(ask, len(trees.roots)), list(range(len(asked))),
         batch_names.FLAVORS,
         key=lambda index: (asked[index].name if asked[index].flavored
@@ -124,7 +124,7 @@ def bounded(ask, trees):
     return one_at_its_turn
 
 
-def count_each(cmd, http, trees, asked, answers, reduce=list):
+def count_each(runner, http, trees, asked, answers, reduce=list):
     """Yield (index, reduce([fit_rows.Fit])): each answered request's rows.
 
     ``trees`` read; answers: {index: verdicts.Answer}, emptied as each
@@ -144,7 +144,7 @@ def count_each(cmd, http, trees, asked, answers, reduce=list):
         one = asked[index]
         request, local = verdicts.local_verdicts(one.params,
                                                  http.api_version, trees)
-        placement = verdicts.settle(cmd, http, trees, [
+        placement = verdicts.settle(runner, http, trees, [
             (one.params, answers.pop(index), local)])[0]
         yield index, reduce(tree_fits(trees, request, local, placement,
                                       one.incomplete))

@@ -116,10 +116,10 @@ def _read_listed(chunks):
     return items
 
 
-def _say_absent(cmd, nodes):
+def _say_absent(log, nodes):
     """One line for the compute nodes with no root provider of theirs."""
     if nodes:
-        cmd.log.warning(
+        log.warning(
             'No root provider in Placement has the UUID of compute node(s) '
             '%s: no tree of theirs counts.', ', '.join(
                 '%s (%s, host %s)' % (text.printable(str(node.name)),
@@ -130,10 +130,11 @@ def _say_absent(cmd, nodes):
 class Trees(object):
     """The trees a command considers, and the providers of each."""
 
-    def __init__(self, cmd, http, named=(), selection=None, hosts=None):
+    def __init__(self, runner, http, named=(), selection=None, hosts=None):
         """The roots of the provider list, in its order, narrowed.
 
-        named: ``--resource-provider`` values (UUID or name), each checked
+        runner: the command's ``runner.Runner``. named:
+        ``--resource-provider`` values (UUID or name), each checked
         against the provider list as ``capacity list`` checks it; only
         their trees are kept. selection: a query of the provider list
         (``member_of``, ``in_tree``); only the trees of the providers it
@@ -142,7 +143,7 @@ class Trees(object):
         only their trees are kept, and those without a provider are said
         in one line.
         """
-        self.cmd = cmd
+        self.runner = runner
         self.http = http
         everyone = _listed_providers(http)
         self.root_of = {p['uuid']: p.get('root_provider_uuid') or p['uuid']
@@ -164,8 +165,9 @@ class Trees(object):
             self.roots = [p for p in self.roots if p['uuid'] in wanted]
         if hosts is not None:
             self.roots = [p for p in self.roots if p['uuid'] in hosts]
-            _say_absent(cmd, [node for uuid, node in sorted(hosts.items())
-                              if uuid not in self.members])
+            _say_absent(runner.log, [
+                node for uuid, node in sorted(hosts.items())
+                if uuid not in self.members])
         self.records = {}
         # The values read of the providers, each held once where
         # providers repeat them (json_members.Shared).
@@ -186,9 +188,8 @@ class Trees(object):
         """
         shown = [p for root in self.roots for p in self.members[root['uuid']]]
         read = dict((p['uuid'], record) for p, record in
-                    self.cmd.each_provider(
-                        self.http, self._read_one,
-                        shown))
+                    self.runner.each_provider(self.http, self._read_one,
+                                              shown))
         for root in self.roots:
             self.records[root['uuid']] = [
                 evaluation.provider_record(p, read[p['uuid']])
@@ -229,14 +230,14 @@ class Trees(object):
         if not any(answer.sharing or any(
                 len(set(self.root_of.get(rp, rp) for rp in rps)) > 1
                 for rps in answer.spanning) for answer in answers) or \
-                not self.cmd.compare_version(
-                    version.ge(microversions.PROVIDERS_REQUIRED)):
+                not version.compare(
+                    self.http.api_version,
+                    version.ge(microversions.PROVIDERS_REQUIRED), exc=False):
             return
         listed = _listed_providers(self.http, {'required': SHARING_TRAIT})
         read = dict((p['uuid'], record) for p, record in
-                    self.cmd.each_provider(
-                        self.http, self._read_one,
-                        listed))
+                    self.runner.each_provider(self.http, self._read_one,
+                                              listed))
         for provider in listed:
             if provider['uuid'] not in read:
                 continue
@@ -407,7 +408,7 @@ def _provider(http, rp_uuid, shared):
             for what, kind in evaluation.READS}
 
 
-def candidate_roots(cmd, http, trees, params):
+def candidate_roots(runner, http, trees, params):
     """({root: local Verdict}, {root: True, False or None}) of a request.
 
     The trees read. One candidates request; the sharing providers read
@@ -417,10 +418,10 @@ def candidate_roots(cmd, http, trees, params):
     answer = ask(http, trees, params)
     trees.read_sharing([answer])
     local = local_verdicts(params, http.api_version, trees)[1]
-    return local, settle(cmd, http, trees, [(params, answer, local)])[0]
+    return local, settle(runner, http, trees, [(params, answer, local)])[0]
 
 
-def settle(cmd, http, trees, asked):
+def settle(runner, http, trees, asked):
     """[{root: True, False or None}]: the verdicts of answered requests.
 
     asked: [(params, :class:`Answer`, {root: local Verdict})], one per
@@ -443,9 +444,10 @@ def settle(cmd, http, trees, asked):
                      and not local[root].reasons)
     verdicts = [{root: root in roots_of for root in roots}
                 for roots_of in found]
-    if again and cmd.compare_version(
-            version.ge(microversions.IN_TREE_CANDIDATES)):
-        answered = dict(cmd.each(
+    if again and version.compare(
+            http.api_version, version.ge(microversions.IN_TREE_CANDIDATES),
+            exc=False):
+        answered = dict(runner.each(
             http, lambda item: _ask_within(http, trees, asked[item[0]][0],
                                            item[1]),
             again, batch_names.TREES, key=lambda item: item[1]))
@@ -503,7 +505,7 @@ def reasons(verdict, candidate):
     return [] if candidate else [UNEXPLAINED]
 
 
-def relaxed(cmd, http, trees, constraints, params_of):
+def relaxed(runner, http, trees, constraints, params_of):
     """([(label, trees with candidates)], refusal), the request as given first.
 
     constraints: [(label, drop)], the first (its label, None);
@@ -537,10 +539,10 @@ def relaxed(cmd, http, trees, constraints, params_of):
         if drop is None:
             refusals.append(exc)
         else:
-            cmd.log.warning('Without %s the request is refused: %s',
-                            label_of[drop], exc)
+            runner.log.warning('Without %s the request is refused: %s',
+                               label_of[drop], exc)
 
-    answered = [(item, result) for item, result in cmd.each(
+    answered = [(item, result) for item, result in runner.each(
         http, lambda item: ask_without(item[1]), constraints,
         batch_names.RELAXED_REQUESTS, key=lambda item: item[0]) if result]
     considered = set(p['uuid'] for p in trees.roots)
@@ -551,16 +553,16 @@ def relaxed(cmd, http, trees, constraints, params_of):
         trees.read()
         trees.read_sharing([answer for _item, (_params, answer)
                             in answered])
-        cmd.require_complete(batch_names.TOTALS,
-                             batch_names.RELAXED_REQUESTS,
-                             batch_names.PROVIDERS)
+        runner.require_complete(batch_names.TOTALS,
+                                batch_names.RELAXED_REQUESTS,
+                                batch_names.PROVIDERS)
         asked = [(params, answer, local_verdicts(
             params, http.api_version, trees)[1])
             for _item, (params, answer) in answered]
     else:
         asked = [(params, answer, {root: None for root in considered})
                  for _item, (params, answer) in answered]
-    settled = settle(cmd, http, trees, asked)
+    settled = settle(runner, http, trees, asked)
     counted = {}
     for (item, _result), found in zip(answered, settled):
         known = [found[root] for root in considered]

@@ -31,6 +31,7 @@ from osc_lib import exceptions
 
 from osc_placement.api import paths
 from osc_placement.api import providers
+from osc_placement.api import runner as api_runner
 from osc_placement.cli import parsers
 from osc_placement import errors
 from osc_placement.http import inflight
@@ -483,6 +484,18 @@ class PlacementCommand(version.CheckerMixin):
             self.check_version(version.ge(self.min_version))
         self.check_option_gates(parsed_args)
         return http
+
+
+def runner(cmd):
+    """The ``api.runner.Runner`` of a batched command (``batch.Batched``).
+
+    What the api layer's reads need of the command, passed to them
+    instead of the command: its batch engine, its check that a batch was
+    read whole, and its logger.
+    """
+    return api_runner.Runner(each=cmd.each,
+                             require_complete=cmd.require_complete,
+                             log=cmd.log)
 
 
 class Command(PlacementCommand, command.Command):

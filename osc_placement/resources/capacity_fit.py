@@ -215,12 +215,13 @@ class FitCapacity(metrics.Metrics, filters.ManyProviders,
         from osc_placement.api import verdicts
         from osc_placement.model import fit_rows
         http, asked, hosts = self._requests(parsed_args)
-        trees = verdicts.Trees(self, http, parsed_args.resource_provider,
+        runner = common.runner(self)
+        trees = verdicts.Trees(runner, http, parsed_args.resource_provider,
                                fit_requests.selection(asked), hosts=hosts)
         # One candidates request per flavor, several in flight. With
         # several flavors, each failure is reported after the rows, the
         # command exits 1, and the failed flavor gets a row saying why.
-        answers, failures = fit_requests.ask_each(self, http, trees, asked)
+        answers, failures = fit_requests.ask_each(runner, http, trees, asked)
         # The trees are read after the candidates requests, whose answers
         # are cut down as they arrive: on a big cloud the records of every
         # provider and a whole answer are then not held at once.
@@ -235,7 +236,7 @@ class FitCapacity(metrics.Metrics, filters.ManyProviders,
         # openmetrics) written before the next is counted.
         answered = set(answers)
         counted = fit_requests.count_each(
-            self, http, trees, asked, answers,
+            runner, http, trees, asked, answers,
             reduce=lambda tree_rows: fit_rows.Reduced.of(
                 tree_rows, keep_rows=not parsed_args.summary))
         several = len(asked) > 1

@@ -133,16 +133,17 @@ class ExplainAllocationCandidate(batch.Batched,
         # explain only: the local evaluation (see osc_placement.resources).
         from osc_placement.api import verdicts
         http, params, hosts = self.narrowed_request(parsed_args)
-        trees = verdicts.Trees(self, http, parsed_args.resource_provider,
+        runner = common.runner(self)
+        trees = verdicts.Trees(runner, http, parsed_args.resource_provider,
                                hosts=hosts)
         if parsed_args.summary:
             dropped, params_of = self._constraints(http, parsed_args, params)
             rows, self._refusal = verdicts.relaxed(
-                self, http, trees, [(AS_GIVEN, None)] + dropped, params_of)
+                runner, http, trees, [(AS_GIVEN, None)] + dropped, params_of)
             return self.SUMMARY_FIELDS, rows
         trees.read()
         self.require_complete(batch_names.ROWS, batch_names.PROVIDERS)
-        local, placement = verdicts.candidate_roots(self, http, trees,
+        local, placement = verdicts.candidate_roots(runner, http, trees,
                                                     params)
         fields = self.FIELDS + (('reasons',) if parsed_args.long else ())
         rows = []
