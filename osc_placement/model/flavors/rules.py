@@ -202,8 +202,9 @@ def vtpm(request):
     if not version:
         return
     model = model or 'tpm-tis'
-    if model == 'tpm-crb' and version != '2.0':
-        request.refuse('hw:tpm_model', 'tpm-crb needs hw:tpm_version=2.0')
+    if model == 'tpm-crb' and version != tables.TPM_2_0:
+        request.refuse('hw:tpm_model', 'tpm-crb needs hw:tpm_version=%s'
+                       % tables.TPM_2_0)
     request.add_trait(tables.SPECS['hw:tpm_model'][model])
     request.add_trait(tables.SPECS['hw:tpm_version'][version])
 

@@ -46,6 +46,11 @@ MEM_ENCRYPTION_CONTEXT = 'MEM_ENCRYPTION_CONTEXT'
 STATELESS_FIRMWARE = 'COMPUTE_SECURITY_STATELESS_FIRMWARE'
 ACCELERATORS = 'COMPUTE_ACCELERATORS'
 
+# The versions of the TPM standard that hw:tpm_version takes (the look of
+# a microversion, not one: the layout test allows these two names alone).
+TPM_1_2 = '1.2'
+TPM_2_0 = '2.0'
+
 # Extra specs that take one of a few values, and the trait of the unnamed
 # group each value requires (None: none).
 SPECS = {
@@ -58,8 +63,8 @@ SPECS = {
         'amd-sev-es': 'HW_CPU_X86_AMD_SEV_ES',
         'amd-sev-snp': 'HW_CPU_X86_AMD_SEV_SNP',
         'intel-tdx': 'HW_CPU_X86_INTEL_TDX'},
-    'hw:tpm_version': {'1.2': 'COMPUTE_SECURITY_TPM_1_2',
-                       '2.0': 'COMPUTE_SECURITY_TPM_2_0'},
+    'hw:tpm_version': {TPM_1_2: 'COMPUTE_SECURITY_TPM_1_2',
+                       TPM_2_0: 'COMPUTE_SECURITY_TPM_2_0'},
     'hw:tpm_model': {'tpm-tis': 'COMPUTE_SECURITY_TPM_TIS',
                      'tpm-crb': 'COMPUTE_SECURITY_TPM_CRB'},
     'hw:pci_numa_affinity_policy': {

@@ -46,15 +46,14 @@ COMMANDS = 'osc_placement.resources'
 VERSION_MODULES = ('osc_placement.microversions', 'osc_placement.version')
 # Placement's (1.N) and the compute API's (2.N).
 _MICROVERSION = re.compile(r'^[12]\.[0-9]+$')
-# Strings that look like a microversion and are not one: (module, value,
-# why).
+# Strings that look like a microversion and are not one: (module, the
+# module-level name assigned that string, why). Only that assignment is
+# allowed: the same string anywhere else in the module is reported.
 NOT_MICROVERSIONS = (
-    ('osc_placement.model.flavors.specs', '1.2',
-     "the TPM version of Nova's hw:tpm_version extra spec"),
-    ('osc_placement.model.flavors.specs', '2.0',
-     "the TPM version of Nova's hw:tpm_version extra spec"),
-    ('osc_placement.model.flavors.rules', '2.0',
-     "the TPM version of Nova's hw:tpm_version extra spec"),
+    ('osc_placement.model.flavors.specs', 'TPM_1_2',
+     "a TPM version of Nova's hw:tpm_version extra spec"),
+    ('osc_placement.model.flavors.specs', 'TPM_2_0',
+     "a TPM version of Nova's hw:tpm_version extra spec"),
 )
 
 MAX_MODULE_LINES = 600
@@ -239,21 +238,46 @@ class TestApiTakesNoCommand(base.BaseTestCase):
 
 class TestMicroversionTable(base.BaseTestCase):
 
+    @staticmethod
+    def _literals(tree, allowed_names=()):
+        """The microversion look-alikes of a module's syntax tree.
+
+        Those assigned, alone, at module level to one of
+        ``allowed_names`` apart.
+        """
+        allowed = {id(statement.value) for statement in tree.body
+                   if isinstance(statement, ast.Assign)
+                   and len(statement.targets) == 1
+                   and isinstance(statement.targets[0], ast.Name)
+                   and statement.targets[0].id in allowed_names}
+        return sorted({
+            node.value for node in ast.walk(tree)
+            if isinstance(node, ast.Constant)
+            and isinstance(node.value, str)
+            and _MICROVERSION.match(node.value)
+            and id(node) not in allowed})
+
     def test_no_microversion_literal_outside_the_table(self):
-        allowed = {(module, value) for module, value, _ in NOT_MICROVERSIONS}
         found = {}
         for name, path in package_modules():
             if name in VERSION_MODULES:
                 continue
-            literals = sorted({
-                node.value for node in ast.walk(parse(path))
-                if isinstance(node, ast.Constant)
-                and isinstance(node.value, str)
-                and _MICROVERSION.match(node.value)
-                and (name, node.value) not in allowed})
+            literals = self._literals(parse(path), [
+                constant for module, constant, _ in NOT_MICROVERSIONS
+                if module == name])
             if literals:
                 found[name] = literals
         self.assertEqual({}, found)
+
+    def test_only_the_named_assignment_is_allowed(self):
+        tree = ast.parse("TPM_2_0 = '2.0'\n"
+                         "OTHER = '2.0'\n"
+                         "def f(v):\n"
+                         "    return v == '1.38'\n")
+        self.assertEqual(['1.38', '2.0'],
+                         self._literals(tree, ['TPM_2_0']))
+        self.assertEqual([], self._literals(ast.parse("TPM_2_0 = '2.0'"),
+                                            ['TPM_2_0']))
 
 
 class TestLazyImports(base.BaseTestCase):
