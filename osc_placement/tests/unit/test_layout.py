@@ -362,7 +362,6 @@ class TestTestsMirrorThePackage(base.BaseTestCase):
         'osc_placement.model.evaluation.groups',
         'osc_placement.model.flavors.cpus',
         'osc_placement.model.flavors.resource_request',
-        'osc_placement.model.flavors.specs',
         'osc_placement.model.reshape',
         # Its one function, the lazy SessionClient, is tested with the
         # client it hands over (tests/unit/http/test_client.py).
