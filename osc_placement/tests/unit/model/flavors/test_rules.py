@@ -101,21 +101,6 @@ class TestTranslate(base.BaseTestCase):
         self.assertIn(('required_gpu', 'CUSTOM_A,!CUSTOM_B'), found.params)
         self.assertEqual('1.33', found.microversion)
 
-    def test_dedicated_cpus_become_pcpu(self):
-        self.assertEqual(
-            'DISK_GB:20,MEMORY_MB:2048,PCPU:3',
-            self.params(flavor(**{
-                'hw:cpu_policy': 'dedicated',
-                'hw:emulator_threads_policy': 'isolate'}))[0][1])
-
-    def test_mixed_cpus_split_by_the_mask(self):
-        params = self.params(flavor(vcpus=4, **{
-            'hw:cpu_policy': 'mixed', 'hw:cpu_dedicated_mask': '^0',
-            'hw:cpu_thread_policy': 'isolate'}))
-        self.assertEqual('DISK_GB:20,MEMORY_MB:2048,PCPU:3,VCPU:1',
-                         params[0][1])
-        self.assertEqual(('required', '!HW_CPU_HYPERTHREADING'), params[1])
-
     def test_traits_of_the_hardware_specs(self):
         found = flavors.translate(flavor(**{
             'hw:mem_encryption': 'true', 'hw:tpm_version': '2.0',
@@ -269,18 +254,6 @@ class TestRefused(base.BaseTestCase):
             specs={'hw:cpu_policy': 'sometimes'},
             message='hw:cpu_policy=sometimes: not one of dedicated, shared, '
                     'mixed')),
-        ('policy with resources:VCPU', dict(
-            specs={'hw:cpu_policy': 'dedicated', 'resources:VCPU': '2'},
-            message='cannot be combined with a resources:VCPU')),
-        ('mixed without a mask', dict(
-            specs={'hw:cpu_policy': 'mixed'},
-            message='mixed needs hw:cpu_dedicated_mask')),
-        ('thread policy without pinning', dict(
-            specs={'hw:cpu_thread_policy': 'require'},
-            message='a CPU thread policy needs hw:cpu_policy=dedicated')),
-        ('PCPU not the vCPUs', dict(
-            specs={'resources:PCPU': '3'},
-            message="it must be the flavor's vCPUs (2)")),
         ('CRB with TPM 1.2', dict(
             specs={'hw:tpm_version': '1.2', 'hw:tpm_model': 'tpm-crb'},
             message='tpm-crb needs hw:tpm_version=2.0')),
