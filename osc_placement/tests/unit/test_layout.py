@@ -356,7 +356,6 @@ class TestTestsMirrorThePackage(base.BaseTestCase):
     # section 6): remove an entry as its tests/unit/x/test_y.py lands (the
     # test fails on an entry that has one).
     STILL_TO_MIRROR = (
-        'osc_placement.cli.candidate_options',
         # Its one function, the lazy SessionClient, is tested with the
         # client it hands over (tests/unit/http/test_client.py).
         'osc_placement.http',
