@@ -355,11 +355,7 @@ class TestTestsMirrorThePackage(base.BaseTestCase):
     # Modules whose tests are still to be moved or written (issue 49,
     # section 6): remove an entry as its tests/unit/x/test_y.py lands (the
     # test fails on an entry that has one).
-    STILL_TO_MIRROR = (
-        # Its one function, the lazy SessionClient, is tested with the
-        # client it hands over (tests/unit/http/test_client.py).
-        'osc_placement.http',
-    )
+    STILL_TO_MIRROR = ()
 
     @staticmethod
     def _has_code(tree):
