@@ -23,6 +23,8 @@ are refused in one line, before any request.
 """
 
 import abc
+import dataclasses
+import typing
 
 from osc_lib import exceptions
 
@@ -56,16 +58,26 @@ class Gauge(object):
              + list(constant), row[index[self.column]]) for row in rows])
 
 
-class Rows(list):
+@dataclasses.dataclass(frozen=True)
+class Rows(object):
     """The rows a ``take_action`` returns, with the facts beside them.
 
-    ``facts``: what the command's ``metric_families()`` needs that the
-    rows shown do not hold (None: nothing).
+    A value the command returns, read by ``metric_families()``: nothing
+    of it is kept on the command. Iterating it gives the rows, as cliff's
+    formatters take them. ``facts``: what the command's
+    ``metric_families()`` needs that the rows shown do not hold (None:
+    nothing).
     """
 
-    def __init__(self, rows=(), facts=None):
-        super().__init__(rows)
-        self.facts = facts
+    rows: typing.Iterable = ()
+    facts: typing.Any = None
+
+    def __post_init__(self):
+        # Each metric reads every row: the rows are held, once.
+        object.__setattr__(self, 'rows', tuple(self.rows))
+
+    def __iter__(self):
+        return iter(self.rows)
 
 
 class Metrics(object, metaclass=abc.ABCMeta):

@@ -66,3 +66,23 @@ class TestOpenMetricsColumns(clouds.TwoTrees):
             ('', '%s cannot be used with -f openmetrics: it writes every '
              'metric of the command.\n' % self.flag, 1), (out, err, code))
         self.assertEqual([], self.sent())
+
+
+class TestRows(base.BaseTestCase):
+    """What take_action returns for -f openmetrics: a value, not state."""
+
+    def test_a_frozen_value_of_the_rows_and_facts(self):
+        rows = metrics.Rows((row for row in [(1, 'a'), (2, 'b')]), ['fact'])
+        # Held once: each metric reads every row.
+        self.assertEqual([[(1, 'a'), (2, 'b')]] * 2, [list(rows)] * 2)
+        self.assertEqual([(1, 'a'), (2, 'b')], list(rows))
+        self.assertEqual(['fact'], rows.facts)
+        self.assertRaises(AttributeError, setattr, rows, 'facts', None)
+        self.assertRaises(AttributeError, setattr, rows, 'extra', 1)
+
+    def test_gauge_family_of_its_rows(self):
+        gauge = metrics.Gauge('m', 'help', 'free', [('rp', 'name')])
+        rows = metrics.Rows([('one', 3), ('two', 4)])
+        self.assertEqual(
+            ('m', 'help', [([('rp', 'one')], 3), ([('rp', 'two')], 4)]),
+            gauge.family(('name', 'free'), rows))
