@@ -22,7 +22,11 @@ the proxy reads them with a second request (``get_extra_specs``).
 Every failure is one ``CommandError`` line: no compute endpoint in the
 catalog, Nova unreachable, a flavor not found or ambiguous, an answer
 refused. Only the commands that take ``--flavor``, ``--all-flavors`` or
-``--availability-zone`` import this module.
+``--availability-zone``, and the audit, import this module.
+
+:func:`paged` reads a paged list of the compute API at a given
+microversion, :func:`get_body` one JSON object: the audit's reads
+(``api/nova_state.py``) and the zone's hypervisors here.
 """
 
 import collections
@@ -31,10 +35,10 @@ from keystoneauth1 import exceptions as ks_exceptions
 from openstack import exceptions as sdk_exceptions
 from osc_lib import exceptions
 
-from osc_placement.api import nova_state
 from osc_placement import errors
 from osc_placement.http import client as http
 from osc_placement import microversions
+from osc_placement.model.audit import state
 from osc_placement.model import scalars
 from osc_placement.model import text
 
@@ -299,7 +303,7 @@ def with_nodes(cmd, zone):
         text.printable(repr(zone.name)))
     # Not openstacksdk's hypervisors(), which asks at the highest version
     # it knows (2.88: an uptime call to every compute service).
-    found = _call(what, lambda: nova_state.paged(
+    found = _call(what, lambda: paged(
         _compute(cmd), HYPERVISORS, 'hypervisors', {},
         microversion=HYPERVISOR_UUID))
     nodes = dict((host, []) for host in zone.hosts)
@@ -322,3 +326,65 @@ def with_nodes(cmd, zone):
         nodes[host].sort(key=lambda node: (str(node.name), node.uuid))
     return Zone(zone.name, aggregates=zone.aggregates, hosts=zone.hosts,
                 nodes=nodes)
+
+
+def get_body(proxy, path, params, microversion):
+    """The JSON object of one compute GET at ``microversion``.
+
+    An answer of an error is openstacksdk's exception; a body that is
+    no JSON object is one line.
+    """
+    response = proxy.get(path, params=params, microversion=microversion)
+    sdk_exceptions.raise_from_response(response)
+    try:
+        body = response.json()
+    except ValueError:
+        body = None
+    if not isinstance(body, dict):
+        raise exceptions.CommandError(
+            'Invalid response from the compute API to GET %s: not a JSON '
+            'object.' % path)
+    return body
+
+
+def list_of(body, path, key):
+    """The list of objects at ``key`` of a compute answer, or one line."""
+    found = body.get(key)
+    if not isinstance(found, list) or not all(
+            isinstance(item, dict) for item in found):
+        raise exceptions.CommandError(
+            'Invalid response from the compute API to GET %s: no list of '
+            'objects at "%s".' % (path, key))
+    return found
+
+
+def _has_next(body, key):
+    return any(isinstance(link, dict) and link.get('rel') == 'next'
+               for link in body.get(key + '_links') or ())
+
+
+def paged(proxy, path, key, params, microversion, marker_key='id'):
+    """Every item of a paged compute list, each page at ``microversion``.
+
+    ``params``: those of every page. The next page's marker is the last
+    item's ``marker_key`` (a down cell's server, ``UNKNOWN``, cannot be
+    a marker and is passed over); a page whose marker is that of the
+    page before is one line, not a loop.
+    """
+    items = []
+    query = dict(params)
+    while True:
+        body = get_body(proxy, path, query, microversion)
+        page = list_of(body, path, key)
+        items.extend(page)
+        markers = [item.get(marker_key) for item in page
+                   if item.get('status') != state.UNKNOWN
+                   and item.get(marker_key)]
+        if not page or not markers or not _has_next(body, key):
+            return items
+        if markers[-1] == query.get('marker'):
+            raise exceptions.CommandError(
+                'Invalid response from the compute API to GET %s: the page '
+                'after marker %s is that page again.'
+                % (path, text.printable(str(markers[-1]))))
+        query = dict(params, marker=markers[-1])

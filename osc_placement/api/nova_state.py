@@ -15,8 +15,8 @@
 Nova, through the compute client OpenStackClient holds (as
 ``api/compute.py`` reads flavors), every read at the one compute
 microversion ``model.audit.state.COMPUTE_VERSION``, each list paged
-(``<key>_links``' next, with the last item as the marker), never a
-request per server:
+(``api.compute.paged()``: ``<key>_links``' next, with the last item as
+the marker), never a request per server:
 
 * ``GET /servers/detail?all_tenants=1`` (the first page with no other
   parameter: only then does Nova list a down cell's servers, as
@@ -42,67 +42,14 @@ import urllib.parse
 from openstack import exceptions as sdk_exceptions
 from osc_lib import exceptions
 
+from osc_placement.api import compute
 from osc_placement.model.audit import state
-from osc_placement.model import text
 
 
-def _get(proxy, path, params, microversion=state.COMPUTE_VERSION):
-    """The JSON object of one compute GET (at ``COMPUTE_VERSION``)."""
-    response = proxy.get(path, params=params, microversion=microversion)
-    sdk_exceptions.raise_from_response(response)
-    try:
-        body = response.json()
-    except ValueError:
-        body = None
-    if not isinstance(body, dict):
-        raise exceptions.CommandError(
-            'Invalid response from the compute API to GET %s: not a JSON '
-            'object.' % path)
-    return body
-
-
-def _page(body, path, key):
-    found = body.get(key)
-    if not isinstance(found, list) or not all(
-            isinstance(item, dict) for item in found):
-        raise exceptions.CommandError(
-            'Invalid response from the compute API to GET %s: no list of '
-            'objects at "%s".' % (path, key))
-    return found
-
-
-def _has_next(body, key):
-    return any(isinstance(link, dict) and link.get('rel') == 'next'
-               for link in body.get(key + '_links') or ())
-
-
-def paged(proxy, path, key, params, marker_key='id', first=None,
-          microversion=state.COMPUTE_VERSION):
-    """Every item of a paged compute list (at ``COMPUTE_VERSION``).
-
-    ``params``: those of every page; ``first``: those of the first page
-    instead (None: the same). The next page's marker is the last item's
-    ``marker_key`` (a down cell's server, which cannot be a marker, is
-    passed over); a page whose marker is that of the page before is one
-    line, not a loop.
-    """
-    items = []
-    query = dict(params if first is None else first)
-    while True:
-        body = _get(proxy, path, query, microversion)
-        page = _page(body, path, key)
-        items.extend(page)
-        markers = [item.get(marker_key) for item in page
-                   if item.get('status') != state.UNKNOWN
-                   and item.get(marker_key)]
-        if not page or not markers or not _has_next(body, key):
-            return items
-        if markers[-1] == query.get('marker'):
-            raise exceptions.CommandError(
-                'Invalid response from the compute API to GET %s: the page '
-                'after marker %s is that page again.'
-                % (path, text.printable(str(markers[-1]))))
-        query = dict(params, marker=markers[-1])
+def _paged(proxy, path, key, params, marker_key='id'):
+    """``api.compute.paged()`` at ``COMPUTE_VERSION``."""
+    return compute.paged(proxy, path, key, params, state.COMPUTE_VERSION,
+                         marker_key=marker_key)
 
 
 class NovaState(object):
@@ -135,7 +82,7 @@ def _servers(live, gone):
 def _hypervisors(proxy):
     """(hypervisors, None), or (None, why) for an error 5xx."""
     try:
-        return [state.hypervisor(body) for body in paged(
+        return [state.hypervisor(body) for body in _paged(
             proxy, '/os-hypervisors/detail', 'hypervisors', {})], None
     except sdk_exceptions.HttpException as exc:
         if exc.status_code is None or exc.status_code < 500:
@@ -146,15 +93,16 @@ def _hypervisors(proxy):
 def _lists(proxy):
     """The independent reads of :func:`read`, in the order of its errors."""
     return [
-        lambda: paged(proxy, '/servers/detail', 'servers',
-                      {'all_tenants': '1'}),
-        lambda: paged(proxy, '/servers/detail', 'servers',
-                      {'all_tenants': '1', 'deleted': 'true'}),
-        lambda: [state.migration(body) for body in paged(
+        lambda: _paged(proxy, '/servers/detail', 'servers',
+                       {'all_tenants': '1'}),
+        lambda: _paged(proxy, '/servers/detail', 'servers',
+                       {'all_tenants': '1', 'deleted': 'true'}),
+        lambda: [state.migration(body) for body in _paged(
             proxy, '/os-migrations', 'migrations', {}, marker_key='uuid')],
         lambda: _hypervisors(proxy),
-        lambda: [state.aggregate(body) for body in _page(
-            _get(proxy, '/os-aggregates', {}), '/os-aggregates',
+        lambda: [state.aggregate(body) for body in compute.list_of(
+            compute.get_body(proxy, '/os-aggregates', {},
+                             state.COMPUTE_VERSION), '/os-aggregates',
             'aggregates')],
     ]
 
@@ -190,7 +138,7 @@ def server_now(proxy, uuid):
     """
     path = '/servers/%s' % urllib.parse.quote(uuid, safe='')
     try:
-        body = _get(proxy, path, {})
+        body = compute.get_body(proxy, path, {}, state.COMPUTE_VERSION)
     except sdk_exceptions.NotFoundException:
         return None
     found = body.get('server')
@@ -203,7 +151,7 @@ def server_now(proxy, uuid):
 
 def migrations_of(proxy, server):
     """The :class:`state.Migration` list of one server: a paged list."""
-    return [state.migration(body) for body in paged(
+    return [state.migration(body) for body in _paged(
         proxy, '/os-migrations', 'migrations', {'instance_uuid': server},
         marker_key='uuid')]
 
@@ -212,7 +160,7 @@ def migrations_since(proxy, moment):
     """The migrations changed since ``moment`` (aware): a paged list."""
     since = moment.astimezone(datetime.timezone.utc).replace(
         tzinfo=None).isoformat(timespec='seconds')
-    return [state.migration(body) for body in paged(
+    return [state.migration(body) for body in _paged(
         proxy, '/os-migrations', 'migrations', {'changes-since': since},
         marker_key='uuid')]
 

@@ -428,7 +428,13 @@ class TestZoneNodes(ComputeTestCase):
 
 
 class TestImportedByCommandsOnly(base.BaseTestCase):
-    """No helper module imports compute: only the --flavor commands."""
+    """No helper module imports compute: only the commands reading Nova.
+
+    And nova_state, the audit's reads of Nova, which page through
+    compute.paged(): only the commands that read Nova import it.
+    """
+
+    READERS_OF_NOVA = ['nova_state.py']
 
     def test_no_helper_imports_it(self):
         package = os.path.dirname(compute.__file__)
@@ -447,7 +453,7 @@ class TestImportedByCommandsOnly(base.BaseTestCase):
                         a.name == 'osc_placement.api.compute'
                         for a in node.names):
                     found.append(name)
-        self.assertEqual([], found)
+        self.assertEqual(self.READERS_OF_NOVA, found)
 
 
 class _Lazy(object):
@@ -499,3 +505,47 @@ class TestComputeNotLoaded(base.BaseTestCase):
         done = subprocess.run([sys.executable, '-c', code],
                               capture_output=True, text=True, check=True)
         self.assertEqual('False', done.stdout.splitlines()[-1])
+
+
+class TestPaged(ComputeTestCase):
+    """compute.paged(): a list read page after page at a microversion."""
+
+    PATH = '/os-migrations'
+    M1 = '44444444-4444-4444-4444-444444444441'
+    M2 = '44444444-4444-4444-4444-444444444442'
+
+    def test_each_page_with_its_params_the_marker_and_the_version(self):
+        link = [{'rel': 'next', 'href': 'http://elsewhere/ignored'}]
+        self.requests_mock.get(NOVA + self.PATH, [
+            {'json': {'migrations': [{'uuid': self.M1, 'id': 1}],
+                      'migrations_links': link}},
+            {'json': {'migrations': [{'uuid': self.M2, 'id': 2}]}}])
+        found = compute.paged(
+            self.cmd.app.client_manager.compute, self.PATH, 'migrations',
+            {'instance_uuid': 's1'}, '2.80', marker_key='uuid')
+        self.assertEqual([self.M1, self.M2], [m['uuid'] for m in found])
+        self.assertEqual(
+            [('GET', NOVA + self.PATH + '?instance_uuid=s1', 'compute 2.80'),
+             ('GET', NOVA + self.PATH + '?instance_uuid=s1&marker='
+              + self.M1, 'compute 2.80')], self.sent())
+
+    def test_a_down_cell_s_server_is_no_marker(self):
+        link = [{'rel': 'next', 'href': 'http://elsewhere/ignored'}]
+        self.requests_mock.get(NOVA + '/servers/detail', [
+            {'json': {'servers': [{'id': 'a'}, {'id': 'b',
+                                                'status': 'UNKNOWN'}],
+                      'servers_links': link}},
+            {'json': {'servers': []}}])
+        compute.paged(self.cmd.app.client_manager.compute, '/servers/detail',
+                      'servers', {}, '2.80')
+        self.assertEqual(NOVA + '/servers/detail?marker=a',
+                         self.sent()[1][1])
+
+    def test_an_answer_that_is_no_object_is_one_line(self):
+        self.requests_mock.get(NOVA + self.PATH, json=[])
+        exc = self.assertRaises(
+            exceptions.CommandError, compute.paged,
+            self.cmd.app.client_manager.compute, self.PATH, 'migrations',
+            {}, '2.80')
+        self.assertEqual('Invalid response from the compute API to GET '
+                         '/os-migrations: not a JSON object.', str(exc))
