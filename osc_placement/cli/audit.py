@@ -52,13 +52,19 @@ def judge(cloud, kinds):
     """``model.audit.rules.audit()``: the findings and what was unchecked.
 
     The kinds whose reads failed (``cloud.unreadable``) are not judged:
-    each is unchecked, with why.
+    each is unchecked, with why. A selection of which the kinds asked
+    judge nothing (``--check provider`` of a sharing provider) is an
+    error, never an empty "all clear".
     """
     result = rules.audit(cloud, [k for k in kinds
                                  if k not in cloud.unreadable])
     unchecked = dict(result.unchecked)
     unchecked.update((kind, (None, why)) for kind, why in
                      cloud.unreadable.items() if kind in kinds)
+    if rules.no_compute_root(cloud) and set(kinds) <= rules.CLOUD_KINDS:
+        raise exceptions.CommandError('Nothing was audited: %s: %s.' % (
+            ', '.join(kind.value for kind in sorted(
+                kinds, key=list(Kind).index)), rules.NO_COMPUTE_ROOT))
     return result._replace(unchecked=unchecked)
 
 

@@ -378,6 +378,21 @@ CLOUD_RULES = (
     (Kind.PROVIDER, providers),
 )
 
+CLOUD_KINDS = frozenset(kind for kind, _rule in CLOUD_RULES)
+# Why the cloud rules, which judge compute nodes' root providers, judge
+# nothing of a selection without one (a sharing provider, a child).
+NO_COMPUTE_ROOT = 'no compute node\'s root provider is among those audited'
+
+
+def no_compute_root(cloud):
+    """Whether only some providers are audited, no compute root among them.
+
+    The cloud rules then have nothing to judge: their kinds are
+    unchecked, not "all clear".
+    """
+    return cloud.selected and not any(
+        rp.compute_root for rp in cloud.providers.values())
+
 
 def judge(cloud, consumer, kinds):
     """The verdict on one consumer: that of the first rule that decides.
@@ -404,7 +419,9 @@ def audit(cloud, kinds=tuple(Kind)):
     """The :class:`Result` of the rules of ``kinds`` on ``cloud``.
 
     Without the hypervisors' list (a cell down), the kinds that need it
-    are not run: each is in ``unchecked`` with the reason.
+    are not run: each is in ``unchecked`` with the reason; so are the
+    cloud rules' kinds for a selection without a compute root
+    (:func:`no_compute_root`).
     """
     kinds = set(kinds)
     unchecked = {}
@@ -414,6 +431,10 @@ def audit(cloud, kinds=tuple(Kind)):
             unchecked[kind] = (None, 'the compute API cannot list the '
                                      'hypervisors (a cell down?)')
         kinds -= findings.NEED_HYPERVISORS
+    if no_compute_root(cloud):
+        for kind in sorted(kinds & CLOUD_KINDS, key=list(Kind).index):
+            unchecked[kind] = (None, NO_COMPUTE_ROOT)
+        kinds -= CLOUD_KINDS
     found = []
     subjects = list(cloud.allocations) + [
         uuid for uuid in cloud.servers if uuid not in cloud.allocations]

@@ -16,6 +16,9 @@ The cloud of ``test_audit``: a provider given that is not audited (a
 device of Cyborg's, no compute node's tree, not sharing) is said in one
 line, and when nothing given is audited the command fails (exit 1); so
 does an aggregate without providers; providers that hold nothing say so.
+The providers and aggregates are judged on compute nodes' roots: a
+selection without one says those kinds were not checked, and fails when
+they are all it was asked.
 """
 
 from osc_placement.tests.functional import test_audit
@@ -54,3 +57,13 @@ class TestSelection(A.AuditTestCase):
         self.assertEqual(
             ['The providers audited hold no allocations: no consumer on '
              'them was checked.'], err.splitlines())
+
+    def test_cloud_kinds_of_no_compute_root_are_an_error(self):
+        before = self.state()
+        rows, err, code = self.audit('shared-disk', '--check', 'provider',
+                                     '--check', 'aggregate')
+        self.assertEqual((None, 1), (rows, code))
+        self.assertEqual(
+            ["Nothing was audited: aggregate, provider: no compute node's "
+             "root provider is among those audited."], err.splitlines())
+        self.assertEqual(before, self.state())

@@ -397,6 +397,25 @@ class TestCloudRules(base.BaseTestCase):
         self.assertEqual([], found(cloud(hypervisors=hvs, selected=True),
                                    [Kind.PROVIDER]))
 
+    def test_a_selection_without_compute_root_leaves_them_unchecked(self):
+        # The sharing provider and a child: no compute node's root to
+        # judge, and no finding of a healthy cloud ever means "all clear".
+        result = rules.audit(selection([SHARED, CHILD], {}))
+        self.assertEqual([], result.findings)
+        self.assertEqual(
+            {Kind.AGGREGATE: (None, rules.NO_COMPUTE_ROOT),
+             Kind.PROVIDER: (None, rules.NO_COMPUTE_ROOT)},
+            {kind: why for kind, why in result.unchecked.items()
+             if kind in rules.CLOUD_KINDS})
+
+    def test_a_selection_with_a_compute_root_judges_them(self):
+        hvs = [state.Hypervisor(OTHER, 'cn1', 'host1'), HYPERVISORS[1]]
+        result = rules.audit(selection([CN1, SHARED], {}, hypervisors=hvs),
+                             [Kind.AGGREGATE, Kind.PROVIDER])
+        self.assertEqual({}, result.unchecked)
+        self.assertEqual([(Kind.PROVIDER, CN1)],
+                         [(f.kind, f.provider) for f in result.findings])
+
     def test_without_hypervisors_their_kinds_are_unchecked(self):
         result = rules.audit(cloud(hypervisors=None, allocations={
             X1: {CN1: {'VCPU': 1}}}))
