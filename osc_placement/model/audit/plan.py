@@ -144,16 +144,27 @@ def _server_change(before, after):
     return None
 
 
+def _moment(when):
+    """'2026-01-01 10:00:00 UTC' of an aware time, 'an unknown time'."""
+    if when is None:
+        return 'an unknown time'
+    return when.strftime('%Y-%m-%d %H:%M:%S UTC')
+
+
 def _migrations_change(cloud, now, consumer, server):
     """What changed of the migrations of a consumer's server, or None."""
     moved = now.migrations.get(consumer)
     if moved is not None and consumer not in cloud.migrations:
         return 'it is a migration of server %s now' % moved.server
     before = cloud.migrations.get(consumer)
-    if before is not None and moved is not None and \
-            before.status != moved.status:
+    if before is not None and moved is None:
+        return 'Nova has no migration %s now' % consumer
+    if before is not None and before.status != moved.status:
         return 'the migration is %s now (%s when read)' % (
             moved.status, before.status)
+    if before is not None and before.updated_at != moved.updated_at:
+        return 'the migration was updated at %s, after it was read' % (
+            _moment(moved.updated_at))
     was = sorted(m.uuid for m in cloud.in_progress(server))
     ongoing = sorted(m.uuid for m in now.in_progress(server))
     if ongoing != was:

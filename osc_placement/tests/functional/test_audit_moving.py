@@ -15,10 +15,10 @@
 The cloud of ``test_audit``; Nova changes just after the audit has read
 its lists of servers (the compute API's answers are requests-mock's,
 Placement is real): a server booted with the UUID of a consumer the
-lists called an orphan, a missing server deleted, an evacuation started
-of a server whose source part was to be removed. Each fix is dropped
-with one line, its row says why, and Placement keeps what it held; the
-other fixes are written. ``--dry-run`` says the same.
+lists called an orphan, a missing server deleted or shelved offloaded,
+an evacuation started of a server whose source part was to be removed.
+Each fix is dropped with one line, its row says why, and Placement keeps
+what it held; the other fixes are written. ``--dry-run`` says the same.
 """
 
 import os
@@ -107,6 +107,28 @@ class TestMovingCloud(A.AuditTestCase):
         self.assertNotIn(A.S_MISSING, self.allocations())
         self.assertFalse(os.path.exists(os.path.join(self.dir,
                                                      'undo.json.aggregates')))
+
+    def test_a_server_shelved_offloaded_meanwhile_gets_no_allocations(self):
+        def shelve():
+            for body in self.servers:
+                if body['id'] == A.S_MISSING:
+                    body.update({'status': 'SHELVED_OFFLOADED',
+                                 'OS-EXT-SRV-ATTR:host': None,
+                                 'OS-EXT-SRV-ATTR:hypervisor_hostname': None})
+        self.changes = [shelve]
+        before = self.state()
+        rows, err, code = self._fix('--check', 'missing')
+        self.assertEqual(3, code)
+        self.assertEqual(
+            ['Not fixed: consumer %s: the status of its server is '
+             'SHELVED_OFFLOADED now (ACTIVE when read) (Nova read again just '
+             'before the write).' % A.S_MISSING], err.splitlines())
+        self.assertEqual(
+            'none: the status of its server is SHELVED_OFFLOADED now '
+            '(ACTIVE when read) (read again)',
+            self.row(rows, A.S_MISSING)['fix'])
+        # S_TASK's row is a guard (no fix): nothing written at all.
+        self.assertEqual(before, self.state())
 
     def test_an_evacuation_started_meanwhile_keeps_both_parts(self):
         self.changes = [self._evacuate]

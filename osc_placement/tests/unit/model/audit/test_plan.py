@@ -366,3 +366,96 @@ class TestOwnerSuspects(base.BaseTestCase):
         usages = {('p', 'u'): {rc: 2 * amount
                                for rc, amount in t.SMALL.items()}}
         self.assertEqual([t.S2], plan.owner_suspects(c, usages, {}))
+
+
+class TestNovaChanged(base.BaseTestCase):
+    """nova_changed(): the fixes Nova's state read again no longer gives."""
+
+    KINDS = tuple(findings.Kind)
+
+    def changed(self, c, servers, migrations=()):
+        """[(consumer, why)] of the fixes of ``c`` dropped."""
+        fixes = [f for f in t.found(c) if f.fix.writes]
+        now = c.with_nova(servers, list(migrations))
+        return [(f.consumer, why)
+                for f, why in plan.nova_changed(c, now, fixes, self.KINDS)]
+
+    def test_what_is_read_again(self):
+        c = t.cloud([t.server(t.S1, node='cn2')], [t.migration()],
+                    allocations={t.X1: {t.CN1: {'VCPU': 1}},
+                                 t.S1: {t.CN2: t.SMALL},
+                                 t.M1: {t.CN1: t.SMALL}})
+        fixes = [f for f in t.found(c) if f.fix.writes]
+        # An orphan as a server; a migration by its server.
+        self.assertEqual({t.X1: t.X1, t.M1: t.S1},
+                         plan.nova_subjects(c, fixes))
+
+    def test_an_orphan_still_gone_keeps_its_fix(self):
+        c = t.cloud(allocations={t.X1: {t.CN1: {'VCPU': 1}}})
+        self.assertEqual([], self.changed(c, {t.X1: None}))
+
+    def test_an_orphan_that_is_a_live_server_now(self):
+        c = t.cloud(allocations={t.X1: {t.CN1: {'VCPU': 1}}})
+        self.assertEqual(
+            [(t.X1, 'Nova has a server vm-00000004 (ACTIVE) now')],
+            self.changed(c, {t.X1: t.server(t.X1)}))
+
+    def test_an_orphan_that_is_a_migration_now(self):
+        c = t.cloud([t.server(t.S1)], allocations={
+            t.S1: {t.CN1: t.SMALL}, t.X1: {t.CN2: t.SMALL}})
+        moving = t.migration(t.X1, t.S1, 'running')
+        self.assertEqual(
+            [(t.X1, 'it is a migration of server %s now' % t.S1)],
+            self.changed(c, {t.X1: None}, [moving]))
+
+    def test_a_missing_server_deleted_or_shelved_offloaded_now(self):
+        c = t.cloud([t.server(t.S1)])
+        self.assertEqual(
+            [(t.S1, 'its server vm-00000001 (ACTIVE) is deleted now')],
+            self.changed(c, {t.S1: None}))
+        self.assertEqual(
+            [(t.S1, 'the status of its server is SHELVED_OFFLOADED now '
+                    '(ACTIVE when read)')],
+            self.changed(c, {t.S1: t.server(
+                t.S1, status=t.state.SHELVED_OFFLOADED)}))
+
+    def test_a_missing_server_on_another_host_now(self):
+        c = t.cloud([t.server(t.S1)])
+        self.assertEqual(
+            [(t.S1, 'the hypervisor of its server is cn2 now (cn1 when '
+                    'read)')],
+            self.changed(c, {t.S1: t.server(t.S1, node='cn2')}))
+
+    def test_an_evacuation_started_now(self):
+        c = t.cloud([t.server(t.S1, node='cn2')], allocations={
+            t.S1: {t.CN1: t.SMALL, t.CN2: t.SMALL}})
+        moving = t.migration(t.M1, t.S1, 'accepted')
+        self.assertEqual(
+            [(t.S1, 'a migration of its server is in progress now (%s)'
+              % t.M1)],
+            self.changed(c, {t.S1: t.server(t.S1, node='cn2')}, [moving]))
+
+    def test_a_migration_updated_within_the_grace_now(self):
+        c = t.cloud([t.server(t.S1, node='cn2')], [t.migration()],
+                    allocations={t.S1: {t.CN2: t.SMALL},
+                                 t.M1: {t.CN1: t.SMALL}})
+        self.assertEqual(
+            [(t.M1, 'the migration was updated at 2026-01-01 11:59:00 UTC, '
+                    'after it was read')],
+            self.changed(c, {t.S1: t.server(t.S1, node='cn2')},
+                         [t.migration(minutes_ago=1)]))
+
+    def test_a_migration_gone_from_nova_now(self):
+        c = t.cloud([t.server(t.S1, node='cn2')], [t.migration()],
+                    allocations={t.S1: {t.CN2: t.SMALL},
+                                 t.M1: {t.CN1: t.SMALL}})
+        self.assertEqual(
+            [(t.M1, 'Nova has no migration %s now' % t.M1)],
+            self.changed(c, {t.S1: t.server(t.S1, node='cn2')}))
+
+    def test_a_migration_unchanged_keeps_its_fix(self):
+        c = t.cloud([t.server(t.S1, node='cn2')], [t.migration()],
+                    allocations={t.S1: {t.CN2: t.SMALL},
+                                 t.M1: {t.CN1: t.SMALL}})
+        self.assertEqual([], self.changed(
+            c, {t.S1: t.server(t.S1, node='cn2')}, [t.migration()]))
