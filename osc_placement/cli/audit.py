@@ -135,18 +135,25 @@ def _providers(cmd, http):
 
 
 def _with_aggregates(cmd, http, every, nova, kinds):
-    """``every`` with the Nova aggregates each provider is in."""
+    """(``every`` with the Nova aggregates each provider is in, why not).
+
+    ``why not``: None, or why the aggregates' members could not all be
+    read (each failure is the batch report's): the aggregate kind is
+    then unchecked, the others are not voided.
+    """
     if Kind.AGGREGATE not in kinds:
-        return every
-    member = {}
+        return every, None
     uuids = [agg.uuid for agg in nova.aggregates if agg.uuid]
-    for agg, rps in zip(uuids, _all(cmd, http, [
-            functools.partial(provider_api.members, http, agg)
-            for agg in uuids])):
+    read = cmd.each(http, lambda agg: provider_api.members(http, agg),
+                    uuids, batch_names.AGGREGATE_MEMBERS)
+    if not _read_all(cmd, batch_names.AGGREGATE_MEMBERS):
+        return every, 'Placement could not give the members of the aggregates'
+    member = {}
+    for agg, rps in read:
         for rp in rps:
             member.setdefault(rp, set()).add(agg)
     return {uuid: rp._replace(aggregates=frozenset(member.get(uuid, ())))
-            for uuid, rp in every.items()}
+            for uuid, rp in every.items()}, None
 
 
 def audited(every, chosen):
@@ -270,7 +277,7 @@ def read_cloud(cmd, http, parsed_args, kinds):
             nova_reads.result()
         raise
     nova = nova_reads.result()
-    every = _with_aggregates(cmd, http, every, nova, kinds)
+    every, members_unread = _with_aggregates(cmd, http, every, nova, kinds)
     audit = {uuid: every[uuid] for uuid in audit}
     allocations = {}
     for record, held in read:
@@ -281,7 +288,16 @@ def read_cloud(cmd, http, parsed_args, kinds):
         nova.servers, nova.migrations, nova.hypervisors, nova.aggregates,
         audit, allocations, grace_minutes=parsed_args.grace,
         selected=chosen is not None, known=every)
+    if members_unread:
+        cloud.unreadable[Kind.AGGREGATE] = members_unread
     whole = _whole(cmd, http, cloud, kinds)
+    if whole is None:
+        whole = {}
+        for kind in kinds:
+            if kind in plan.WHOLE_KINDS:
+                cloud.unreadable[kind] = (
+                    'Placement could not give all that the servers on the '
+                    'providers given hold')
     cloud.whole = {c: consumers.held(rec) for c, rec in whole.items()}
     if Kind.OWNER in kinds:
         owners = _owners(cmd, http, cloud, whole)
@@ -297,15 +313,18 @@ def _whole(cmd, http, cloud, kinds):
     """{consumer: record} of the servers to judge on all they hold.
 
     ``model.audit.plan.whole_wanted()``: with providers selected, the
-    few servers whose allocations elsewhere decide their kind.
+    few servers whose allocations elsewhere decide their kind. None
+    when some could not be read (each failure is the batch report's):
+    the kinds that judge them are then unchecked, not the others.
     """
     wanted = plan.whole_wanted(cloud, kinds)
     if not wanted:
         return {}
     read = dict(cmd.each(
         http, lambda c: consumer_api.read_consumer(http, c), wanted,
-        batch_names.CONSUMERS))
-    cmd.require_complete(batch_names.ROWS, batch_names.CONSUMERS)
+        batch_names.ALLOCATIONS))
+    if not _read_all(cmd, batch_names.ALLOCATIONS):
+        return None
     return read
 
 

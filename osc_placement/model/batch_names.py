@@ -46,6 +46,7 @@ FLAVORS = Things('flavor', 'flavors')
 TREES = Things('tree', 'trees')
 RELAXED_REQUESTS = Things('relaxed request', 'relaxed requests')
 OWNERS = Things('usages of project/user', 'usages of projects and users')
+AGGREGATE_MEMBERS = Things('members of aggregate', 'members of aggregates')
 
 # What a command leaves out when a batch it needs whole was not read.
 ROWS = 'rows'
