@@ -34,6 +34,7 @@ from osc_placement.api import allocations as consumer_api
 from osc_placement.api import compute
 from osc_placement.api import nova_state
 from osc_placement.api import providers as provider_api
+from osc_placement.cli import batch
 from osc_placement import errors
 from osc_placement.http import inflight
 from osc_placement.model.audit import findings
@@ -384,8 +385,11 @@ def prepare_fix(cmd, http, found, cloud, kinds, nova):
     aggregates = dict(cmd.each(
         http, lambda rp: provider_api.aggregates_of(http, rp), rps,
         batch_names.PROVIDERS))
-    cmd.require_complete(batch_names.ROWS, batch_names.CONSUMERS,
-                         batch_names.PROVIDERS)
+    # These reads whole, whatever other reads of consumers failed before
+    # (the owners', whose kind is then unchecked).
+    if cmd.batch_report.interrupted() is not None or \
+            set(targets) - set(now) or set(rps) - set(aggregates):
+        raise batch.Incomplete(batch_names.ROWS)
     changed = _nova_changed(cmd, http, found, cloud, kinds, nova)
     for f, why in changed:
         cmd.log.warning('Not fixed: consumer %s: %s (Nova read again just '

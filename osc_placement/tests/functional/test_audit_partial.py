@@ -16,9 +16,11 @@ The cloud of ``test_audit``, a Placement read failing (an error 500
 raised before the request is sent): the members of an aggregate, which
 only the ``aggregate`` kind needs, and the allocations of a server read
 whole, which only the kinds that judge a server by all it holds need
-(with providers given). The rows of the other kinds are printed, one
-``Not checked:`` line names each kind not checked, the failures are the
-batch report's, exit 1; nothing is written.
+(with providers given), and the consumers of the owner check. The rows
+of the other kinds are printed, one ``Not checked:`` line names each kind
+not checked, the failures are the batch report's, exit 1; the fixes of
+the kinds checked are written. A consumer a fix cannot read again just
+before its write is another matter: nothing is written, no rows.
 """
 
 from osc_lib import exceptions
@@ -105,3 +107,40 @@ class TestPartialReads(A.AuditTestCase):
         self.assertNotIn(A.S_DELETED, after)
         self.assertIn(A.S_EVACUATED, after)
         self.assertIn('Not checked: evacuated:', err)
+
+    def test_the_owners_unread_the_fix_of_the_others_is_written(self):
+        # The owner check's read of an orphan fails once; the fix reads it
+        # again just before the write, and gets it.
+        self.before_request(_once(_fail), method='GET',
+                            url='/allocations/' + A.X_ORPHAN)
+        undo = self.dir + '/undo.json'
+        rows, err, code = self.audit('--check', 'orphan', '--check',
+                                     'owner', '--fix', '--undo-file', undo)
+        self.assertEqual(1, code)
+        self.assertEqual(
+            ['Not checked: owner: Placement could not give the owners of '
+             'the allocations.',
+             'Failed to read consumer %s: Internal Server Error (HTTP 500)'
+             % A.X_ORPHAN,
+             'Failed to read 1 of 5 consumers.'], err.splitlines())
+        self.assertEqual({'orphan': A.EXPECTED['orphan']},
+                         self.by_kind(rows))
+        self.assertEqual(['done: remove its allocations'] * 3,
+                         [r['fix'] for r in rows])
+        after = self.allocations()
+        self.assertEqual([], [c for c in A.EXPECTED['orphan'] if c in after])
+
+    def test_a_consumer_to_fix_unread_writes_nothing(self):
+        self.before_request(_fail, method='GET',
+                            url='/allocations/' + A.X_ORPHAN)
+        before = self.state()
+        undo = self.dir + '/undo.json'
+        rows, err, code = self.audit('--check', 'orphan', '--fix',
+                                     '--undo-file', undo)
+        self.assertEqual((None, 1), (rows, code))
+        self.assertEqual(
+            ['Failed to read consumer %s: Internal Server Error (HTTP 500)'
+             % A.X_ORPHAN,
+             'Failed to read 1 of 3 consumers; no rows printed.'],
+            err.splitlines())
+        self.assertEqual(before, self.state())
