@@ -34,7 +34,6 @@ aggregate, the usages of a project and user, a provider's aggregates)
 is ``api/providers.py``'s.
 """
 
-from concurrent import futures
 import datetime
 import functools
 import urllib.parse
@@ -42,6 +41,7 @@ import urllib.parse
 from openstack import exceptions as sdk_exceptions
 from osc_lib import exceptions
 
+from osc_placement.api import background
 from osc_placement.api import compute
 from osc_placement.model.audit import state
 
@@ -195,14 +195,14 @@ def read_again(proxy, servers, since, workers=1):
 def outcomes_of(calls, workers):
     """[(result, None) or (None, exception)] of each call, in call order.
 
-    Up to ``workers`` calls at a time, in a ``concurrent.futures`` pool;
-    returns when all ended. Interrupted, it does not wait: the calls not
-    started are cancelled, those in flight end within their timeout.
+    Up to ``workers`` calls at a time, in a ``concurrent.futures``
+    executor of daemon threads (``api.background``); returns when all
+    ended. Interrupted, it does not wait: the calls not started are
+    cancelled, and those in flight hold up neither it nor the exit.
     """
     if not calls:
         return []
-    pool = futures.ThreadPoolExecutor(
-        max_workers=max(1, min(workers, len(calls))))
+    pool = background.Executor(max_workers=min(workers, len(calls)))
     try:
         submitted = [pool.submit(call) for call in calls]
         outcomes = []

@@ -24,13 +24,13 @@ every consumer in one ``POST /allocations``, then the aggregates, each
 with its generation.
 """
 
-from concurrent import futures
 import datetime
 import functools
 
 from osc_lib import exceptions
 
 from osc_placement.api import allocations as consumer_api
+from osc_placement.api import background
 from osc_placement.api import compute
 from osc_placement.api import nova_state
 from osc_placement.api import providers as provider_api
@@ -230,9 +230,11 @@ def _owners(cmd, http, cloud, read):
 class _Nova(object):
     """Nova's reads (``nova_state.read``) in a thread of their own.
 
-    A one-worker ``concurrent.futures`` pool, as every other thread of
-    the plugin; :meth:`result` waits for the reads to end: Nova's state,
-    or the one-line error of their failure.
+    A one-worker ``concurrent.futures`` executor of daemon threads
+    (``api.background``): a command that ends before them (a signal, an
+    error of Placement's after one) does not wait for them.
+    :meth:`result` waits for the reads to end: Nova's state, or the
+    one-line error of their failure.
     """
 
     WHAT = ('the servers, migrations, hypervisors and aggregates of the '
@@ -242,7 +244,7 @@ class _Nova(object):
         # The compute proxy and its errors in one line, as --flavor's;
         # made here, in the command's thread.
         proxy = compute.read(cmd, self.WHAT, lambda proxy: proxy)
-        self._pool = futures.ThreadPoolExecutor(max_workers=1)
+        self._pool = background.Executor(max_workers=1)
         self._future = self._pool.submit(
             compute.read, cmd, self.WHAT,
             lambda _proxy: nova_state.read(proxy, workers))

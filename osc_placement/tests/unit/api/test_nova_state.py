@@ -277,3 +277,17 @@ class TestOutcomes(base.BaseTestCase):
 
     def test_no_calls_no_outcomes(self):
         self.assertEqual([], nova_state.outcomes_of([], workers=4))
+
+
+class TestOutcomesHoldNothingUp(base.BaseTestCase):
+    """outcomes_of(): its calls in daemon threads, the exit never held."""
+
+    def test_a_call_in_flight_is_in_a_daemon_thread(self):
+        seen = []
+
+        def call():
+            seen.append(threading.current_thread().daemon)
+            return 'read'
+
+        self.assertEqual([('read', None)], nova_state.outcomes_of([call], 1))
+        self.assertEqual([True], seen)
