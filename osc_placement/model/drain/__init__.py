@@ -13,10 +13,14 @@
 """The drain plan's engine: where each consumer of drained hosts goes.
 
 Pure, no request: ``cloud`` holds the inputs (the trees and the
-consumers, typed), ``search`` the plan (the most consumers moved at
-once), ``reasons`` why a consumer cannot move, in the cloud's terms.
+consumers, typed), ``parts`` what of a consumer moves and where it fits
+alone, ``search`` the plan (the most consumers moved at once),
+``reasons`` why a consumer cannot move, in the cloud's terms.
 """
 
 from osc_placement.model.drain import cloud
+from osc_placement.model.drain import parts
+from osc_placement.model.drain import reasons
+from osc_placement.model.drain import search
 
-__all__ = ['cloud']
+__all__ = ['cloud', 'parts', 'reasons', 'search']
