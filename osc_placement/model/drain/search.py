@@ -434,11 +434,11 @@ def plan(cloud, budget=DEFAULT_BUDGET):
     search = Search(free, candidates, feasible, budget, smallest)
     search.run()
     search.settle()
-    exact = not search.cut or search.moved >= search.ceiling
-    chosen = {m.consumer.uuid: option
-              for m, option in zip(candidates, search.best or [])}
+    moved = sum(1 for option in search.best if option is not SKIP)
+    exact = not search.cut or moved >= search.ceiling
+    chosen = dict(zip((m.consumer.uuid for m in candidates), search.best))
     return _plan(cloud, everyone, chosen, free, targets, feasible,
-                 exact, 0 if exact else search.ceiling - search.moved)
+                 exact, 0 if exact else search.ceiling - moved)
 
 
 def _allocations(moving, option):

@@ -213,6 +213,19 @@ class TestPlan(base.BaseTestCase):
         self.assertEqual((2, False), (plan.moved, plan.exact))
         self.assertGreaterEqual(plan.might_improve, 1)
 
+    def test_the_most_moves_small_consumers_before_a_big_one(self):
+        # Largest first moves big alone; the smallest-first plan moves
+        # both small ones, and no plan can move more: exact, uncut or not.
+        cl = c.make([c.host('old'), c.host('new', vcpu=4)], ['old'],
+                    ['new'], [c.server('big', {'old': {'VCPU': 4}}),
+                              c.server('s1', {'old': {'VCPU': 2}}),
+                              c.server('s2', {'old': {'VCPU': 2}})])
+        for budget in (0, search.DEFAULT_BUDGET):
+            plan = search.plan(cl, budget=budget)
+            self.assertEqual(
+                ({'big': None, 's1': 'new', 's2': 'new'}, True, 0),
+                (_moves(plan), plan.exact, plan.might_improve))
+
     def test_a_child_part_goes_to_a_child_with_its_class(self):
         cl = c.make(
             [c.host('old'), c.child('old-gpu', 'old', {'VGPU': c.inv(4)}),
