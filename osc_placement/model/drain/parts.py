@@ -194,22 +194,29 @@ def outside(shape, root):
     return not all(shared & aggregates for shared in shape.shares)
 
 
-def alone(shape, target):
+def alone(shape, target, left=None):
     """Where a shape's child parts could land on ``target``, alone.
 
     None when the shape does not fit the target by itself (aggregates,
     root, or no distinct child for each child part); else a tuple, per
     child part, of the indexes in ``target.children`` that could take it.
+    ``left``: {provider UUID: {class: amount free}}, what is free now
+    (by default, each provider's own).
     """
-    if outside(shape, target.root):
+    root = target.root
+    if (shape.member_of or shape.shares) and outside(shape, root):
         return None
-    if not holds(target.root, shape.root, shape.root_need):
+    if not holds(root, shape.root, shape.root_need,
+                 None if left is None else left[root.uuid]):
         return None
+    if not shape.children:
+        return ()
     options = tuple(
         tuple(i for i, child in enumerate(target.children)
-              if holds(child, resources, need))
+              if holds(child, resources, need,
+                       None if left is None else left[child.uuid]))
         for resources, need in shape.children)
-    if shape.children and match(options, lambda part, child: True) is None:
+    if match(options, lambda part, child: True) is None:
         return None
     return options
 

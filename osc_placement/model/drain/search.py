@@ -23,6 +23,12 @@ more, pruning a branch when the consumers moved on it plus those left
 that could still fit somewhere (per shape, as many as the free capacity
 holds copies of it) cannot beat the best. Among plans that move as many,
 the first found is kept: the one that prefers the emptiest targets.
+The same greedy plan taken smallest first (it moves more where not
+everyone fits) is kept unless the search finds one moving as many.
+
+Consumers of one shape (same amounts, needs and aggregates) are alike:
+what they can do is computed once, and a plan that skips one of them
+to move the next is never tried (one moving the first instead was).
 
 The search stops after ``budget`` units of work (one unit: one target
 looked at for one consumer): then the plan is not proven the best
@@ -41,7 +47,8 @@ from osc_placement.model.drain import parts
 from osc_placement.model.drain import reasons
 
 # Units of work (targets looked at) before the search stops improving
-# its plan: about a second of CPU. The first plan is always complete.
+# its plan: about a second of CPU (4,000 consumers of 20 hosts over
+# 2,000 providers plan in 1 to 2 s). The first plan is always complete.
 DEFAULT_BUDGET = 300000
 
 # The option of a consumer that is not moved.
@@ -416,7 +423,7 @@ def plan(cloud, budget=DEFAULT_BUDGET):
         if moving.shape not in feasible:
             feasible[moving.shape] = {
                 t.index: options for t in targets
-                for options in [parts.alone(moving.shape, t)]
+                for options in [parts.alone(moving.shape, t, free.left)]
                 if options is not None}
     room = collections.Counter()
     for provider_free in free.left.values():
