@@ -162,13 +162,18 @@ class Cloud:
     emptied; ``targets``: the UUIDs of the roots that may receive (the
     command has left out the drained, the disabled and the ones
     ``--target`` and ``--target-aggregate`` exclude); ``consumers``: each
-    consumer holding allocations on a drained tree, once.
+    consumer holding allocations on a drained tree, once;
+    ``aggregate_names``: {aggregate UUID: the name reasons show for it
+    (an availability zone's, a host aggregate's)}, optional: an aggregate
+    without one is shown by its UUID.
     """
 
     providers: typing.Mapping[str, Provider]
     drained: typing.Sequence[str]
     targets: typing.Sequence[str]
     consumers: typing.Sequence[Consumer]
+    aggregate_names: typing.Mapping[str, str] = dataclasses.field(
+        default_factory=dict)
 
     def tree(self, root):
         """The providers of the tree of ``root``, the root first."""

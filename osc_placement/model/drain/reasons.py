@@ -57,9 +57,9 @@ def _amounts(resources):
     return ', '.join('%s=%d' % item for item in resources)
 
 
-def _aggregate_checks(moving, providers):
+def _aggregate_checks(moving, providers, shown):
     for group in moving.shape.member_of:
-        names = ' or '.join(sorted(group))
+        names = ' or '.join(sorted(shown.get(a, a) for a in group))
         yield Check('must be in aggregate %s' % names, 'are in it',
                     'in aggregate %s' % names,
                     lambda t, g=group: bool(g & t.root.aggregates))
@@ -110,15 +110,16 @@ def _unit_checks(resources, where, provider_of):
                         p.free(c) >= a for p in provider_of(t)))
 
 
-def checks(moving, providers):
+def checks(moving, providers, shown=None):
     """Every :class:`Check` of a consumer's shape, in the order shown.
 
     Per part: the classes, then the traits (of the providers with those
     classes), then the units and the free capacity (of the providers
-    with the classes and the traits).
+    with the classes and the traits). ``shown``: {aggregate UUID: its
+    name}, for the aggregates a consumer must be in.
     """
     shape = moving.shape
-    yield from _aggregate_checks(moving, providers)
+    yield from _aggregate_checks(moving, providers, shown or {})
 
     def root(target):
         return [target.root]
@@ -140,10 +141,10 @@ def checks(moving, providers):
         yield from _unit_checks(resources, where, fitting)
 
 
-def _alone(moving, providers, targets):
+def _alone(moving, providers, targets, shown):
     """Why it fits no target tree by itself."""
     running, before = list(targets), None
-    for check in checks(moving, providers):
+    for check in checks(moving, providers, shown):
         meeting = [t for t in targets if check.meets(t)]
         if not meeting:
             return '%s: 0 of %s %s' % (check.label, _trees(len(targets)),
@@ -191,16 +192,18 @@ class Reasons:
     ``targets``: every :class:`~parts.Target`; ``feasible``: {shape:
     {target index: options}}, the trees each shape fits alone; ``left``:
     what is free on each target tree's provider once the plan's moves
-    are made; ``providers``: the cloud's, to name sharing providers.
+    are made; ``providers``: the cloud's, to name sharing providers;
+    ``shown``: the cloud's ``aggregate_names``.
     Alike consumers (same shape, same parts staying) get the same
     sentence, computed once.
     """
 
-    def __init__(self, targets, feasible, left, providers):
+    def __init__(self, targets, feasible, left, providers, shown=None):
         self.targets = targets
         self.feasible = feasible
         self.left = left
         self.providers = providers
+        self.shown = shown or {}
         self._known = {}
 
     def why(self, moving):
@@ -222,7 +225,8 @@ class Reasons:
     def _why(self, moving):
         feasible = self.feasible.get(moving.shape, {})
         if not feasible:
-            return _alone(moving, self.providers, self.targets)
+            return _alone(moving, self.providers, self.targets,
+                          self.shown)
         short = collections.Counter()
         for target in self.targets:
             if target.index in feasible:

@@ -465,7 +465,8 @@ def _allocations(moving, option):
 def _plan(cloud, everyone, chosen, free, targets, feasible, exact,
           might_improve):
     rows = []
-    explain = reasons.Reasons(targets, feasible, free.left, cloud.providers)
+    explain = reasons.Reasons(targets, feasible, free.left, cloud.providers,
+                              cloud.aggregate_names)
     for moving in everyone:
         consumer = moving.consumer
         option = chosen.get(consumer.uuid, SKIP)

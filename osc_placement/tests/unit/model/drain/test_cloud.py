@@ -103,4 +103,6 @@ class TestCloud(base.BaseTestCase):
             'o': cloud.Provider('o', 'cn2', 'o', None),
         }
         found = cloud.Cloud(providers, ['r'], ['o'], []).tree('r')
+        self.assertEqual(
+            {}, cloud.Cloud(providers, [], [], []).aggregate_names)
         self.assertEqual(['r', 'c1', 'c2', 'g'], [p.uuid for p in found])

@@ -128,6 +128,18 @@ class TestReasons(testscenarios.WithScenarios, base.BaseTestCase):
                                               self.others))
 
 
+class TestNames(base.BaseTestCase):
+
+    def test_an_aggregate_is_shown_by_its_name_when_given(self):
+        cl = c.make(OLD + [c.host('a', aggregates=['uuid-2'])], ['old'],
+                    ['a'], [c.server('s', {'old': {'VCPU': 1}}, member_of=(
+                        frozenset(['uuid-1', 'uuid-3']),))])
+        cl = cloud.Cloud(cl.providers, cl.drained, cl.targets, cl.consumers,
+                         aggregate_names={'uuid-1': 'az1'})
+        self.assertEqual('must be in aggregate az1 or uuid-3: 0 of 1 target '
+                         'tree are in it', search.plan(cl).rows[0].reason)
+
+
 class TestAlike(base.BaseTestCase):
 
     def test_alike_consumers_are_explained_once(self):
