@@ -31,9 +31,9 @@ what they can do is computed once, and a plan that skips one of them
 to move the next is never tried (one moving the first instead was).
 
 The search stops after ``budget`` units of work (one unit: one target
-looked at for one consumer): then the plan is not proven the best
-(``exact`` is False) and ``might_improve`` says how many more consumers
-at most any plan could move.
+looked at for one consumer or shape, or one shape counted): then the
+plan is not proven the best (``exact`` is False) and ``might_improve``
+says how many more consumers at most any plan could move.
 """
 
 import bisect
@@ -275,6 +275,7 @@ class Search:
         When ``best`` is given, stops once the bound is no more than it.
         """
         left = {}
+        self.spent += len(self.where)
         for shape, positions in self.where.items():
             count = len(positions) - bisect.bisect_left(positions, position)
             if count:
