@@ -32,8 +32,9 @@ item order whatever order they finished in. The batch
 command says it: each failed item on a line of its own, in item order;
 after a dead endpoint how many items were not tried; then the count of
 the failures (``Failed to <verb> N of M <things>.``), or the interruption
-(``Interrupted: N of M <things> <done>; the other K <not done>.``). The
-commands print the rows of the items that completed first.
+(``Interrupted: N of M <things> <done>; the other K <not done>.``, the
+others said only when there are some). The commands print the rows of
+the items that completed first.
 """
 
 from concurrent import futures
@@ -168,14 +169,17 @@ def _end_at_once(signum, batch, unknown, stream, progress):
     progress.clear()
     things = (' ' + progress.things) if progress.things else ''
     lost = len(batch.lost())
+    # The others, each said only when there are some.
+    others = ['%d %s' % (count, words) for count, words in (
+        (len(batch.failed()) - lost, 'failed'),
+        (lost, 'whose answer was lost'),
+        (len(batch.not_tried()) - len(unknown), 'never tried')) if count]
     stream.write(
-        'Interrupted again: stopped at once; %d of %d%s done, %d failed, '
-        '%s%d never tried; the outcome of %d in flight is unknown%s\n' % (
+        'Interrupted again: stopped at once; %d of %d%s done%s%s\n' % (
             len(batch.done()), len(batch.items), things,
-            len(batch.failed()) - lost,
-            '%d whose answer was lost, ' % lost if lost else '',
-            len(batch.not_tried()) - len(unknown),
-            len(unknown), (': ' + ', '.join(unknown)) if unknown else '.'))
+            ''.join(', ' + other for other in others),
+            '; the outcome of %d in flight is unknown: %s' % (
+                len(unknown), ', '.join(unknown)) if unknown else '.'))
     stream.flush()
     os._exit(EXIT_SIGNAL[signum])
 
@@ -342,7 +346,8 @@ class Report(object):
         answer was lost; after a dead endpoint, a line saying why the batch
         stopped and how many items were not tried. Then, after a signal,
         ``Interrupted: N of M <things> <done_word>; the other K
-        <undone_words><suffix>.`` (exit 128 + the signal's number); after
+        <undone_words><suffix>.`` (the others only when K is not 0; exit
+        128 + the signal's number); after
         failures, ``Failed to <verb> N of M <things><suffix>.`` raised, N
         counting the items that failed (those not tried are said on the
         line before), and those whose answer was lost counted apart
@@ -378,12 +383,14 @@ class Report(object):
             total = len(batch.items)
             done = len(batch.done())
             lost = len(batch.lost())
-            self.log.error('Interrupted: %d of %d %s %s%s; the other %d %s%s.',
+            left = total - done - lost
+            self.log.error('Interrupted: %d of %d %s %s%s%s%s.',
                            done, total, things.many, self.done_word,
                            ', unknown whether %d %s' % (
                                lost, 'was' if lost == 1 else 'were')
                            if lost else '',
-                           total - done - lost, self.undone_words, suffix)
+                           '; the other %d %s' % (left, self.undone_words)
+                           if left else '', suffix)
             return EXIT_SIGNAL[batch.interrupted]
         line = self._count_line(counts)
         if line:

@@ -196,6 +196,26 @@ class TestInterrupted(BatchTestCase):
             err.splitlines())
         self.assertEqual(10, len(reads))
 
+    def test_read_interrupted_at_the_last_item_names_no_others(self):
+        reads = []
+
+        def body(request, context):
+            reads.append(request.path)
+            if len(reads) == 2 * COUNT:
+                os.kill(os.getpid(), self.signum)
+            if request.path.endswith('/usages'):
+                return {'usages': {}}
+            return {'inventories': INVENTORY}
+        self.mock_cloud(body)
+        out, err, code = self.openstack(
+            '--os-placement-parallel', '1', 'resource', 'provider',
+            'capacity', 'list', '--summary')
+        self.assertEqual(('', self.code), (out, code))
+        # Every provider was read: no "the other 0 were not read".
+        self.assertEqual(
+            ['Interrupted: %d of %d resource providers read; no totals '
+             'printed.' % (COUNT, COUNT)], err.splitlines())
+
 
 class Exited(Exception):
     """What the test's os._exit raises instead of ending the process."""
@@ -253,7 +273,7 @@ class TestSecondSignal(base.TestCase):
         self.assertEqual(
             '\r\x1b[Kcapacity list: 1/40 resource providers\r\x1b[K'
             'Interrupted again: stopped at once; 1 of 40 resource providers '
-            'done, 0 failed, 38 never tried; the outcome of 1 in flight is '
+            'done, 38 never tried; the outcome of 1 in flight is '
             'unknown: 1\n', stream.getvalue())
 
 
