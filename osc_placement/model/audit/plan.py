@@ -93,12 +93,15 @@ def written_after(writes):
 
     ``writes``: as :func:`consumer_writes` gives them, each with the
     generation read; a consumer left holding something has the next
-    generation after the write (1 for one the write creates), and one
-    left holding nothing is no consumer after it (none here).
+    generation after the write (1 for one the write creates). One left
+    holding nothing is no consumer after it: ``{"allocations": {}}``, no
+    generation, so that one holding something again by the restore has
+    changed after the fix.
     """
     after = {}
     for consumer, rec in writes.items():
         if not consumers.held(rec):
+            after[consumer] = {'allocations': {}}
             continue
         generation = rec.get(consumers.GENERATION)
         after[consumer] = dict(rec, **{consumers.GENERATION: (

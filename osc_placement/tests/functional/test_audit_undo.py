@@ -74,12 +74,46 @@ class TestUndo(A.AuditTestCase):
         # Each consumer left holding something, at the generation the
         # fix's write gave it; those removed are no consumer after it.
         self.assertEqual(sorted([A.S_EVACUATED, A.S_MISSING, A.S_OWNER]),
-                         sorted(saved['written']))
+                         sorted(c for c, rec in saved['written'].items()
+                                if rec['allocations']))
         for consumer, rec in saved['written'].items():
             now = self.api('GET', '/allocations/' + consumer,
                            version='1.38')
+            if not rec['allocations']:
+                # Removed by the fix: written as holding nothing.
+                self.assertEqual({'allocations': {}}, rec)
+                self.assertEqual({}, now['allocations'], consumer)
+                continue
             self.assertEqual(now['consumer_generation'],
                              rec['consumer_generation'], consumer)
+        self.assertEqual(sorted([A.M_CONFIRMED, A.S_DELETED, A.X_ORPHAN,
+                                 A.X_SHARED]),
+                         sorted(c for c, rec in saved['written'].items()
+                                if not rec['allocations']))
+
+    def test_a_consumer_removed_by_the_fix_and_back_is_refused(self):
+        self.audit('--fix', '--undo-file', self.undo)
+        # After the fix, the orphan's UUID holds something again: a new
+        # consumer, at the generation it had when the undo was saved.
+        with open(self.undo) as f:
+            saved = json.load(f)['consumers'][A.X_ORPHAN]
+        A.tests.allocate(self, A.X_ORPHAN, {A.CN1: {'VCPU': 3}},
+                         project=A.PROJECT, user=A.USER)
+        now = self.api('GET', '/allocations/' + A.X_ORPHAN, version='1.38')
+        self.assertEqual(saved['consumer_generation'],
+                         now['consumer_generation'])
+        after = self.allocations()
+        out, err, code = self.restore()
+        self.assertEqual(1, code, err)
+        self.assertEqual(
+            ['Consumer %s changed since the save (it holds other '
+             'allocations than the write the file undoes left): not '
+             'restored; --force writes the saved allocations over its '
+             'current ones (with its generation %d).'
+             % (A.X_ORPHAN, now['consumer_generation']),
+             'Refused 1 of 7 consumers to restore, changed since the '
+             'save; nothing was written.'], err.splitlines())
+        self.assertEqual(after, self.allocations())
 
     def test_a_signal_during_the_fix_says_what_was_written(self):
         sent = []
