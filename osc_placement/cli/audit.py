@@ -478,10 +478,12 @@ def fix(cmd, http, prepared, undo_path, names):
     where the undo file is (:class:`_Steps`).
     """
     writes, before, _stale, agg_writes = prepared
-    _undo(cmd, undo_path, before, plan.written_after(writes), agg_writes,
-          names)
     steps = _Steps(undo_path, writes, agg_writes)
     with steps.signals:
+        # A signal while the undo file is written is acted on after it,
+        # before the first write.
+        _undo(cmd, undo_path, before, plan.written_after(writes),
+              agg_writes, names)
         try:
             _write(cmd, http, steps, names)
         finally:

@@ -18,12 +18,14 @@ module parses, calls them and returns the rows.
 
 import argparse
 import os
+import signal
 
 from osc_lib import exceptions
 
 from osc_placement.cli import batch
 from osc_placement.cli import common
 from osc_placement.cli import parsers
+from osc_placement import errors
 from osc_placement import microversions
 from osc_placement.model import scalars
 
@@ -170,11 +172,22 @@ class AuditResourceProvider(batch.Batched, common.Lister):
         return result or self._exit
 
     def take_action(self, parsed_args):
+        if parsed_args.fix:
+            self._no_undo_file_yet(parsed_args.undo_file)
+        try:
+            return self._audit(parsed_args)
+        except KeyboardInterrupt:
+            # Ctrl-C in a read of its own (the batches say theirs; the
+            # fix notes signals and says what it wrote): before any
+            # write.
+            raise errors.Interrupted(
+                'Interrupted: the audit was reading; nothing was written, '
+                'no rows printed.', signal.SIGINT) from None
+
+    def _audit(self, parsed_args):
         # Runs only: the audit's steps (see osc_placement.resources).
         from osc_placement.cli import audit
         findings = audit.findings
-        if parsed_args.fix:
-            self._no_undo_file_yet(parsed_args.undo_file)
         kinds = [findings.Kind(kind) for kind in parsed_args.check] or \
             list(findings.Kind)
         http = self.prepare(parsed_args)

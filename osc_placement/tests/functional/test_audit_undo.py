@@ -22,9 +22,14 @@ import json
 import os
 import signal
 
+import fixtures
+import testscenarios
+
+from osc_placement.model import savefile
 from osc_placement.tests.functional import test_audit
 
 A = test_audit
+load_tests = testscenarios.load_tests_apply_scenarios
 RESTORE = ('resource', 'provider', 'allocation', 'restore')
 
 
@@ -139,3 +144,66 @@ class TestUndo(A.AuditTestCase):
         out, err, code = self.restore()
         self.assertEqual((0, ''), (code, err))
         self.assertEqual(before[1].keys(), self.state()[1].keys())
+
+
+class TestInterrupted(A.AuditTestCase):
+    """Ctrl-C in the audit: one ``Interrupted:`` line, what was written."""
+
+    scenarios = [
+        # A read of its own, then one of a batch (each provider's
+        # allocations).
+        ('provider list', {'url': '/resource_providers', 'said': (
+            'Interrupted: the audit was reading; nothing was written, no '
+            'rows printed.')}),
+        ('traits', {'url': '/traits', 'said': (
+            'Interrupted: the audit was reading; nothing was written, no '
+            'rows printed.')}),
+        ('allocations', {
+            'url': '/resource_providers/%s/allocations' % A.CN1,
+            'said': 'Interrupted: 1 of 4 resource providers read; the other '
+                    '3 were not read; no rows printed.'}),
+    ]
+
+    def test_a_signal_during_the_reads_is_one_line_nothing_written(self):
+        undo = os.path.join(self.dir, 'undo.json')
+
+        def interrupt(method, url, kwargs):
+            os.kill(os.getpid(), signal.SIGINT)
+
+        self.before_request(interrupt, method='GET', url=self.url)
+        before = self.state()
+        out, err, code = self.openstack(*(A.AUDIT + (
+            '--fix', '--undo-file', undo)), version=A.VERSION)
+        self.assertEqual(('', 130), (out, code))
+        self.assertEqual([self.said], err.splitlines())
+        self.assertFalse(os.path.lexists(undo))
+        self.assertEqual(before, self.state())
+
+
+class TestInterruptedFix(A.AuditTestCase):
+
+    def test_a_signal_while_the_undo_file_is_written_stops_before_writes(
+            self):
+        undo = os.path.join(self.dir, 'undo.json')
+        real = savefile.write
+
+        def write(name, text, *args, **kwargs):
+            os.kill(os.getpid(), signal.SIGINT)
+            return real(name, text, *args, **kwargs)
+
+        self.useFixture(fixtures.MonkeyPatch(
+            'osc_placement.model.savefile.write', write))
+        before = self.state()
+        out, err, code = self.openstack(*(A.AUDIT + (
+            '--fix', '--undo-file', undo)), version=A.VERSION)
+        self.assertEqual(130, code)
+        self.assertEqual(
+            ['Interrupted: the allocations were not written; the aggregates '
+             'of 0 of 2 resource providers were changed, the other 2 not; '
+             'the undo file is %s.' % undo], err.splitlines())
+        self.assertEqual(before, self.state())
+        # The undo file is whole: a plain restore finds nothing to do.
+        out, err, code = self.openstack(
+            *(RESTORE + ('--file', undo)), version=A.VERSION)
+        self.assertEqual((0, 'Nothing to restore: every consumer of the '
+                             'file (7) holds what it says.\n'), (code, err))
