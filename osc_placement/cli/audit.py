@@ -339,10 +339,11 @@ def _undo(cmd, path, before, written, aggregate_writes, names):
     tells the fix's changes from later ones.
     """
     savefile.write(path, savefile.dumps(
-        before, version.get_version(cmd), savefile.now_text(), written))
+        before, version.get_version(cmd), savefile.now_text(), written),
+        replace=False)
     if aggregate_writes:
         savefile.write(path + '.aggregates', plan.aggregate_undo(
-            aggregate_writes, names))
+            aggregate_writes, names), replace=False)
 
 
 # How far before the audit's first read of Nova the migrations changed

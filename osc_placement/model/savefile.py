@@ -34,6 +34,7 @@ one line naming the file, the path of the value inside it
 """
 
 import datetime
+import errno
 import json
 import os
 import stat
@@ -396,38 +397,88 @@ _NODE_KINDS = ((stat.S_ISLNK, 'a symbolic link'),
                (stat.S_ISSOCK, 'a socket'))
 
 
-def _refuse_node(name):
+def _refuse_node(name, replace, standard_output):
     """Refuse a path that exists and is not a regular file.
 
     Renaming over it would replace a symlink (not its target) or a device
-    node such as /dev/null with a regular file: refused instead.
+    node such as /dev/null with a regular file: refused instead. Without
+    ``replace``, anything there is refused.
     """
     try:
         mode = os.lstat(name).st_mode
     except FileNotFoundError:
         return
     except OSError as exc:
-        raise FileError('%s: cannot write it: %s' % (printable(name),
-                                                     printable(exc)))
+        raise _unwritable(name, exc)
+    if not replace:
+        raise _exists(name)
     if stat.S_ISREG(mode):
         return
     kind = next((text for test, text in _NODE_KINDS if test(mode)),
                 'not a file')
-    raise FileError('%s: not a regular file (%s): save writes a new file or '
-                    'replaces a regular one; give another path, or - for '
-                    'standard output.' % (printable(name), kind))
+    raise FileError('%s: not a regular file (%s): a new file is written '
+                    'here, or a regular one replaced; give another path%s.'
+                    % (printable(name), kind, ', or - for standard output'
+                       if standard_output else ''))
 
 
-def write(name, text):
+def _exists(name):
+    return FileError('%s: exists: only a new file is written here, never '
+                     'one replaced; give another path.' % printable(name))
+
+
+def check_writable(name, replace=True):
+    """Refuse, before anything else is done, a file :func:`write` refuses.
+
+    Its directory must be one this process can write in; what is at
+    ``name`` must be what :func:`write` takes.
+    """
+    _refuse_node(name, replace, False)
+    directory = os.path.dirname(os.path.abspath(name))
+    try:
+        if not stat.S_ISDIR(os.stat(directory).st_mode):
+            raise NotADirectoryError(errno.ENOTDIR,
+                                     os.strerror(errno.ENOTDIR))
+    except OSError as exc:
+        raise _unwritable(name, exc)
+    if not os.access(directory, os.W_OK | os.X_OK):
+        raise _unwritable(name, PermissionError(
+            errno.EACCES, os.strerror(errno.EACCES)))
+
+
+def _put(temporary, name, replace):
+    """The temporary file in place: renamed over ``name``, or linked."""
+    if replace:
+        os.replace(temporary, name)
+        return
+    try:
+        # A link is made only where nothing is: no file replaced, even
+        # one made since it was checked.
+        os.link(temporary, name)
+    except FileExistsError:
+        raise _exists(name) from None
+    except OSError:
+        # A file system without hard links: checked, then renamed.
+        if os.path.lexists(name):
+            raise _exists(name) from None
+        os.replace(temporary, name)
+        return
+    _remove(temporary)
+
+
+def write(name, text, replace=True, standard_output=False):
     """Write ``text`` to the file ``name`` whole, or not at all.
 
-    A new regular file, or one that replaces a regular file: anything else
-    at ``name`` is refused. Through a temporary file in the same directory
-    (created 0600: the file holds project and user IDs), synced to disk,
-    then renamed over ``name``: an interrupted save, or a crash after it,
-    never leaves half a file.
+    A new regular file, or (``replace``) one that replaces a regular
+    file: anything else at ``name`` is refused (``standard_output``: the
+    command takes ``-`` for it, and the refusal says so). Through a
+    temporary file in the same directory (created 0600: the file holds
+    project and user IDs), synced to disk, then renamed over ``name``
+    (linked as ``name`` when nothing may be replaced): an interrupted
+    write, or a crash after it, never leaves half a file, nor the
+    temporary one.
     """
-    _refuse_node(name)
+    _refuse_node(name, replace, standard_output)
     directory = os.path.dirname(os.path.abspath(name))
     try:
         fd, temporary = tempfile.mkstemp(dir=directory, prefix='.save-')
@@ -438,10 +489,22 @@ def write(name, text):
             f.write(text)
             f.flush()
             os.fsync(f.fileno())
-        os.replace(temporary, name)
+        _put(temporary, name, replace)
     except OSError as exc:
-        os.unlink(temporary)
+        _remove(temporary)
         raise _unwritable(name, exc)
+    except BaseException:
+        # A FileError of _put's, or Ctrl-C: no temporary file left.
+        _remove(temporary)
+        raise
+
+
+def _remove(temporary):
+    """Remove the temporary file, if it is still there (and can be)."""
+    try:
+        os.unlink(temporary)
+    except OSError:
+        pass
 
 
 def _unwritable(name, exc):

@@ -259,7 +259,7 @@ class SaveAllocation(filters.ManyProviders, common.Command):
         if parsed_args.file in (None, '-'):
             self.app.stdout.write(text)
             return 0
-        savefile.write(parsed_args.file, text)
+        savefile.write(parsed_args.file, text, standard_output=True)
         rps = set(rp for rec in records.values()
                   for rp in rec['allocations'])
         self.app.stdout.write(

@@ -28,6 +28,7 @@ from osc_placement.cli import parsers
 from osc_placement import errors
 from osc_placement import microversions
 from osc_placement.model import scalars
+from osc_placement.model.text import printable
 
 # nova-manage placement audit's exit codes.
 FOUND = 3
@@ -208,13 +209,24 @@ class AuditResourceProvider(batch.Batched, common.Lister):
 
     @staticmethod
     def _no_undo_file_yet(path):
-        """Refuse an undo file that would replace another one."""
+        """Refuse, before any read, an undo file the fix could not write.
+
+        One that would replace another one (its ``.aggregates`` too), or
+        in a directory this process cannot write in: the dry run refuses
+        it as the fix does.
+        """
+        # Runs only: the file format (see osc_placement.resources).
+        from osc_placement.model import savefile
         for taken in (path, path + '.aggregates'):
             if os.path.lexists(taken):
                 raise exceptions.CommandError(
                     '%s exists: an undo file is never replaced; give '
                     '--undo-file a new path (or move the earlier undo '
-                    'away).' % taken)
+                    'away).' % printable(taken))
+        try:
+            savefile.check_writable(path, replace=False)
+        except savefile.FileError as exc:
+            raise exceptions.CommandError('--undo-file %s' % exc) from None
 
     def _unchecked(self, unchecked, nova, kinds, findings):
         for kind, (count, reason) in unchecked.items():

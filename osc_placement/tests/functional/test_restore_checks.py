@@ -173,9 +173,10 @@ class TestSaveFile(RestoreCase):
         err, code = self.fails(*ALLOC, 'save', '--file', self.file,
                                version='1.39')
         self.assertEqual((
-            ['%s: not a regular file (a symbolic link): save writes a new '
-             'file or replaces a regular one; give another path, or - for '
-             'standard output.' % self.file], 1), (err.splitlines(), code))
+            ['%s: not a regular file (a symbolic link): a new file is '
+             'written here, or a regular one replaced; give another path, '
+             'or - for standard output.' % self.file], 1),
+            (err.splitlines(), code))
         self.assertTrue(os.path.islink(self.file))
         with open(target) as f:
             self.assertEqual('keep\n', f.read())

@@ -44,6 +44,100 @@ class TestWrite(base.BaseTestCase):
         with open(path) as f:
             self.assertEqual('{}\n', f.read())
 
+    def test_no_temporary_file_left_after_ctrl_c(self):
+        directory = self.useFixture(fixtures.TempDir()).path
+
+        def fsync(fd):
+            raise KeyboardInterrupt()
+
+        self.useFixture(fixtures.MonkeyPatch('os.fsync', fsync))
+        self.assertRaises(KeyboardInterrupt, savefile.write,
+                          os.path.join(directory, 'f'), '{}\n')
+        self.assertEqual([], os.listdir(directory))
+
+    def test_a_new_file_only_never_replaces_one(self):
+        directory = self.useFixture(fixtures.TempDir()).path
+        path = os.path.join(directory, 'undo.json')
+        with open(path, 'w') as f:
+            f.write('earlier\n')
+        exc = self.assertRaises(savefile.FileError, savefile.write, path,
+                                '{}\n', replace=False)
+        self.assertEqual('%s: exists: only a new file is written here, '
+                         'never one replaced; give another path.' % path,
+                         str(exc))
+        self.assertEqual(['undo.json'], os.listdir(directory))
+        with open(path) as f:
+            self.assertEqual('earlier\n', f.read())
+
+    def test_a_file_made_meanwhile_is_not_replaced(self):
+        # Made between the check and the link: the link refuses it.
+        directory = self.useFixture(fixtures.TempDir()).path
+        path = os.path.join(directory, 'undo.json')
+        real_link = os.link
+
+        def link(src, dst):
+            with open(dst, 'w') as f:
+                f.write('meanwhile\n')
+            return real_link(src, dst)
+
+        self.useFixture(fixtures.MonkeyPatch('os.link', link))
+        self.assertRaises(savefile.FileError, savefile.write, path, '{}\n',
+                          replace=False)
+        self.assertEqual(['undo.json'], os.listdir(directory))
+        with open(path) as f:
+            self.assertEqual('meanwhile\n', f.read())
+
+    def test_a_new_file_without_hard_links(self):
+        directory = self.useFixture(fixtures.TempDir()).path
+        path = os.path.join(directory, 'undo.json')
+
+        def link(src, dst):
+            raise PermissionError(1, 'Operation not permitted')
+
+        self.useFixture(fixtures.MonkeyPatch('os.link', link))
+        savefile.write(path, '{}\n', replace=False)
+        self.assertEqual(['undo.json'], os.listdir(directory))
+        self.assertEqual(0o600, os.stat(path).st_mode & 0o777)
+
+    def test_messages_name_no_command_and_no_errno(self):
+        directory = self.useFixture(fixtures.TempDir()).path
+        link = os.path.join(directory, 'link')
+        os.symlink(os.path.join(directory, 'target'), link)
+        exc = self.assertRaises(savefile.FileError, savefile.write, link,
+                                '{}\n')
+        self.assertEqual('%s: not a regular file (a symbolic link): a new '
+                         'file is written here, or a regular one replaced; '
+                         'give another path.' % link, str(exc))
+
+        def lstat(name):
+            raise PermissionError(13, 'Permission denied', name)
+
+        self.useFixture(fixtures.MonkeyPatch('os.lstat', lstat))
+        exc = self.assertRaises(savefile.FileError, savefile.write, link,
+                                '{}\n')
+        self.assertEqual('%s: cannot write it: Permission denied.' % link,
+                         str(exc))
+
+    def test_check_writable(self):
+        directory = self.useFixture(fixtures.TempDir()).path
+        for path, message in (
+                (os.path.join(directory, 'no', 'undo.json'),
+                 'cannot write it: No such file or directory.'),
+                (os.path.join(directory, 'file', 'undo.json'),
+                 'cannot write it: Not a directory.'),
+                (os.path.join(directory, 'file'),
+                 'exists: only a new file is written here, never one '
+                 'replaced; give another path.')):
+            with open(os.path.join(directory, 'file'), 'w'):
+                pass
+            exc = self.assertRaises(savefile.FileError,
+                                    savefile.check_writable, path,
+                                    replace=False)
+            self.assertEqual('%s: %s' % (path, message), str(exc))
+        savefile.check_writable(os.path.join(directory, 'new.json'),
+                                replace=False)
+        self.assertEqual(['file'], os.listdir(directory))
+
 
 class TestRead(base.BaseTestCase):
     """What a file must be, one line naming the file and the path."""

@@ -178,6 +178,18 @@ class TestAudit(AuditCase):
                 self.assertEqual('earlier\n', f.read())
             os.unlink(path)
 
+    def test_an_undo_file_it_cannot_write_is_refused_before_any_read(self):
+        undo = os.path.join(self.dir, 'no-such-dir', 'undo.json')
+        for more in (('--dry-run',), ()):
+            out, err, code = self.openstack('--fix', '--undo-file', undo,
+                                            *more)
+            self.assertEqual((1, '--undo-file %s: cannot write it: No such '
+                                 'file or directory.\n' % undo),
+                             (code, err), more)
+        self.assertEqual([], self.placement_sent())
+        self.assertEqual([], [r for r in self.requests_mock.request_history
+                              if r.url.startswith(NOVA)])
+
     def test_dry_run_writes_nothing_exit_3(self):
         undo = os.path.join(self.dir, 'undo.json')
         out, err, code = self.openstack('--fix', '--dry-run', '--undo-file',
