@@ -17,13 +17,17 @@ A save file is JSON::
     {"format_version": 1,
      "microversion": "1.39",            # the version the consumers were
      "saved_at": "2026-12-01T15:00:00Z",  # read at, and when
+     "providers": ["<rp>"],     # a save of providers: whose consumers
      "consumers": {"<uuid>": {"allocations": {"<rp>": {"resources":
                                               {"VCPU": 2}}},
                               "project_id": "...", "user_id": "...",
                               "consumer_generation": 3,     # from 1.28
                               "consumer_type": "INSTANCE"}}}  # from 1.38
 
-Each consumer is the entry ``POST /allocations`` takes. A reshape file is
+Each consumer is the entry ``POST /allocations`` takes. An undo file of
+``resource provider audit --fix`` adds ``written``: each consumer as the
+fix leaves it (see :func:`dumps`). Both keys are optional: a file
+without them is read as before. A reshape file is
 the body of ``POST /reshaper`` itself: ``inventories`` by provider (with
 ``resource_provider_generation``) and ``allocations`` by consumer (each
 with its ``consumer_generation``).
@@ -56,10 +60,10 @@ INVENTORY_FIELDS = ('allocation_ratio', 'max_unit', 'min_unit', 'reserved',
 # The largest file read: far above the save of a large cloud (some 400
 # bytes a consumer), far below what exhausts memory (``restore /dev/zero``).
 MAX_FILE_BYTES = 64 * 1024 * 1024
-# The keys of a save file; ``written`` is an undo file's only (see
-# dumps()).
-SAVE_KEYS = ('consumers', 'format_version', 'microversion', 'saved_at',
-             'written')
+# The keys of a save file; ``written`` is an undo file's only,
+# ``providers`` a save of providers' only (see dumps()).
+SAVE_KEYS = ('consumers', 'format_version', 'microversion', 'providers',
+             'saved_at', 'written')
 
 
 class FileError(exceptions.CommandError):
@@ -267,13 +271,30 @@ class Saved(object):
 
     ``written``: {consumer: record} of an undo file, what the command
     that wrote it was about to write (see :func:`dumps`); {} otherwise.
+    ``providers``: [uuid] of a save of providers, those whose consumers
+    were saved; [] otherwise.
     """
 
-    def __init__(self, microversion, saved_at, consumers, written=None):
+    def __init__(self, microversion, saved_at, consumers, written=None,
+                 providers=None):
         self.microversion = microversion
         self.saved_at = saved_at
         self.consumers = consumers
         self.written = written or {}
+        self.providers = providers or []
+
+
+def _providers(name, value):
+    where = ['providers']
+    if not isinstance(value, list):
+        raise _error(name, where, 'a list of resource provider UUIDs')
+    for index, rp in enumerate(value):
+        if not scalars.is_uuid_like(rp):
+            raise _error(name, where + [index], 'a resource provider UUID')
+        if rp in value[:index]:
+            raise _error(name, where + [index], 'each resource provider '
+                         'once (%s is given twice)' % printable(rp))
+    return value
 
 
 def read_saved(name):
@@ -303,7 +324,8 @@ def read_saved(name):
             raise _error(name, ['written', consumer],
                          'a consumer of "consumers" too')
     return Saved(_microversion(name, data['microversion'], ['microversion']),
-                 data['saved_at'], consumers, written)
+                 data['saved_at'], consumers, written,
+                 _providers(name, data.get('providers', [])))
 
 
 def read_reshape(name):
@@ -373,17 +395,24 @@ def now_text():
         seconds, datetime.timezone.utc).strftime('%Y-%m-%dT%H:%M:%SZ')
 
 
-def dumps(consumers, microversion, saved_at, written=None):
+def dumps(consumers, microversion, saved_at, written=None,
+          providers=None):
     """The text of a save file: its fields, then the consumers as given.
 
     The resources keep the server's order, so that a restore's diff shows
     them as ``allocation show`` does. ``written``, for an undo file:
     {consumer: the record about to be written over the one saved, with
-    the generation it will have}; ``allocation restore`` takes a
-    consumer that holds just that as changed by that write alone.
+    the generation it will have, or ``{"allocations": {}}`` for one it
+    removes}; ``allocation restore`` takes a consumer that holds just
+    that as changed by that write alone. ``providers``, for a save of
+    providers: [uuid] of those whose consumers were saved; ``allocation
+    restore`` says which consumers now on them it leaves alone.
     """
     data = {'format_version': FORMAT_VERSION, 'microversion': microversion,
-            'saved_at': saved_at, 'consumers': consumers}
+            'saved_at': saved_at}
+    if providers:
+        data['providers'] = sorted(providers)
+    data['consumers'] = consumers
     if written:
         data['written'] = written
     return json.dumps(data, indent=2) + '\n'

@@ -187,7 +187,8 @@ class SaveAllocation(filters.ManyProviders, common.Command):
     consumer of every provider), with all its allocations, its project
     and user, its generation (from ``--os-placement-api-version 1.28``)
     and its type (from 1.38). The file, JSON, also records the
-    microversion they were read at and when. ``resource provider
+    microversion they were read at and when (and, with
+    ``--resource-provider``, the providers given). ``resource provider
     allocation restore`` puts them back.
 
     Save before any manual edit of allocations::
@@ -227,13 +228,18 @@ class SaveAllocation(filters.ManyProviders, common.Command):
                  for value in parsed_args.consumer]
         http = self.prepare(parsed_args)
         found = []
+        # The providers given: restore says which consumers on them,
+        # not saved, it leaves alone.
+        saved_rps = []
         if parsed_args.resource_provider or not given:
             read = self.each_provider(
                 http, lambda uuid: providers.provider_allocations(http, uuid),
                 self.select_providers(http, parsed_args))
             self.require_complete(batch_names.SAVE_FILE, batch_names.PROVIDERS)
-            for _provider, allocations in read:
+            for provider, allocations in read:
                 found.extend(allocations)
+                if parsed_args.resource_provider:
+                    saved_rps.append(provider['uuid'])
         wanted = sorted(set(given + found))
         records = dict(self.each(
             http, lambda consumer: consumer_api.read_consumer(http, consumer),
@@ -255,7 +261,8 @@ class SaveAllocation(filters.ManyProviders, common.Command):
         # osc_placement.resources).
         from osc_placement.model import savefile
         microversion = version.get_version(self)
-        text = savefile.dumps(records, microversion, savefile.now_text())
+        text = savefile.dumps(records, microversion, savefile.now_text(),
+                              providers=saved_rps)
         if parsed_args.file in (None, '-'):
             self.app.stdout.write(text)
             return 0
@@ -290,7 +297,9 @@ class RestoreAllocation(batch.Batched, common.Lister):
     change by another writer in between is refused too (from 1.28). The
     undo file of ``resource provider audit --fix`` also says what the fix
     wrote: a consumer that holds just that has changed by the fix alone
-    and is restored; only one changed after the fix is refused.
+    and is restored; only one changed after the fix is refused. A
+    consumer the file does not hold is never changed: of a save of
+    providers (``--resource-provider``), those now on them are named.
 
     Prints, per consumer and provider, what changes: ``added``,
     ``removed`` or ``changed``, with the resources before and after.
@@ -413,6 +422,30 @@ class RestoreAllocation(batch.Batched, common.Lister):
                          % counted(len(problems), 'problem'))
         return '; '.join(parts) + '; nothing was written.' if parts else None
 
+    def _left_alone(self, http, saved):
+        """Say which consumers now on the providers saved it leaves alone.
+
+        A save of providers (``--resource-provider``) names them: a
+        consumer on them that the file does not hold (new since the save)
+        is not restored, nor removed. A provider gone holds none.
+        """
+        def on(rp):
+            try:
+                return providers.provider_allocations(http, rp)
+            except exceptions.NotFound:
+                return {}
+        now = set()
+        for _rp, held in self.each(http, on, saved.providers,
+                                   batch_names.PROVIDERS):
+            now.update(held)
+        self.require_complete(batch_names.ROWS, batch_names.PROVIDERS)
+        others = sorted(now - set(saved.consumers))
+        if others:
+            self.log.warning(
+                'Left alone: %s now on the resource providers saved, not in '
+                'the file: %s.', counted(len(others), 'consumer'),
+                ', '.join(others))
+
     def take_action(self, parsed_args):
         # save and restore only: the file format (see
         # osc_placement.resources).
@@ -427,6 +460,7 @@ class RestoreAllocation(batch.Batched, common.Lister):
             http, lambda consumer: consumer_api.read_consumer(http, consumer),
             list(saved.consumers), batch_names.CONSUMERS))
         self.require_complete(batch_names.ROWS, batch_names.CONSUMERS)
+        self._left_alone(http, saved)
         by_generation = all(
             version.compare(at, version.ge(microversions.CONSUMER_GENERATION),
                             exc=False)

@@ -162,6 +162,65 @@ class TestSaveWhatRestoreTakes(RestoreCase):
                               'consumer.']), (code, err.splitlines()))
 
 
+class TestSaveOfProviders(RestoreCase):
+    """A restore of a save of providers names the consumers it leaves."""
+
+    def test_consumers_now_on_the_providers_are_named_and_left_alone(self):
+        out = self.ok(*ALLOC, 'save', '--resource-provider', 'storage-1',
+                      '--file', self.file, version='1.39')
+        self.assertIn('Saved the allocations of 1 consumer on 2 resource '
+                      'providers', out)
+        with open(self.file) as f:
+            self.assertEqual([writes.RP2], json.load(f)['providers'])
+        # After the save: C1 deleted, a new consumer on storage-1.
+        self.ok(*ALLOC, 'delete', C1, version='1.39')
+        tests.allocate(self, writes.C3, {writes.RP2: {'DISK_GB': 5}})
+        left = ('Left alone: 1 consumer now on the resource providers '
+                'saved, not in the file: %s.' % writes.C3)
+        out, err, code = self.openstack(*ALLOC, 'restore', self.file, '-f',
+                                        'json', version='1.39')
+        self.assertEqual((0, [left]), (code, err.splitlines()))
+        self.assertEqual([C1, C1], [r['consumer_uuid']
+                                    for r in json.loads(out)])
+        self.assertEqual({RP1: {'VCPU': 2, 'MEMORY_MB': 256},
+                          writes.RP2: {'DISK_GB': 10}}, self.held(C1))
+        self.assertEqual({writes.RP2: {'DISK_GB': 5}},
+                         self.held(writes.C3))
+        # Nothing left to restore: the consumers left alone still said.
+        _out, err, code = self.openstack(*ALLOC, 'restore', self.file,
+                                         version='1.39')
+        self.assertEqual((0, [left, 'Nothing to restore: every consumer of '
+                                    'the file (1) holds what it says.']),
+                         (code, err.splitlines()))
+
+    def test_the_restore_says_it_in_the_dry_run_and_the_real_run(self):
+        self.ok(*ALLOC, 'save', '--resource-provider', 'storage-1',
+                '--file', self.file, version='1.39')
+        self.ok(*ALLOC, 'delete', C1, version='1.39')
+        tests.allocate(self, writes.C3, {writes.RP2: {'DISK_GB': 5}})
+        said = []
+        for more in (('--dry-run',), ()):
+            _out, err, code = self.openstack(*ALLOC, 'restore', self.file,
+                                             *more, version='1.39')
+            self.assertEqual(0, code, err)
+            said.append(err.splitlines()[0])
+        self.assertEqual(['Left alone: 1 consumer now on the resource '
+                          'providers saved, not in the file: %s.'
+                          % writes.C3] * 2, said)
+
+    def test_a_save_of_consumers_names_no_provider(self):
+        self.ok(*ALLOC, 'save', '--consumer', C1, '--file', self.file,
+                version='1.39')
+        with open(self.file) as f:
+            self.assertNotIn('providers', json.load(f))
+        tests.allocate(self, writes.C3, {writes.RP2: {'DISK_GB': 5}})
+        _out, err, code = self.openstack(*ALLOC, 'restore', self.file,
+                                         version='1.39')
+        self.assertEqual((0, ['Nothing to restore: every consumer of the '
+                              'file (1) holds what it says.']),
+                         (code, err.splitlines()))
+
+
 class TestSaveFile(RestoreCase):
     """``save --file`` writes a new regular file, or replaces one."""
 

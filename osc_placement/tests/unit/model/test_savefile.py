@@ -185,7 +185,8 @@ class TestRead(base.BaseTestCase):
     def test_unknown_top_level_key(self):
         self.assertEqual(
             '%s: consumer: expected no such key (known: consumers, '
-            'format_version, microversion, saved_at, written).' % self.path,
+            'format_version, microversion, providers, saved_at, written).'
+            % self.path,
             self.refused(self.saved(consumer={})))
 
     def test_written_only_of_the_consumers_saved(self):
@@ -210,6 +211,28 @@ class TestRead(base.BaseTestCase):
             f.write(savefile.dumps({}, '1.39', '2026-12-01T15:00:00Z'))
         self.assertNotIn('written', json.loads(open(self.path).read()))
         self.assertEqual({}, savefile.read_saved(self.path).written)
+
+    def test_a_save_of_providers_reads_back_its_providers(self):
+        rp = 'aaaaaaaa-aaaa-4aaa-8aaa-000000000001'
+        with open(self.path, 'w') as f:
+            f.write(savefile.dumps({}, '1.39', '2026-12-01T15:00:00Z',
+                                   providers=[rp]))
+        self.assertEqual([rp], savefile.read_saved(self.path).providers)
+        # A file of before (no providers) reads as a save of consumers.
+        with open(self.path, 'w') as f:
+            f.write(self.saved())
+        self.assertEqual([], savefile.read_saved(self.path).providers)
+
+    def test_providers_are_uuids_each_once(self):
+        rp = 'aaaaaaaa-aaaa-4aaa-8aaa-000000000001'
+        for value, where, expected in (
+                ({rp: 1}, 'providers', 'a list of resource provider UUIDs'),
+                (['compute-1'], 'providers.0', 'a resource provider UUID'),
+                ([rp, rp], 'providers.1', 'each resource provider once '
+                                          '(%s is given twice)' % rp)):
+            self.assertEqual(
+                '%s: %s: expected %s.' % (self.path, where, expected),
+                self.refused(self.saved(providers=value)))
 
     def test_unknown_microversion(self):
         self.assertEqual(

@@ -186,6 +186,33 @@ class TestRestoreRequests(base.FileTestCase):
                           SAVED['consumers']),
                          (post.method, post.path, post.version, post.body))
 
+    def test_a_save_of_providers_reads_them_a_provider_gone_holds_none(
+            self):
+        self.requests_mock.get(URL + '/allocations/' + C1, json=consumer(
+            {RP1: {'VCPU': 2}}, consumer_type='INSTANCE'))
+        self.requests_mock.get(
+            URL + '/resource_providers/%s/allocations' % RP1, json={
+                'resource_provider_generation': 3, 'allocations': {
+                    C1: {'resources': {'VCPU': 2}},
+                    C2: {'resources': {'VCPU': 1}}}})
+        self.requests_mock.get(
+            URL + '/resource_providers/%s/allocations' % RP2,
+            **base.error_reply(404, 'No resource provider with uuid %s '
+                                    'found' % RP2))
+        out, err, code = self.openstack(
+            *ALLOC, 'restore', self.file(dict(SAVED, providers=[RP1, RP2])),
+            version='1.39')
+        self.assertEqual((0, [
+            'Left alone: 1 consumer now on the resource providers saved, '
+            'not in the file: %s.' % C2, 'Nothing to restore: every '
+            'consumer of the file (1) holds what it says.']),
+            (code, err.splitlines()))
+        self.assertEqual(
+            [('GET', '/allocations/' + C1),
+             ('GET', '/resource_providers/%s/allocations' % RP1),
+             ('GET', '/resource_providers/%s/allocations' % RP2)],
+            [(r.method, r.path) for r in self.requests_sent()])
+
 
 class TestRestoreStdin(base.FileTestCase):
 
