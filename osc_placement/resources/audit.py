@@ -107,7 +107,8 @@ class AuditResourceProvider(batch.Batched, common.Lister):
     writes nothing.
 
     Exit codes, as nova-manage's: 0 nothing found, 3 found, 4 found and
-    fixed; 1 for an error, 2 for a usage error.
+    fixed; 1 for an error, 2 for a usage error; 130 (143) after Ctrl-C
+    (SIGTERM), with one line saying what was written.
     """
 
     min_version = microversions.CONSUMER_GENERATION
@@ -140,8 +141,9 @@ class AuditResourceProvider(batch.Batched, common.Lister):
             help='Fix what can be fixed (see the fix column).')
         parser.add_argument(
             '--dry-run', action='store_true',
-            help='With --fix: print what it would do, write nothing, '
-                 'exit 3.')
+            help='With --fix: print what it would do and refuse what it '
+                 'would refuse; write nothing (exit 3 when something is '
+                 'found, 0 when nothing is).')
         parser.add_argument(
             '--undo-file', metavar='<path>',
             help='With --fix (required, with --dry-run too): where to '
@@ -150,7 +152,8 @@ class AuditResourceProvider(batch.Batched, common.Lister):
                  'plain "allocation restore" takes back; the aggregates '
                  'changed go to <path>.aggregates. A new file, created '
                  '0600: an existing <path> or <path>.aggregates is '
-                 'refused, never replaced.')
+                 'refused, never replaced; "-" is refused (standard output '
+                 'carries the rows).')
         return parser
 
     def usage_errors(self, parsed_args):
