@@ -474,7 +474,8 @@ def fix(cmd, http, prepared, undo_path, names):
     them, or that changes in between, is named and left as it is. The
     aggregates' undo, written before, is written again with each
     provider's generation after its write, so that its commands need
-    nothing filled in. A signal during the fix ends it between two
+    nothing filled in (and those not written, none). A signal during the
+    fix ends it between two
     writes, with one line saying what was written, what was not, and
     where the undo file is (:class:`_Steps`).
     """
@@ -488,7 +489,9 @@ def fix(cmd, http, prepared, undo_path, names):
         try:
             _write(cmd, http, steps, names)
         finally:
-            if steps.done:
+            if agg_writes:
+                # The commands of the providers written, with their
+                # generations; the others have nothing to undo.
                 savefile.write(undo_path + '.aggregates',
                                plan.aggregate_undo(agg_writes, names,
                                                    steps.done))

@@ -228,30 +228,39 @@ def aggregate_writes(found, now):
 def aggregate_undo(writes, names, generations=None):
     """The lines of the aggregates' undo: the commands that put them back.
 
-    ``writes``: as :func:`aggregate_writes`; ``names``: {rp: name};
-    ``generations``: {rp: its generation after the audit's write}, given
-    once written: each command then carries it, and Placement refuses it
-    should the provider have changed since. A provider without one (not
-    written yet) needs the generation that ``resource provider aggregate
-    list`` shows.
+    ``writes``: as :func:`aggregate_writes`; ``names``: {rp: name}.
+    ``generations``: None before the audit's writes: each command then
+    needs the generation that ``resource provider aggregate list`` shows
+    when it is run (``<generation>``). After them, {rp: its generation
+    after the audit's write} of the providers written: each command
+    carries it, and Placement refuses it should the provider have
+    changed since; a provider not written (the fix stopped or refused
+    before it) has nothing to undo, and is said so in a comment.
     """
-    generations = generations or {}
     lines = ['# The aggregates of these resource providers before '
-             '"resource provider audit --fix"; each command puts them back',
-             '# (with the generation each provider had after the fix: '
-             'refused if it changed since;',
-             '# <generation>: not written by the fix, give the one "resource '
-             'provider aggregate list <uuid>" shows).',
-             '# Run them before the restore of the allocations: that '
-             'changes the providers\' generations.']
+             '"resource provider audit --fix"; each command puts them back.']
+    if generations is None:
+        lines.append('# Written before the fix\'s writes: give each '
+                     '<generation> the one "resource provider aggregate '
+                     'list <uuid>" shows.')
+    else:
+        lines.append('# Each carries the generation its provider had after '
+                     'the fix: refused if it changed since.')
+    lines.append('# Run them before the restore of the allocations: that '
+                 'changes the providers\' generations.')
     for rp, (current, _new) in sorted(writes.items()):
         lines.append('# %s' % names.get(rp, rp))
+        if generations is not None and rp not in generations:
+            lines.append('# (its aggregates were not changed by the fix: '
+                         'nothing to undo)')
+            continue
         lines.append(
             'openstack --os-placement-api-version %s resource provider '
             'aggregate set %s--generation %s %s' % (
                 microversions.AGGREGATES_GENERATION, ''.join(
                     '--aggregate %s ' % agg for agg in current),
-                generations.get(rp, '<generation>'), rp))
+                '<generation>' if generations is None else generations[rp],
+                rp))
     return '\n'.join(lines) + '\n'
 
 

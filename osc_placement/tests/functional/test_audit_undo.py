@@ -207,3 +207,43 @@ class TestInterruptedFix(A.AuditTestCase):
             *(RESTORE + ('--file', undo)), version=A.VERSION)
         self.assertEqual((0, 'Nothing to restore: every consumer of the '
                              'file (7) holds what it says.\n'), (code, err))
+
+    def test_a_signal_between_the_aggregates_leaves_the_undo_of_those_done(
+            self):
+        undo = os.path.join(self.dir, 'undo.json')
+        before = self.state()[0]
+        puts = []
+
+        def interrupt(method, url, kwargs):
+            # Ctrl-C as the first provider's aggregates are written.
+            if url.endswith('/aggregates'):
+                puts.append(url)
+                if len(puts) == 1:
+                    os.kill(os.getpid(), signal.SIGINT)
+
+        self.before_request(interrupt, method='PUT')
+        out, err, code = self.openstack(*(A.AUDIT + (
+            '--fix', '--undo-file', undo)), version=A.VERSION)
+        self.assertEqual(130, code)
+        self.assertEqual(
+            ['Interrupted: the allocations were written; the aggregates '
+             'of 1 of 2 resource providers were changed, the other 1 not; '
+             'the undo file is %s.' % undo], err.splitlines())
+        after = self.state()[0]
+        self.assertNotEqual(before[A.CN1][1], after[A.CN1][1])
+        self.assertEqual(before[A.CN2][1], after[A.CN2][1])
+        with open(undo + '.aggregates') as f:
+            text = f.read()
+        commands = [line.split() for line in text.splitlines()
+                    if line.startswith('openstack ')]
+        # cn1's command, with its generation; cn2 has nothing to undo.
+        self.assertEqual([A.CN1], [words[-1] for words in commands])
+        self.assertIn('# cn2\n# (its aggregates were not changed by the '
+                      'fix: nothing to undo)\n', text)
+        self.assertNotIn('<generation>', text)
+        words = commands[0]
+        version = words[words.index('--os-placement-api-version') + 1]
+        out, err, code = self.openstack(*[w for w in words[1:] if w not in (
+            '--os-placement-api-version', version)], version=version)
+        self.assertEqual((0, ''), (code, err))
+        self.assertEqual(before[A.CN1][1], self.state()[0][A.CN1][1])
