@@ -26,6 +26,7 @@ with its generation.
 
 import datetime
 import functools
+import os
 
 from osc_lib import exceptions
 
@@ -338,12 +339,25 @@ def _undo(cmd, path, before, written, aggregate_writes, names):
     (``plan.written_after()``), so that a plain ``allocation restore``
     tells the fix's changes from later ones.
     """
-    savefile.write(path, savefile.dumps(
-        before, version.get_version(cmd), savefile.now_text(), written),
-        replace=False)
-    if aggregate_writes:
-        savefile.write(path + '.aggregates', plan.aggregate_undo(
-            aggregate_writes, names), replace=False)
+    try:
+        savefile.write(path, savefile.dumps(
+            before, version.get_version(cmd), savefile.now_text(), written),
+            replace=False)
+        if aggregate_writes:
+            try:
+                savefile.write(path + '.aggregates', plan.aggregate_undo(
+                    aggregate_writes, names), replace=False)
+            except savefile.FileError:
+                # Half an undo is none: the file written goes too, so
+                # that the fix can be run again with the same path.
+                try:
+                    os.unlink(path)
+                except OSError:
+                    pass
+                raise
+    except savefile.FileError as exc:
+        raise exceptions.CommandError('--undo-file %s; nothing was written.'
+                                      % str(exc).rstrip('.')) from None
 
 
 # How far before the audit's first read of Nova the migrations changed

@@ -247,3 +247,26 @@ class TestInterruptedFix(A.AuditTestCase):
             '--os-placement-api-version', version)], version=version)
         self.assertEqual((0, ''), (code, err))
         self.assertEqual(before[A.CN1][1], self.state()[0][A.CN1][1])
+
+    def test_an_undo_it_cannot_write_whole_writes_nothing(self):
+        undo = os.path.join(self.dir, 'undo.json')
+        real = savefile.write
+
+        def write(name, text, *args, **kwargs):
+            if name.endswith('.aggregates'):
+                raise savefile.FileError(
+                    '%s: cannot write it: No space left on device.' % name)
+            return real(name, text, *args, **kwargs)
+
+        self.useFixture(fixtures.MonkeyPatch(
+            'osc_placement.model.savefile.write', write))
+        before = self.state()
+        out, err, code = self.openstack(*(A.AUDIT + (
+            '--fix', '--undo-file', undo)), version=A.VERSION)
+        self.assertEqual(
+            (1, ['--undo-file %s.aggregates: cannot write it: No space left '
+                 'on device; nothing was written.' % undo]),
+            (code, err.splitlines()))
+        self.assertEqual(before, self.state())
+        # No half undo left: the same path can be given again.
+        self.assertEqual([], os.listdir(self.dir))
