@@ -26,7 +26,6 @@ with its generation.
 
 import datetime
 import functools
-import os
 
 from osc_lib import exceptions
 
@@ -350,10 +349,7 @@ def _undo(cmd, path, before, written, aggregate_writes, names):
             except savefile.FileError:
                 # Half an undo is none: the file written goes too, so
                 # that the fix can be run again with the same path.
-                try:
-                    os.unlink(path)
-                except OSError:
-                    pass
+                savefile.remove(path)
                 raise
     except savefile.FileError as exc:
         raise exceptions.CommandError('--undo-file %s; nothing was written.'

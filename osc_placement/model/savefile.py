@@ -37,6 +37,7 @@ one line naming the file, the path of the value inside it
 (``consumers.<uuid>.allocations``) and what is expected there.
 """
 
+import contextlib
 import datetime
 import errno
 import json
@@ -492,7 +493,7 @@ def _put(temporary, name, replace):
             raise _exists(name) from None
         os.replace(temporary, name)
         return
-    _remove(temporary)
+    remove(temporary)
 
 
 def write(name, text, replace=True, standard_output=False):
@@ -520,20 +521,18 @@ def write(name, text, replace=True, standard_output=False):
             os.fsync(f.fileno())
         _put(temporary, name, replace)
     except OSError as exc:
-        _remove(temporary)
+        remove(temporary)
         raise _unwritable(name, exc)
     except BaseException:
         # A FileError of _put's, or Ctrl-C: no temporary file left.
-        _remove(temporary)
+        remove(temporary)
         raise
 
 
-def _remove(temporary):
-    """Remove the temporary file, if it is still there (and can be)."""
-    try:
-        os.unlink(temporary)
-    except OSError:
-        pass
+def remove(name):
+    """Remove a file this module wrote, if it is still there (and can be)."""
+    with contextlib.suppress(OSError):
+        os.unlink(name)
 
 
 def _unwritable(name, exc):
