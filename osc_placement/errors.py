@@ -84,12 +84,15 @@ class Interrupted(exceptions.CommandError):
     """A signal stopped the command; ``signum``: which.
 
     The command framework writes the message and exits with 128 + the
-    signal's number.
+    signal's number. ``write``: for a write the signal came during, what
+    became of it (``'sent and accepted'``, with the refusal or reason
+    after a colon), else None.
     """
 
-    def __init__(self, message, signum):
+    def __init__(self, message, signum, write=None):
         super().__init__(message)
         self.signum = signum
+        self.write = write
 
 
 def text_of(body):
@@ -492,8 +495,9 @@ def interrupted_write(signum, outcome, why=None):
     ``outcome``: one of the ``WRITE_*`` above; ``why``: what follows (the
     refusal, the reason and how to check).
     """
-    return Interrupted('Interrupted: the write was %s%s.' % (
-        outcome, (': ' + why.rstrip('.')) if why else ''), signum)
+    write = outcome + ((': ' + why.rstrip('.')) if why else '')
+    return Interrupted('Interrupted: the write was %s.' % write, signum,
+                       write=write)
 
 
 def write_left_in_flight(signum, method, path, body):

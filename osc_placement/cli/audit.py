@@ -465,8 +465,7 @@ class _Steps(object):
 
     def interrupted(self, exc, what):
         """The Interrupted of a write in flight, about ``what``."""
-        said = str(exc).rstrip('.').replace('Interrupted: the write was',
-                                            'the write of %s was' % what, 1)
+        said = 'the write of %s was %s' % (what, exc.write)
         if what != 'the allocations':
             said = '%s; %s' % (self.allocations(), said)
         return errors.Interrupted(_after_signal(
@@ -485,9 +484,9 @@ def fix(cmd, http, prepared, undo_path, names):
     aggregates' undo, written before, is written again with each
     provider's generation after its write, so that its commands need
     nothing filled in (and those not written, none). A signal during the
-    fix ends it between two
-    writes, with one line saying what was written, what was not, and
-    where the undo file is (:class:`_Steps`).
+    fix ends it between two writes, with one line saying what was
+    written, what was not, and where the undo file is
+    (:class:`_Steps`).
     """
     writes, before, _stale, agg_writes = prepared
     steps = _Steps(undo_path, writes, agg_writes)

@@ -547,7 +547,9 @@ class Batched(object):
                 raise errors.Interrupted(
                     'Interrupted while reading the %s again after '
                     'Placement refused the write: nothing was written.'
-                    % things.many, batch.interrupted)
+                    % things.many, batch.interrupted,
+                    write='%s (the %s read again were cut short)' % (
+                        errors.WRITE_REFUSED, things.many))
             failed = batch.failed()
             if failed:
                 raise failed[0][1]

@@ -217,3 +217,17 @@ class TestAnyBody(base.TestCase):
         message = errors.error_message(
             strategies.read_response(400, body.encode()))
         self.assertOneLine(message)
+
+
+class TestInterruptedWrite(base.TestCase):
+    """What became of a write is data on the error, not only its text."""
+
+    def test_the_outcome_and_why(self):
+        exc = errors.interrupted_write(2, errors.WRITE_REFUSED, 'No room.')
+        self.assertEqual('sent and refused: No room', exc.write)
+        self.assertEqual('Interrupted: the write was sent and refused: No '
+                         'room.', str(exc))
+        self.assertEqual(2, exc.signum)
+
+    def test_a_signal_outside_a_write_has_none(self):
+        self.assertIsNone(errors.Interrupted('Interrupted.', 2).write)
