@@ -123,3 +123,7 @@ COMPUTE_HYPERVISOR_UUID = '2.53'
 # (2.53), aggregates carry theirs (2.41). Below 2.88, whose hypervisor
 # details ask every compute service for its uptime.
 COMPUTE_AUDIT = '2.80'
+
+# Servers carry the availability zone they are pinned to (the drain
+# plan's reads of servers; below it, the audit's).
+COMPUTE_PINNED_ZONE = '2.96'

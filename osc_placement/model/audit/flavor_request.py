@@ -32,13 +32,17 @@ FLAVOR_CLASSES = frozenset(('VCPU', 'PCPU', 'MEMORY_MB', 'DISK_GB', 'VGPU',
                             'MEM_ENCRYPTION_CONTEXT'))
 
 
-def _request(server):
-    """The request of the server's flavor, after every rule."""
-    request = resource_request.Request(
+def request(server):
+    """The request of the server's flavor, after every rule.
+
+    Raises ``model.flavors.resource_request.Refused`` (a CommandError)
+    for a flavor Nova's scheduler refuses.
+    """
+    found = resource_request.Request(
         server.flavor, boot_from_volume=server.boot_from_volume)
     for rule in rules.RULES:
-        rule(request)
-    return request
+        rule(found)
+    return found
 
 
 def nested_need(request):
@@ -70,11 +74,11 @@ def requested(server, nested=False):
     if server.flavor is None:
         return None, 'the compute API gave no flavor for it'
     try:
-        request = _request(server)
+        translated = request(server)
     except exceptions.CommandError as exc:
         return None, 'its flavor cannot be translated (%s)' % exc
     merged = {}
-    for group in request.groups.values():
+    for group in translated.groups.values():
         for rclass, amount in group.resources.items():
             merged[rclass] = merged.get(rclass, 0) + amount
-    return merged, None if nested else nested_need(request)
+    return merged, None if nested else nested_need(translated)

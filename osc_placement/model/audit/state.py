@@ -47,14 +47,17 @@ ENDED = frozenset(('confirmed', 'reverted', 'error', 'failed', 'completed',
 
 class Server(collections.namedtuple('Server', (
         'uuid name status task_state project_id user_id node flavor '
-        'boot_from_volume host'), defaults=(None,))):
+        'boot_from_volume host zone pinned_zone'),
+        defaults=(None, None, None))):
     """A server as the compute API lists it.
 
     ``node``: its hypervisor's name (None when on no host), ``host``: its
     compute service's host (two hosts' hypervisors may share a name:
     a server's is the one of that host and name); ``flavor``:
     the embedded flavor as ``model.flavors.translate()`` takes it, None
-    when the API gave none (a down cell).
+    when the API gave none (a down cell); ``zone``: the availability
+    zone it is in, ``pinned_zone`` the one it must stay in (compute
+    2.96 and later; None: none, or not given).
     """
 
     __slots__ = ()
@@ -96,7 +99,9 @@ def server(body):
         flavor=_flavor(body),
         # A server booted from a volume has no image: "".
         boot_from_volume=body.get('image') == '',
-        host=body.get('OS-EXT-SRV-ATTR:host'))
+        host=body.get('OS-EXT-SRV-ATTR:host'),
+        zone=body.get('OS-EXT-AZ:availability_zone') or None,
+        pinned_zone=body.get('pinned_availability_zone') or None)
 
 
 def parse_time(value):

@@ -57,7 +57,8 @@ SNAPSHOT = set(sys.modules)
 # or building a parser.
 ENGINES = ('osc_placement.api.allocations', 'osc_placement.api.compute',
            'osc_placement.api.nova_state', 'osc_placement.cli.audit',
-           'osc_placement.model.audit',
+           'osc_placement.model.audit', 'osc_placement.api.drain',
+           'osc_placement.cli.drain', 'osc_placement.model.drain',
            'osc_placement.api.fit_requests', 'osc_placement.api.verdicts',
            'osc_placement.cli.dot', 'osc_placement.model.candidates',
            'osc_placement.model.evaluation', 'osc_placement.model.fit_rows',

@@ -1,0 +1,241 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
+
+"""The steps of ``resource provider drain plan``: read, then plan.
+
+:func:`read` reads Placement (``api/drain.py``: the trees, the drained
+trees' consumers, the targets' state) and, when the session reaches the
+compute API, Nova (the servers, migrations and zones of the drained
+hosts), and builds the plan's ``model.drain.cloud.Cloud``: each
+consumer with what Nova says of it (``model.drain.nova``). The command
+then calls ``model.drain.search.plan()``.
+"""
+
+import dataclasses
+import typing
+
+from osc_lib import exceptions
+
+from osc_placement.api import compute
+from osc_placement.api import drain as drain_api
+from osc_placement.cli import common
+from osc_placement.model.drain import cloud as clouds
+from osc_placement.model.drain import inputs
+from osc_placement.model.drain import nova as nova_terms
+from osc_placement.model.text import printable
+
+MARKS = (clouds.COMPUTE_NODE, clouds.DISABLED, clouds.SHARING)
+
+NOVA_READS = ('the servers, migrations, hypervisors and availability zones '
+              'of the compute API')
+
+
+@dataclasses.dataclass(frozen=True)
+class Read:
+    """What the command prints besides the plan.
+
+    ``cloud``: the plan's input; ``nova``: the compute API's state
+    (``api.drain.Nova``), None without one.
+    """
+
+    cloud: clouds.Cloud
+    nova: typing.Optional[drain_api.Nova]
+
+    def host(self, root):
+        """The nova-compute host of a target root, None if unknown."""
+        node = self.nova.nodes.get(root) if self.nova else None
+        return node.host if node else None
+
+
+def _drained(cmd, http, run, parsed_args, records):
+    """The sorted roots of the providers and aggregate given."""
+    given = []
+    if parsed_args.providers:
+        given.extend(found['uuid'] for found in drain_api.looked_up(
+            http, run, parsed_args.providers).values())
+    if parsed_args.aggregate:
+        held = drain_api.members(http, run, [parsed_args.aggregate])
+        if not held.get(parsed_args.aggregate):
+            raise exceptions.CommandError(
+                'Nothing to drain: aggregate %s has no resource provider.'
+                % parsed_args.aggregate)
+        given.extend(held[parsed_args.aggregate])
+    return inputs.roots(records, given)
+
+
+def _narrowed(http, run, parsed_args, records):
+    """The roots ``--target`` and ``--target-aggregate`` keep, or None."""
+    if not parsed_args.target and not parsed_args.target_aggregate:
+        return None
+    kept = set()
+    if parsed_args.target:
+        kept.update(inputs.roots(records, [
+            found['uuid'] for found in drain_api.looked_up(
+                http, run, parsed_args.target).values()]))
+    if parsed_args.target_aggregate:
+        held = drain_api.members(http, run, [parsed_args.target_aggregate])
+        in_aggregate = set(inputs.roots(
+            records, held.get(parsed_args.target_aggregate, ())))
+        kept = in_aggregate if not parsed_args.target else (
+            kept & in_aggregate)
+    return kept
+
+
+def _compute_proxy(cmd):
+    """The compute proxy, or None when the session reaches no compute API.
+
+    A session without a catalog (``admin_token``, ``none``) reaches one
+    only through an endpoint of its own; one with a catalog, when the
+    catalog lists it.
+    """
+    try:
+        proxy = compute.read(cmd, NOVA_READS, lambda proxy: proxy)
+    except exceptions.CommandError:
+        return None
+    available = cmd.app.client_manager.is_service_available('compute')
+    if available is False:
+        return None
+    return proxy
+
+
+def _nova(cmd, http, drained, consumers):
+    """Nova's state of the drained hosts, or None (said on stderr)."""
+    proxy = _compute_proxy(cmd)
+    if proxy is None:
+        cmd.log.warning(
+            'No compute API in this session: the servers\' flavors, zones '
+            'and states were not read; the plan follows Placement alone.')
+        return None
+    workers = http.parallel or cmd.default_parallel
+    found = compute.read(cmd, NOVA_READS, lambda _proxy: drain_api.read_nova(
+        proxy, drained, consumers, workers))
+    if not found.pinned_known:
+        cmd.log.warning(
+            'The compute API is older than %s: it does not say which zone '
+            'a server is pinned to; each server is kept in the zone it is '
+            'in now.' % drain_api.PINNED_ZONE)
+    return found
+
+
+def _constraints(uuid, record, nova, providers, drained):
+    """The Consumer fields Nova's state gives one consumer."""
+    if nova is None:
+        return {}
+    server = nova.servers.get(uuid)
+    found = {'server': server.shown() if server else ''}
+    why = nova_terms.stays(uuid, server, nova.migrations)
+    if why is None:
+        try:
+            translated = nova_terms.request(server)
+        except nova_terms.Untranslatable as exc:
+            why = str(exc)
+    if why is not None:
+        found['stays'] = why
+        return found
+    held = {rp: dict(alloc['resources'])
+            for rp, alloc in record['allocations'].items()}
+    needs = {}
+    for root in drained:
+        on_tree = {rp: amounts for rp, amounts in held.items()
+                   if rp in providers and providers[rp].root == root}
+        if on_tree:
+            needs.update(nova_terms.needs(translated, on_tree, providers,
+                                          root))
+    found['needs'] = needs
+    found['member_of'] = nova_terms.zone(server, nova.pinned_known)
+    return found
+
+
+def _traits_needed(constraints):
+    found = set()
+    for fields in constraints.values():
+        for need in fields.get('needs', {}).values():
+            found |= need.required | need.forbidden
+    return found
+
+
+def read(cmd, http, parsed_args):
+    """The :class:`Read` of the drain of the providers given."""
+    run = common.runner(cmd)
+    records = drain_api.provider_list(http)
+    by_uuid = {record['uuid']: record for record in records}
+    drained = _drained(cmd, http, run, parsed_args, records)
+    marks = drain_api.with_traits(http, run, MARKS)
+    narrowed = _narrowed(http, run, parsed_args, records)
+    targets = inputs.targets(records, marks[clouds.COMPUTE_NODE],
+                             marks[clouds.DISABLED], set(drained), narrowed)
+    trees = inputs.trees(records)
+    drained_rps = [rp for root in drained for rp in trees.get(root, ())]
+    held = drain_api.allocations_on(http, run, drained_rps)
+    uuids = sorted({c for on_rp in held.values() for c in on_rp})
+    records_of = drain_api.consumers(http, run, uuids)
+    nova = _nova(cmd, http, drained, uuids)
+    sharing = sorted({rp for rec in records_of.values()
+                      for rp in rec['allocations']
+                      if rp in marks[clouds.SHARING]})
+    shared_by = drain_api.aggregates(http, run, sharing)
+    member_of = drain_api.members(
+        http, run, sorted({agg for aggs in shared_by.values()
+                           for agg in aggs}))
+    bare = {uuid: inputs.provider(by_uuid[uuid]) for uuid in by_uuid}
+    constraints = {c: _constraints(c, records_of[c], nova, bare, drained)
+                   for c in uuids}
+    traits = dict(marks)
+    traits.update(drain_api.with_traits(
+        http, run, _traits_needed(constraints) - set(marks)))
+    target_rps = [rp for root in targets for rp in trees.get(root, ())]
+    states = drain_api.states(http, run, target_rps)
+    providers = {}
+    for uuid in drained_rps + target_rps + sharing:
+        record = by_uuid.get(uuid)
+        if record is None:
+            continue
+        providers[uuid] = inputs.provider(
+            record, traits={t for t, rps in traits.items() if uuid in rps},
+            aggregates=_aggregates(uuid, record, shared_by, member_of, nova),
+            state=states.get(uuid))
+    consumers = [inputs.consumer(c, records_of[c], **constraints[c])
+                 for c in uuids if c in records_of]
+    names = {key: nova_terms.zone_name(key) for fields in constraints.values()
+             for group in fields.get('member_of', ()) for key in group}
+    return Read(clouds.Cloud(providers=providers, drained=drained,
+                             targets=targets, consumers=consumers,
+                             aggregate_names=names), nova)
+
+
+def _aggregates(uuid, record, shared_by, member_of, nova):
+    """The aggregates of a provider that the plan looks at.
+
+    A sharing provider's own; a root's among those (the pools it may
+    use); a target root's zone as a pseudo-aggregate.
+    """
+    if uuid in shared_by:
+        return frozenset(shared_by[uuid])
+    found = {agg for agg, rps in member_of.items() if uuid in rps}
+    if nova is not None and record.get('parent_provider_uuid') is None:
+        node = nova.nodes.get(uuid)
+        zone = nova.zones.get(node.host) if node else None
+        if zone:
+            found.add(nova_terms.zone_key(zone))
+    return frozenset(found)
+
+
+def command(read_, row):
+    """The ``openstack server migrate`` line of a moved server, or ''."""
+    if read_.nova is None or row.target_root is None:
+        return ''
+    host = read_.host(row.target_root)
+    server = read_.nova.servers.get(row.consumer)
+    if host is None or server is None:
+        return ''
+    return 'openstack server migrate --live-migration --host %s %s' % (
+        printable(host), row.consumer)

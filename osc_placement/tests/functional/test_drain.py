@@ -1,0 +1,306 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
+
+"""``resource provider drain plan`` against a real Placement.
+
+The cloud: ``cn1`` is drained; it has a vGPU child ``cn1_gpu``. Targets:
+``cn2`` (a vGPU child ``cn2_gpu``), ``cn3`` (in the aggregate of the
+sharing disk pool ``pool``), ``cn4`` (the biggest, but disabled). On
+``cn1``: ``small`` (moves anywhere), ``gpu`` (a vGPU: only ``cn2``),
+``pooled`` (its disk on the pool: only ``cn3``), ``big`` (12 VCPU: only
+the disabled host has room). The proof of a plan is Placement's own: the
+``allocations`` of every consumer the plan moves, sent as ONE ``POST
+/allocations`` with the consumers' generations, are accepted; then the
+consumers are written back as they were.
+"""
+
+import json
+import re
+import urllib.parse
+
+from osc_placement import tests
+from osc_placement.tests import cli
+from osc_placement.tests.functional import base
+
+NOVA = 'http://nova.test/v2.1'
+DRAIN = ('resource', 'provider', 'drain', 'plan')
+
+
+def _uuid(kind, n):
+    return '%s0000-0000-4000-8000-%012d' % (kind, n)
+
+
+CN1, CN2, CN3, CN4 = (_uuid('c0de', n) for n in (1, 2, 3, 4))
+GPU1, GPU2 = (_uuid('6900', n) for n in (1, 2))
+POOL = _uuid('d15c', 1)
+AGG = _uuid('a99e', 1)
+SMALL, GPU, POOLED, BIG, OTHER = (_uuid('5e7e', n) for n in range(1, 6))
+PROJECT, USER = 'project-a', 'user-a'
+
+HOST = {'VCPU': 16, 'MEMORY_MB': 16384, 'DISK_GB': 100}
+
+
+class DrainTestCase(base.TestCase):
+
+    def setUp(self):
+        super().setUp()
+        tests.create_provider(self, CN1, 'cn1', HOST,
+                              traits=['COMPUTE_NODE'])
+        tests.create_provider(self, GPU1, 'cn1_gpu', {'VGPU': 2}, parent=CN1)
+        tests.create_provider(self, CN2, 'cn2',
+                              {'VCPU': 8, 'MEMORY_MB': 8192, 'DISK_GB': 100},
+                              traits=['COMPUTE_NODE'])
+        tests.create_provider(self, GPU2, 'cn2_gpu', {'VGPU': 1}, parent=CN2)
+        tests.create_provider(self, CN3, 'cn3',
+                              {'VCPU': 4, 'MEMORY_MB': 4096, 'DISK_GB': 100},
+                              traits=['COMPUTE_NODE'], aggregates=[AGG])
+        tests.create_provider(self, CN4, 'cn4', HOST, traits=[
+            'COMPUTE_NODE', 'COMPUTE_STATUS_DISABLED'])
+        tests.create_provider(self, POOL, 'pool', {'DISK_GB': 1000},
+                              traits=['MISC_SHARES_VIA_AGGREGATE'],
+                              aggregates=[AGG])
+        self.held = {
+            SMALL: {CN1: {'VCPU': 1, 'MEMORY_MB': 1024, 'DISK_GB': 10}},
+            GPU: {CN1: {'VCPU': 2, 'MEMORY_MB': 2048, 'DISK_GB': 10},
+                  GPU1: {'VGPU': 1}},
+            POOLED: {CN1: {'VCPU': 1, 'MEMORY_MB': 1024},
+                     POOL: {'DISK_GB': 20}},
+            BIG: {CN1: {'VCPU': 12, 'MEMORY_MB': 2048, 'DISK_GB': 10}},
+            OTHER: {CN2: {'VCPU': 2, 'MEMORY_MB': 2048, 'DISK_GB': 10}},
+        }
+        for consumer, allocations in self.held.items():
+            tests.allocate(self, consumer, allocations, project=PROJECT,
+                           user=USER)
+
+    def plan(self, *argv, version=None):
+        """(rows, stderr, exit code) of a plan, ``-f json``."""
+        out, err, code = self.openstack(*(DRAIN + argv + ('-f', 'json')),
+                                        version=version)
+        return (json.loads(out) if out.strip() else None), err, code
+
+    def by_consumer(self, rows):
+        return {row['consumer']: row for row in rows}
+
+    def state(self):
+        """{consumer: allocations} of every consumer of the cloud."""
+        return {c: {rp: a['resources'] for rp, a in self.api(
+            'GET', '/allocations/' + c)['allocations'].items()}
+            for c in self.held}
+
+    def prove(self, rows):
+        """ONE POST /allocations of the plan's moves: accepted, undone."""
+        before = {c: self.api('GET', '/allocations/' + c) for c in self.held}
+        moved = {row['consumer']: row['allocations'] for row in rows
+                 if row['to']}
+        body = {c: {'allocations': {rp: {'resources': res}
+                                    for rp, res in allocations.items()},
+                    'project_id': before[c]['project_id'],
+                    'user_id': before[c]['user_id'],
+                    'consumer_generation': before[c]['consumer_generation'],
+                    'consumer_type': before[c]['consumer_type']}
+                for c, allocations in moved.items()}
+        self.api('POST', '/allocations', body=body)
+        after = self.state()
+        for consumer, allocations in moved.items():
+            self.assertEqual(allocations, after[consumer])
+        # Undone: each consumer as it was, with its generation now.
+        undo = {c: {'allocations': before[c]['allocations'],
+                    'project_id': before[c]['project_id'],
+                    'user_id': before[c]['user_id'],
+                    'consumer_generation': self.api(
+                        'GET', '/allocations/' + c)['consumer_generation'],
+                    'consumer_type': before[c]['consumer_type']}
+                for c in moved}
+        self.api('POST', '/allocations', body=undo)
+        return after
+
+
+class TestPlacementOnly(DrainTestCase):
+    """No compute API in the session: Placement's trees alone."""
+
+    def test_plan_moves_what_fits_and_says_why_not(self):
+        rows, err, code = self.plan('cn1', '--long')
+        self.assertEqual(3, code, err)
+        found = self.by_consumer(rows)
+        # By the drained root's name, then by consumer.
+        self.assertEqual([SMALL, GPU, POOLED, BIG], [r['consumer']
+                                                     for r in rows])
+        self.assertEqual('cn2', found[GPU]['to'])
+        self.assertEqual('cn3', found[POOLED]['to'])
+        self.assertEqual('', found[BIG]['to'])
+        self.assertIn('VCPU', found[BIG]['reason'])
+        self.assertEqual({'VGPU': 1, 'VCPU': 2, 'MEMORY_MB': 2048,
+                          'DISK_GB': 10}, found[GPU]['resources'])
+        self.assertEqual({CN2: {'VCPU': 2, 'MEMORY_MB': 2048,
+                                'DISK_GB': 10},
+                          GPU2: {'VGPU': 1}}, found[GPU]['allocations'])
+        # The pool part stays where it is.
+        self.assertEqual({CN3: {'VCPU': 1, 'MEMORY_MB': 1024},
+                          POOL: {'DISK_GB': 20}},
+                         found[POOLED]['allocations'])
+        self.assertIn('3 of 4 consumers can move; 1 cannot.', err)
+        self.assertIn('No compute API in this session', err)
+        self.assertEqual('', found[SMALL]['command'])
+        self.prove(rows)
+
+    def test_plan_writes_nothing(self):
+        methods = []
+        self.before_request(lambda method, url, kwargs: methods.append(
+            method))
+        before = self.state()
+        _rows, _err, code = self.plan('cn1')
+        self.assertEqual(3, code)
+        self.assertEqual({'GET'}, set(methods))
+        self.assertEqual(before, self.state())
+
+    def test_target_narrows(self):
+        rows, err, code = self.plan('cn1', '--target', 'cn3', '--long')
+        self.assertEqual(3, code, err)
+        found = self.by_consumer(rows)
+        self.assertEqual('', found[GPU]['to'])
+        self.assertIn('VGPU', found[GPU]['reason'])
+        self.assertEqual({'cn3', ''}, {r['to'] for r in rows})
+        self.prove(rows)
+
+    def test_target_aggregate_narrows(self):
+        rows, _err, code = self.plan('cn1', '--target-aggregate', AGG)
+        self.assertEqual(3, code)
+        self.assertEqual({'cn3', ''}, {r['to'] for r in rows})
+
+    def test_drained_by_aggregate(self):
+        self.api('PUT', '/resource_providers/%s/aggregates' % CN2, body={
+            'aggregates': [_uuid('a99e', 2)],
+            'resource_provider_generation': self.api(
+                'GET', '/resource_providers/' + CN2)['generation']})
+        rows, err, code = self.plan('--aggregate', _uuid('a99e', 2))
+        self.assertEqual(0, code, err)
+        self.assertEqual([OTHER], [r['consumer'] for r in rows])
+        self.assertIn('1 of 1 consumer can move; 0 cannot.', err)
+
+    def test_nothing_to_move(self):
+        rows, err, code = self.plan('cn4')
+        self.assertEqual(0, code, err)
+        self.assertEqual([], rows)
+        self.assertIn('hold no allocations', err)
+
+    def test_bad_input_is_one_line(self):
+        err, code = self.fails(*DRAIN)
+        self.assertEqual(2, code)
+        self.assertIn('give the providers to drain, or --aggregate', err)
+        err, code = self.fails(*(DRAIN + ('nosuch',)))
+        self.assertEqual(1, code)
+        self.assertEqual(
+            ["No resource provider with name or UUID 'nosuch' found."],
+            err.strip().splitlines())
+        err, code = self.fails(*(DRAIN + ('--aggregate', 'x')))
+        self.assertEqual(2, code)
+        self.assertNotIn('Traceback', err)
+        err, code = self.fails(*(DRAIN + ('--aggregate', AGG.replace(
+            'a99e', 'ffff'))))
+        self.assertEqual(1, code)
+        self.assertIn('has no resource provider', err)
+
+
+def _server(uuid, name, host, status='ACTIVE', task_state=None,
+            extra_specs=None, zone='az1', pinned=None):
+    """A server of ``GET /servers/detail`` at 2.96, flavor embedded."""
+    return {'id': uuid, 'name': name, 'status': status,
+            'tenant_id': PROJECT, 'user_id': USER,
+            'OS-EXT-STS:task_state': task_state,
+            'OS-EXT-SRV-ATTR:hypervisor_hostname': host and 'cn' + host[-1],
+            'OS-EXT-SRV-ATTR:host': host,
+            'OS-EXT-AZ:availability_zone': zone,
+            'pinned_availability_zone': pinned,
+            'image': {'id': _uuid('1a9e', 1)},
+            'flavor': {'original_name': name, 'vcpus': 1, 'ram': 1024,
+                       'disk': 10, 'ephemeral': 0, 'swap': 0,
+                       'extra_specs': dict(extra_specs or {})}}
+
+
+class TestWithNova(DrainTestCase):
+    """The compute API (requests-mock) says what each consumer is."""
+
+    def setUp(self):
+        super().setUp()
+        self.servers = [
+            _server(SMALL, 'small', 'h1', pinned='az2'),
+            _server(GPU, 'gpu', 'h1'),
+            _server(POOLED, 'pooled', 'h1', task_state='migrating'),
+            _server(OTHER, 'other', 'h2'),
+        ]
+        self.zones = {'az1': ['h1', 'h2'], 'az2': ['h3']}
+        self.migrations = []
+        self.seen = []
+        mock = cli.mock_compute(self, NOVA)
+
+        def servers(request, context):
+            self.seen.append(request.url)
+            query = urllib.parse.parse_qs(request.query)
+            return {'servers': [s for s in self.servers if query.get(
+                'host') == [s['OS-EXT-SRV-ATTR:host']]]}
+
+        def server(request, context):
+            uuid = request.path.rsplit('/', 1)[1]
+            for body in self.servers:
+                if body['id'] == uuid:
+                    return {'server': body}
+            context.status_code = 404
+            return {'itemNotFound': {'code': 404, 'message': 'not found'}}
+
+        mock.get(NOVA + '/servers/detail', json=servers)
+        mock.get(re.compile(re.escape(NOVA + '/servers/') + '[0-9a-f-]+$'),
+                 json=server)
+        mock.get(NOVA + '/os-migrations',
+                 json=lambda r, c: {'migrations': self.migrations})
+        mock.get(NOVA + '/os-hypervisors/detail', json=lambda r, c: {
+            'hypervisors': [
+                {'id': uuid, 'hypervisor_hostname': 'cn%d' % n,
+                 'state': 'up', 'status': 'enabled',
+                 'service': {'host': 'h%d' % n, 'id': n}}
+                for n, uuid in enumerate((CN1, CN2, CN3, CN4), 1)]})
+        mock.get(NOVA + '/os-availability-zone/detail', json=lambda r, c: {
+            'availabilityZoneInfo': [
+                {'zoneName': zone, 'zoneState': {'available': True},
+                 'hosts': {host: {'nova-compute': {'available': True,
+                                                   'active': True}}
+                           for host in hosts}}
+                for zone, hosts in self.zones.items()]})
+
+    def test_nova_constraints(self):
+        rows, err, code = self.plan('cn1', '--long')
+        self.assertEqual(3, code, err)
+        found = self.by_consumer(rows)
+        # Pinned to az2: only cn3 (h3) is in it.
+        self.assertEqual('cn3', found[SMALL]['to'])
+        self.assertEqual('small (ACTIVE)', found[SMALL]['server'])
+        self.assertEqual(
+            'openstack server migrate --live-migration --host h3 ' + SMALL,
+            found[SMALL]['command'])
+        # Not pinned: kept to where Nova may send it, its zone or not.
+        self.assertEqual('cn2', found[GPU]['to'])
+        self.assertEqual('', found[POOLED]['to'])
+        self.assertEqual('its server has task state migrating',
+                         found[POOLED]['reason'])
+        self.assertEqual('', found[BIG]['server'])
+        self.assertIn('orphan', found[BIG]['reason'])
+        self.assertIn('2 of 4 consumers can move; 2 cannot.', err)
+        self.assertNotIn('No compute API', err)
+        self.prove(rows)
+
+    def test_required_trait_of_flavor(self):
+        self.servers[1] = _server(GPU, 'gpu', 'h1', extra_specs={
+            'trait:CUSTOM_GOLD': 'required'})
+        rows, err, code = self.plan('cn1')
+        self.assertEqual(3, code, err)
+        found = self.by_consumer(rows)
+        self.assertEqual('', found[GPU]['to'])
+        self.assertIn('CUSTOM_GOLD', found[GPU]['reason'])
