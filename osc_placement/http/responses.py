@@ -75,6 +75,8 @@ class Response(object):
                 self._body = self._response.json()
             except ValueError:
                 raise self.not_json(self.text or '')
+            except RecursionError:
+                raise self.invalid('JSON nested too deeply') from None
         return self._body
 
     def json_object(self):
@@ -136,7 +138,8 @@ def read_streamed(method, raw, read):
     ``stream=True``. An error status, or no reader: the body is read
     whole (errors quote it), and the result is None. A body the reader
     cannot use (:class:`Unusable`, or not JSON: its start quoted as
-    :meth:`Response.json` quotes a body) raises the answer's
+    :meth:`Response.json` quotes a body; or JSON it does not take,
+    ``json_members.Unreadable``) raises the answer's
     :meth:`Response.invalid` line. The connection is released in every
     case.
     """
@@ -148,5 +151,5 @@ def read_streamed(method, raw, read):
             return read(raw.iter_content(CHUNK_BYTES))
         except json_members.NotJSON as exc:
             raise Response(method, raw).not_json(exc.head) from None
-        except Unusable as exc:
+        except (Unusable, json_members.Unreadable) as exc:
             raise Response(method, raw).invalid(str(exc)) from None

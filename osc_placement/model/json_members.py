@@ -20,18 +20,26 @@ array member (each name and value of an object member) of the keys asked
 for, one at a time: the body is never held whole, nor its decoded form.
 Each value is decoded by the standard library's decoder
 (``json.JSONDecoder.raw_decode``), so what is accepted and how a value
-reads are those of ``json.loads``.
+reads are those of ``json.loads`` of the bytes (a UTF-8 BOM at the start
+is dropped), but for two refusals (:class:`Unreadable`): a streamed key
+given twice (``json.loads`` keeps the last, where the first one's items
+have been handed over already) and values nested too deeply (where
+``json.loads`` raises RecursionError). The chunks read at once join the
+text left in one copy: a value of many chunks is copied a bounded
+number of times, not once a chunk, and reading is linear in the size of
+the body.
 """
 
 import codecs
 import enum
 import json
+import re
 
-# JSON's white space (RFC 8259).
-_SPACE = ' \t\n\r'
-# What may follow a value inside an object or an array (a name: its colon);
-# a value that the text held ends with may go on in the next chunk.
-_AFTER_VALUE = ',:]}' + _SPACE
+# JSON's white space (RFC 8259), a run of it.
+_SPACES = re.compile('[ \t\n\r]*')
+# Where a number the text held ends before one of these, the next chunk
+# may carry the rest of it ('12.' then '5', '1e' then '3').
+_NUMBER_GOES_ON = '.eE'
 # How much of the body's start a NotJSON error keeps, to be quoted.
 HEAD_CHARS = 65536
 
@@ -77,38 +85,69 @@ class NotJSON(ValueError):
         self.head = head
 
 
+class Unreadable(ValueError):
+    """JSON this reader does not take; ``str()`` says why, for a line.
+
+    A streamed member given twice (``json.loads`` would keep the last
+    one, while its reader has been handed the first), or values nested
+    deeper than the decoder goes.
+    """
+
+
+def _is_number(value):
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
 class _Text(object):
     """The body's text, read a chunk at a time as the walk needs it."""
 
     def __init__(self, chunks):
         self._chunks = iter(chunks)
-        self._utf8 = codecs.getincrementaldecoder('utf-8')('replace')
+        # A UTF-8 BOM at the start is dropped, as json.loads drops it
+        # from bytes.
+        self._utf8 = codecs.getincrementaldecoder('utf-8-sig')('replace')
         self.text = ''
         self.pos = 0
         self.ended = False
-        self.head = ''
+        self._head = []
+        self._head_chars = 0
 
-    def more(self):
-        """Read one more chunk (False: there is none)."""
+    @property
+    def head(self):
+        """The start of the body's text (HEAD_CHARS at the most)."""
+        return ''.join(self._head)
+
+    def more(self, wanted=1):
+        """Read until ``wanted`` more characters are held, or the end.
+
+        What is left of the text and the new chunks are joined once, so
+        that a value of many chunks is not copied again at each one.
+        False: the end had been reached already.
+        """
         if self.ended:
             return False
-        chunk = next(self._chunks, None)
-        if chunk is None:
-            self.ended = True
-            decoded = self._utf8.decode(b'', final=True)
-        else:
-            decoded = self._utf8.decode(chunk)
-        if len(self.head) < HEAD_CHARS:
-            self.head += decoded[:HEAD_CHARS - len(self.head)]
-        self.text = self.text[self.pos:] + decoded
+        pieces, count = [], 0
+        while count < wanted and not self.ended:
+            chunk = next(self._chunks, None)
+            if chunk is None:
+                self.ended = True
+                decoded = self._utf8.decode(b'', final=True)
+            else:
+                decoded = self._utf8.decode(chunk)
+            if self._head_chars < HEAD_CHARS:
+                kept = decoded[:HEAD_CHARS - self._head_chars]
+                self._head.append(kept)
+                self._head_chars += len(kept)
+            pieces.append(decoded)
+            count += len(decoded)
+        self.text = self.text[self.pos:] + ''.join(pieces)
         self.pos = 0
         return True
 
     def peek(self):
         """The next character that is not white space ('': the end)."""
         while True:
-            while self.pos < len(self.text) and self.text[self.pos] in _SPACE:
-                self.pos += 1
+            self.pos = _SPACES.match(self.text, self.pos).end()
             if self.pos < len(self.text):
                 return self.text[self.pos]
             if not self.more():
@@ -132,16 +171,17 @@ class _Text(object):
             except json.JSONDecodeError as exc:
                 if self.ended:
                     raise self.error(exc.msg) from None
+            except RecursionError:
+                raise Unreadable('JSON nested too deeply') from None
             else:
-                if self.ended or (end < len(self.text)
-                                  and self.text[end] in _AFTER_VALUE):
+                if self.ended or not (_is_number(value) and (
+                        end == len(self.text)
+                        or self.text[end] in _NUMBER_GOES_ON)):
                     self.pos = end
                     return value
             # Read until the text held has doubled: each value is decoded
             # a bounded number of times, however it is cut.
-            wanted = 2 * (len(self.text) - self.pos) + 1
-            while len(self.text) - self.pos < wanted and self.more():
-                pass
+            self.more(len(self.text) - self.pos + 1)
 
     def end(self):
         """Nothing but white space is left."""
@@ -150,8 +190,8 @@ class _Text(object):
 
     def error(self, why):
         """The :class:`NotJSON` of the body, its start kept."""
-        while len(self.head) < HEAD_CHARS and self.more():
-            pass
+        if self._head_chars < HEAD_CHARS:
+            self.more(HEAD_CHARS - self._head_chars)
         return NotJSON(why, self.head)
 
 
@@ -164,7 +204,9 @@ def members(chunks, streamed=()):
     object, (key, ``Part.OBJECT``, None), then (key, ``Part.MEMBER``,
     (name, value)) per member. Any other member gives (key,
     ``Part.WHOLE``, value). A body that is JSON but not an object has no
-    member. Raises :class:`NotJSON` where the body is not JSON.
+    member. Raises :class:`NotJSON` where the body is not JSON,
+    :class:`Unreadable` where a key of ``streamed`` is given twice or
+    values are nested too deeply.
     """
     text = _Text(chunks)
     if text.peek() not in ('{', ''):
@@ -173,6 +215,8 @@ def members(chunks, streamed=()):
         text.end()
         return
     text.take('{')
+    # The streamed keys met: a second of one is refused.
+    seen = set()
     if text.peek() == '}':
         text.take('}')
     else:
@@ -181,7 +225,12 @@ def members(chunks, streamed=()):
             if not isinstance(key, str):
                 raise text.error('a name that is not a string')
             text.take(':')
-            opening = text.peek() if key in streamed else ''
+            opening = ''
+            if key in streamed:
+                if key in seen:
+                    raise Unreadable('JSON whose %r is given twice' % key)
+                seen.add(key)
+                opening = text.peek()
             if opening == '[':
                 yield key, Part.ARRAY, None
                 yield from _items(text, key)

@@ -66,6 +66,39 @@ class TestStreamed(base.TestCase):
             "200 with JSON without the 'traits' key" % URL, str(raised))
 
 
+class TestStreamedUnreadable(base.TestCase):
+    """What the streaming reader refuses is one line; a BOM it takes."""
+
+    def test_deep_nesting_the_same_line_either_way(self):
+        self.requests_mock.get(URL, text='{"traits": ' + '[' * 100000)
+        whole = self.assertRaises(
+            errors.InvalidResponse,
+            test_http.client().request('GET', '/traits').json)
+        streamed = self.assertRaises(
+            errors.InvalidResponse, test_http.client().request, 'GET',
+            '/traits', read=names)
+        self.assertEqual(
+            'Invalid response from the Placement API: GET %s answered HTTP '
+            '200 with JSON nested too deeply' % URL, str(streamed))
+        self.assertEqual(str(whole), str(streamed))
+
+    def test_a_streamed_key_given_twice(self):
+        self.requests_mock.get(URL, text='{"traits": ["A"], "traits": []}')
+        raised = self.assertRaises(
+            errors.InvalidResponse, test_http.client().request, 'GET',
+            '/traits', read=names)
+        self.assertEqual(
+            'Invalid response from the Placement API: GET %s answered HTTP '
+            "200 with JSON whose 'traits' is given twice" % URL, str(raised))
+
+    def test_a_bom_at_the_start_is_dropped(self):
+        self.requests_mock.get(
+            URL, content=b'\xef\xbb\xbf{"traits": ["A"]}',
+            headers={'Content-Type': 'application/json'})
+        self.assertEqual(['A'], test_http.client().request(
+            'GET', '/traits', read=names).streamed)
+
+
 class TestStreamedWithDebug(clouds.TwoTrees):
     """With --debug keystoneauth logs a JSON body whole; it is still read.
 

@@ -15,17 +15,24 @@
 Property tests: whatever the object and however its bytes are cut into
 chunks, the members (and the items of the streamed ones) are those of
 ``json.loads``; a body ``json.loads`` refuses is refused, one
-that is JSON but not an object has no member.
+that is JSON but not an object has no member. Refused though
+``json.loads`` takes them: a streamed key given twice, values nested
+deeper than the decoder goes (``json.loads`` raises RecursionError).
 """
 
+import codecs
 import json
 
+import fixtures
 import hypothesis
 from hypothesis import strategies as st
 from oslotest import base
+import testscenarios
 
 from osc_placement.model import json_members
 from osc_placement.tests.unit import strategies
+
+load_tests = testscenarios.load_tests_apply_scenarios
 
 SCALARS = st.one_of(
     st.none(), st.booleans(), st.integers(),
@@ -77,10 +84,17 @@ class TestMembers(base.BaseTestCase):
         self.assertEqual(document, rebuilt(chunked(body, sizes)))
 
     @strategies.SETTINGS
-    @hypothesis.given(st.text(max_size=12),
+    @hypothesis.given(OBJECTS, st.lists(st.integers(0, 9), max_size=40))
+    def test_a_bom_at_the_start_is_dropped(self, document, sizes):
+        body = codecs.BOM_UTF8 + json.dumps(document).encode('utf-8')
+        self.assertEqual(json.loads(body), rebuilt(chunked(body, sizes)))
+
+    @strategies.SETTINGS
+    @hypothesis.given(st.sampled_from([b'', codecs.BOM_UTF8]),
+                      st.text(max_size=12),
                       st.lists(st.integers(0, 4), max_size=6))
-    def test_refused_as_json_loads_refuses_it(self, text, sizes):
-        body = text.encode('utf-8')
+    def test_refused_as_json_loads_refuses_it(self, bom, text, sizes):
+        body = bom + text.encode('utf-8')
         try:
             loaded = json.loads(body)
         except ValueError:
@@ -112,6 +126,93 @@ class TestMembers(base.BaseTestCase):
                          next(walk))
         # Not a chunk past the item's own.
         self.assertEqual(2, len(seen))
+
+
+class TestRefused(base.BaseTestCase):
+    """JSON this reader does not take: one error to make one line of."""
+
+    scenarios = [
+        ('nested-array', {'body': b'[' * 100000}),
+        ('nested-in-a-streamed-item', {
+            'body': b'{"list": [1, ' + b'[' * 100000}),
+        ('nested-in-a-member', {
+            'body': b'{"a": ' + b'{"a": ' * 50000 + b'1' + b'}' * 50001}),
+    ]
+
+    def test_deep_nesting_is_one_error(self):
+        exc = self.assertRaises(json_members.Unreadable, rebuilt,
+                                chunked(self.body, [65536] * 100))
+        self.assertEqual('JSON nested too deeply', str(exc))
+
+
+class TestRepeated(base.BaseTestCase):
+
+    scenarios = [
+        ('array-twice', {'body': b'{"list": [1], "list": [2]}',
+                         'key': 'list'}),
+        ('then-not-an-array', {'body': b'{"list": [1], "a": 2, "list": 3}',
+                               'key': 'list'}),
+        ('object-twice', {'body': b'{"dict": {}, "dict": {"b": 1}}',
+                          'key': 'dict'}),
+    ]
+
+    def test_a_streamed_key_given_twice_is_refused(self):
+        exc = self.assertRaises(json_members.Unreadable, rebuilt,
+                                [self.body])
+        self.assertEqual('JSON whose %r is given twice' % self.key, str(exc))
+
+
+class TestRepeatedNotStreamed(base.BaseTestCase):
+
+    def test_each_is_handed_over(self):
+        self.assertEqual(
+            [('a', json_members.Part.WHOLE, 1),
+             ('a', json_members.Part.WHOLE, 2)],
+            list(json_members.members([b'{"a": 1, "a": 2}'], STREAMED)))
+
+
+class TestLinear(base.BaseTestCase):
+    """A value of many chunks is not copied again at each chunk.
+
+    No clock: the text the reader holds is looked at each time it asks
+    for a chunk; the sizes of the distinct texts it built add up to what
+    was copied, which must stay within a few times the body's size (one
+    copy per chunk would be about chunks / 2 times).
+    """
+
+    def copied(self, body, size):
+        readers = []
+
+        class Watched(json_members._Text):
+            def __init__(self, chunks):
+                super().__init__(chunks)
+                readers.append(self)
+
+        self.useFixture(fixtures.MonkeyPatch(
+            'osc_placement.model.json_members._Text', Watched))
+        built = set()
+
+        def chunks():
+            for start in range(0, len(body), size):
+                built.add((id(readers[0].text), len(readers[0].text)))
+                yield body[start:start + size]
+        found = rebuilt(chunks())
+        built.add((id(readers[0].text), len(readers[0].text)))
+        return found, sum(length for _id, length in built)
+
+    def test_a_long_string(self):
+        text = 'x' * (1 << 18)
+        body = json.dumps({'a': text, 'list': [1]}).encode('utf-8')
+        found, copied = self.copied(body, 1024)
+        self.assertEqual({'a': text, 'list': [1]}, found)
+        self.assertLess(copied, 4 * len(body))
+
+    def test_many_items(self):
+        items = [{'n': n} for n in range(20000)]
+        body = json.dumps({'list': items}).encode('utf-8')
+        found, copied = self.copied(body, 1024)
+        self.assertEqual({'list': items}, found)
+        self.assertLess(copied, 4 * len(body))
 
 
 class TestShared(base.BaseTestCase):
