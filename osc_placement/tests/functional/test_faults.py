@@ -237,6 +237,22 @@ class TestInvalidResponse(FaultTestCase):
                                           text=self.text), line)
 
 
+class TestNestedTooDeeply(FaultTestCase):
+    """A 200 whose JSON Python cannot decode (RecursionError): one line."""
+
+    scenarios = COMMANDS
+
+    def test_200_with_json_nested_too_deeply(self):
+        server = self.start_server()
+        server.answer(Reply(200, '{"resource_providers": ' + '[' * 100000,
+                            'application/json'))
+        line = self.error_line(*self.openstack(server.endpoint, self.argv))
+        self.assertEqual(
+            'Invalid response from the Placement API: GET %s%s answered '
+            'HTTP 200 with JSON nested too deeply'
+            % (server.endpoint, self.path), line)
+
+
 class TestDebug(FaultTestCase):
 
     scenarios = testscenarios.multiply_scenarios(COMMANDS, [
