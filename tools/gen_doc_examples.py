@@ -56,6 +56,7 @@ from osc_placement.tests.support import placement  # noqa: E402
 
 from doc_examples import allocations  # noqa: E402
 from doc_examples import candidates  # noqa: E402
+from doc_examples import drain  # noqa: E402
 from doc_examples import gpu  # noqa: E402
 from doc_examples import providers  # noqa: E402
 from doc_examples import recorder  # noqa: E402
@@ -80,6 +81,7 @@ SCENARIOS = (
     candidates.capacity,
     candidates.capacity_fit,
     troubleshooting.no_valid_host,
+    drain.drain,
 )
 # The scenarios of --nova, and the files they write.
 NOVA_SCENARIOS = (

@@ -53,6 +53,11 @@ def _trees(count):
     return '%d target tree%s' % (count, '' if count == 1 else 's')
 
 
+def _of_trees(count):
+    """'N target trees' after 'M of': plural, as the verbs that follow."""
+    return '%d target trees' % count
+
+
 def _amounts(resources):
     return ', '.join('%s=%d' % item for item in resources)
 
@@ -88,9 +93,10 @@ def _trait_checks(need, where, provider_of):
                         x not in p.traits for p in provider_of(t)))
 
 
-def _class_checks(resources, where, provider_of):
+def _class_checks(resources, where, provider_of, on):
     for rc, amount in resources:
-        yield Check('needs %s=%d%s' % (rc, amount, where), 'have %s' % rc,
+        yield Check('needs %s=%d%s' % (rc, amount, where),
+                    'have %s%s' % (rc, on),
                     'with %s' % rc,
                     lambda t, c=rc: any(
                         c in p.inventories for p in provider_of(t)))
@@ -123,7 +129,7 @@ def checks(moving, providers, shown=None):
 
     def root(target):
         return [target.root]
-    yield from _class_checks(shape.root, '', root)
+    yield from _class_checks(shape.root, '', root, ' on their root')
     yield from _trait_checks(shape.root_need, '', root)
     yield from _unit_checks(shape.root, '', root)
     for resources, need in shape.children:
@@ -135,8 +141,8 @@ def checks(moving, providers, shown=None):
 
         def fitting(target, need=need, having=having):
             return [c for c in having(target) if need.met_by(c.traits)]
-        yield from _class_checks(resources, where,
-                                 lambda t: t.children)
+        yield from _class_checks(resources, where, lambda t: t.children,
+                                 '')
         yield from _trait_checks(need, where, having)
         yield from _unit_checks(resources, where, fitting)
 
@@ -147,12 +153,12 @@ def _alone(moving, providers, targets, shown):
     for check in checks(moving, providers, shown):
         meeting = [t for t in targets if check.meets(t)]
         if not meeting:
-            return '%s: 0 of %s %s' % (check.label, _trees(len(targets)),
-                                       check.verb)
+            return '%s: 0 of %s %s' % (
+                check.label, _of_trees(len(targets)), check.verb)
         narrowed = [t for t in running if check.meets(t)]
         if not narrowed:
             return '%s: %d of %s %s, none of them %s' % (
-                check.label, len(meeting), _trees(len(targets)),
+                check.label, len(meeting), _of_trees(len(targets)),
                 check.verb, before.where)
         if len(narrowed) < len(running):
             before = check

@@ -52,7 +52,7 @@ class TestReasons(testscenarios.WithScenarios, base.BaseTestCase):
             targets=[c.host('a', traits=['CUSTOM_SLOW'])],
             consumer=c.server('s', {'old': {'VCPU': 1}}, needs={
                 'old': cloud.Need(forbidden=frozenset(['CUSTOM_SLOW']))}),
-            reason='forbids trait CUSTOM_SLOW: 0 of 1 target tree are '
+            reason='forbids trait CUSTOM_SLOW: 0 of 1 target trees are '
                    'without it')),
         ('class on a child', dict(
             targets=[c.host('a'), c.host('b')],
@@ -65,16 +65,16 @@ class TestReasons(testscenarios.WithScenarios, base.BaseTestCase):
             consumer=c.server('s', {'old-gpu': {'VGPU': 1}},
                               needs={'old-gpu': GOLD}),
             reason='needs trait CUSTOM_GOLD on a child provider: 0 of 1 '
-                   'target tree have it')),
+                   'target trees have it')),
         ('class on the root', dict(
             targets=[c.host('a', disk=0)],
             consumer=c.server('s', {'old': {'DISK_GB': 1}}),
-            reason='needs DISK_GB=1: 0 of 1 target tree have DISK_GB')),
+            reason='needs DISK_GB=1: 0 of 1 target trees have DISK_GB on their root')),
         ('units', dict(
             targets=[c.host('a', inventories={
                 'VCPU': c.inv(8, step_size=2)})],
             consumer=c.server('s', {'old': {'VCPU': 3}}),
-            reason='needs VCPU=3: 0 of 1 target tree take that amount in '
+            reason='needs VCPU=3: 0 of 1 target trees take that amount in '
                    'their units')),
         ('free', dict(
             targets=[c.host('a', used={'VCPU': 7}), c.host('b', vcpu=2)],
@@ -84,13 +84,13 @@ class TestReasons(testscenarios.WithScenarios, base.BaseTestCase):
             targets=[c.host('a', aggregates=['az2'])],
             consumer=c.server('s', {'old': {'VCPU': 1}},
                               member_of=(frozenset(['az1']),)),
-            reason='must be in aggregate az1: 0 of 1 target tree are in '
+            reason='must be in aggregate az1: 0 of 1 target trees are in '
                    'it')),
         ('sharing provider', dict(
             targets=[c.host('a', aggregates=['az2'])],
             consumer=c.server('s', {'old': {'VCPU': 1},
                                     'nfs': {'DISK_GB': 10}}),
-            reason='shares DISK_GB=10 from nfs: 0 of 1 target tree are in '
+            reason='shares DISK_GB=10 from nfs: 0 of 1 target trees are in '
                    'its aggregates')),
         ('two needs on no one tree', dict(
             targets=[c.host('a', aggregates=['az1']),
@@ -137,7 +137,7 @@ class TestNames(base.BaseTestCase):
         cl = cloud.Cloud(cl.providers, cl.drained, cl.targets, cl.consumers,
                          aggregate_names={'uuid-1': 'az1'})
         self.assertEqual('must be in aggregate az1 or uuid-3: 0 of 1 target '
-                         'tree are in it', search.plan(cl).rows[0].reason)
+                         'trees are in it', search.plan(cl).rows[0].reason)
 
 
 class TestAlike(base.BaseTestCase):

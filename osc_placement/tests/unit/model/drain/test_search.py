@@ -266,7 +266,7 @@ class TestPlan(base.BaseTestCase):
                      c.host('small', vcpu=1)], ['old'], ['small'],
                     [c.server('s1', {'old': {'VCPU': 2}})])
         plan = search.plan(cl)
-        self.assertEqual((None, 'needs VCPU=2: 0 of 1 target tree have '
+        self.assertEqual((None, 'needs VCPU=2: 0 of 1 target trees have '
                           'that much free'),
                          (plan.rows[0].target_root, plan.rows[0].reason))
 
