@@ -389,13 +389,19 @@ class Report(object):
                            ', unknown whether %d %s' % (
                                lost, 'was' if lost == 1 else 'were')
                            if lost else '',
-                           '; the other %d %s' % (left, self.undone_words)
+                           '; the other %d %s' % (left, self._undone(left))
                            if left else '', suffix)
             return EXIT_SIGNAL[batch.interrupted]
         line = self._count_line(counts)
         if line:
             raise exceptions.CommandError(line + suffix + '.')
         return result
+
+    def _undone(self, count):
+        """``undone_words`` ('were not read') for ``count`` items."""
+        if count == 1 and self.undone_words.startswith('were '):
+            return 'was' + self.undone_words[len('were'):]
+        return self.undone_words
 
     def _count_line(self, counts):
         """The count of the failures, without its period; '' if none.

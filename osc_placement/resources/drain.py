@@ -17,6 +17,7 @@ module parses, calls them and returns the rows.
 """
 
 import argparse
+import signal
 
 from cliff import columns
 from osc_lib import exceptions
@@ -24,6 +25,7 @@ from osc_lib import exceptions
 from osc_placement.cli import batch
 from osc_placement.cli import common
 from osc_placement.cli import parsers
+from osc_placement import errors
 from osc_placement import microversions
 from osc_placement.model import scalars
 
@@ -148,6 +150,15 @@ class PlanDrain(batch.Batched, common.Lister):
         return result or self._exit
 
     def take_action(self, parsed_args):
+        try:
+            return self._plan(parsed_args)
+        except KeyboardInterrupt:
+            # Ctrl-C in a read of its own (the batches say theirs).
+            raise errors.Interrupted(
+                'Interrupted: the plan was reading; no rows printed.',
+                signal.SIGINT) from None
+
+    def _plan(self, parsed_args):
         # Runs only: the reads and the engine (see osc_placement.resources).
         from osc_placement.cli import drain
         from osc_placement.model import drain as engine

@@ -24,7 +24,9 @@ consumers are written back as they were.
 """
 
 import json
+import os
 import re
+import signal
 import urllib.parse
 
 from osc_placement import tests
@@ -191,6 +193,25 @@ class TestPlacementOnly(DrainTestCase):
         self.assertEqual(0, code, err)
         self.assertEqual([], rows)
         self.assertIn('hold no allocations', err)
+
+    def interrupted(self, url):
+        """(exit code, stdout, last stderr line) of a Ctrl-C before url."""
+        self.before_request(lambda method, url, kwargs: os.kill(
+            os.getpid(), signal.SIGINT), method='GET', url=url)
+        out, err, code = self.openstack(*DRAIN + ('cn1',))
+        return code, out, err.strip().splitlines()[-1:]
+
+    def test_ctrl_c_in_a_read_of_its_own_is_one_line(self):
+        self.assertEqual(
+            (130, '', ['Interrupted: the plan was reading; no rows '
+                       'printed.']),
+            self.interrupted('/resource_providers'))
+
+    def test_ctrl_c_in_a_batch_is_its_one_line(self):
+        self.assertEqual(
+            (130, '', ['Interrupted: 1 of 2 resource providers read; the '
+                       'other 1 was not read; no rows printed.']),
+            self.interrupted('/resource_providers/%s/allocations' % CN1))
 
     def test_bad_input_is_one_line(self):
         err, code = self.fails(*DRAIN)

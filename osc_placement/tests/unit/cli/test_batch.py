@@ -634,7 +634,7 @@ class TestLostAnswers(base.TestCase):
         self.assertEqual(130, code, err)
         self.assertEqual(
             'Interrupted: %d of %d resource providers deleted, unknown '
-            'whether 1 was; the other 1 were not deleted.'
+            'whether 1 was; the other 1 was not deleted.'
             % (total - 2, total), err.splitlines()[-1])
 
 

@@ -605,7 +605,7 @@ class TestFitFlavorRefused(clouds.FlavorTestCase):
                                   '--all-flavors', '-f', 'value')
         self.assertEqual(('', 130), (out, code))
         self.assertEqual(
-            ['Interrupted: 1 of 2 flavors read; the other 1 were not read; '
+            ['Interrupted: 1 of 2 flavors read; the other 1 was not read; '
              'no rows printed.'], err.splitlines())
         self.assertEqual([], [r for r in self.placement_sent()
                               if '/usages' in r.url])
