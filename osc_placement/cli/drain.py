@@ -126,21 +126,38 @@ def _nova(cmd, http, drained, consumers):
     return found
 
 
-def _constraints(uuid, record, nova, providers, drained):
+@dataclasses.dataclass(frozen=True)
+class Asked:
+    """What Nova says of one consumer: its server, why it stays, its request.
+
+    ``shown``: the ``server`` column; ``stays``: why it is left as it is,
+    None when it may move; ``request``: then, its flavor's translated
+    request (``model.drain.nova.request()``).
+    """
+
+    shown: str
+    stays: typing.Optional[str]
+    request: typing.Any = None
+
+
+def _asked(uuid, nova):
+    server = nova.servers.get(uuid)
+    shown = server.shown() if server else ''
+    why = nova_terms.stays(uuid, server, nova.migrations)
+    if why is not None:
+        return Asked(shown, why)
+    try:
+        return Asked(shown, None, nova_terms.request(server))
+    except nova_terms.Untranslatable as exc:
+        return Asked(shown, str(exc))
+
+
+def _constraints(uuid, record, nova, asked, providers, drained):
     """The Consumer fields Nova's state gives one consumer."""
     if nova is None:
         return {}
-    server = nova.servers.get(uuid)
-    found = {'server': server.shown() if server else ''}
-    why = nova_terms.stays(uuid, server, nova.migrations)
-    if why is None:
-        try:
-            translated = nova_terms.request(server)
-        except nova_terms.Untranslatable as exc:
-            why = str(exc)
-    if why is not None:
-        found['stays'] = why
-        return found
+    if asked.stays is not None:
+        return {'server': asked.shown, 'stays': asked.stays}
     held = {rp: dict(alloc['resources'])
             for rp, alloc in record['allocations'].items()}
     needs = {}
@@ -148,19 +165,11 @@ def _constraints(uuid, record, nova, providers, drained):
         on_tree = {rp: amounts for rp, amounts in held.items()
                    if rp in providers and providers[rp].root == root}
         if on_tree:
-            needs.update(nova_terms.needs(translated, on_tree, providers,
+            needs.update(nova_terms.needs(asked.request, on_tree, providers,
                                           root))
-    found['needs'] = needs
-    found['member_of'] = nova_terms.zone(server, nova.pinned_known)
-    return found
-
-
-def _traits_needed(constraints):
-    found = set()
-    for fields in constraints.values():
-        for need in fields.get('needs', {}).values():
-            found |= need.required | need.forbidden
-    return found
+    return {'server': asked.shown, 'needs': needs,
+            'member_of': nova_terms.zone(nova.servers[uuid],
+                                         nova.pinned_known)}
 
 
 def read(cmd, http, parsed_args):
@@ -186,12 +195,17 @@ def read(cmd, http, parsed_args):
     member_of = drain_api.members(
         http, run, sorted({agg for aggs in shared_by.values()
                            for agg in aggs}))
-    bare = {uuid: inputs.provider(by_uuid[uuid]) for uuid in by_uuid}
-    constraints = {c: _constraints(c, records_of[c], nova, bare, drained)
-                   for c in uuids}
+    asked = {c: _asked(c, nova) for c in uuids} if nova else {}
     traits = dict(marks)
-    traits.update(drain_api.with_traits(
-        http, run, _traits_needed(constraints) - set(marks)))
+    traits.update(drain_api.with_traits(http, run, nova_terms.traits_of(
+        [a.request for a in asked.values() if a.request]) - set(marks)))
+
+    def traits_of(uuid):
+        return {t for t, rps in traits.items() if uuid in rps}
+    sources = {uuid: inputs.provider(by_uuid[uuid], traits=traits_of(uuid))
+               for uuid in drained_rps}
+    constraints = {c: _constraints(c, records_of[c], nova, asked.get(c),
+                                   sources, drained) for c in uuids}
     target_rps = [rp for root in targets for rp in trees.get(root, ())]
     states = drain_api.states(http, run, target_rps)
     providers = {}
@@ -200,7 +214,7 @@ def read(cmd, http, parsed_args):
         if record is None:
             continue
         providers[uuid] = inputs.provider(
-            record, traits={t for t, rps in traits.items() if uuid in rps},
+            record, traits=traits_of(uuid),
             aggregates=_aggregates(uuid, record, shared_by, member_of, nova),
             state=states.get(uuid))
     consumers = [inputs.consumer(c, records_of[c], **constraints[c])

@@ -189,6 +189,20 @@ def needs(translated, held, providers, root):
             if need.required or need.forbidden}
 
 
+def traits_of(requests):
+    """Every trait the translated requests require or forbid.
+
+    Those the plan looks at: ``needs()`` leaves ``COMPUTE_STATUS_DISABLED``
+    out (no target has it).
+    """
+    found = set()
+    for translated in requests:
+        found |= translated.root_required | translated.root_forbidden
+        for group in translated.groups.values():
+            found |= group.required | group.forbidden
+    return found - {cloud.DISABLED}
+
+
 def zone(server, pinned_known):
     """The ``member_of`` keeping the server in its zone: () for none.
 

@@ -89,6 +89,12 @@ class DrainTestCase(base.TestCase):
                                         version=version)
         return (json.loads(out) if out.strip() else None), err, code
 
+    def set_traits(self, rp, traits):
+        path = '/resource_providers/%s/traits' % rp
+        self.api('PUT', path, body={
+            'traits': traits, 'resource_provider_generation': self.api(
+                'GET', path)['resource_provider_generation']})
+
     def by_consumer(self, rows):
         return {row['consumer']: row for row in rows}
 
@@ -325,3 +331,19 @@ class TestWithNova(DrainTestCase):
         found = self.by_consumer(rows)
         self.assertEqual('', found[GPU]['to'])
         self.assertIn('CUSTOM_GOLD', found[GPU]['reason'])
+
+    def test_granular_group_traits_on_the_child(self):
+        self.servers[1] = _server(GPU, 'gpu', 'h1', extra_specs={
+            'resources1:VGPU': '1', 'trait1:CUSTOM_FAST': 'required'})
+        self.api('PUT', '/traits/CUSTOM_FAST')
+        self.set_traits(GPU1, ['CUSTOM_FAST'])
+        rows, _err, _code = self.plan('cn1')
+        self.assertEqual('needs trait CUSTOM_FAST on a child provider: 0 of '
+                         '2 target trees have it',
+                         self.by_consumer(rows)[GPU]['reason'])
+        self.set_traits(GPU2, ['CUSTOM_FAST'])
+        rows, _err, _code = self.plan('cn1', '--long')
+        found = self.by_consumer(rows)[GPU]
+        self.assertEqual(('cn2', {'VGPU': 1}),
+                         (found['to'], found['allocations'][GPU2]))
+        self.prove(rows)

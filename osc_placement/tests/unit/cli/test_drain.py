@@ -44,22 +44,25 @@ def _row(consumer, target):
 
 class TestConstraints(base.BaseTestCase):
 
+    def constraints(self, uuid, nova=NOVA):
+        asked = drain._asked(uuid, nova) if nova else None
+        return drain._constraints(uuid, RECORD, nova, asked, PROVIDERS,
+                                  ['cn1'])
+
     def test_a_server_s_traits_and_zone(self):
-        found = drain._constraints('s1', RECORD, NOVA, PROVIDERS, ['cn1'])
+        found = self.constraints('s1')
         self.assertEqual('vm (ACTIVE)', found['server'])
         self.assertEqual({'cn1': cloud.Need(frozenset(['CUSTOM_GOLD']))},
                          found['needs'])
         self.assertEqual((frozenset(['zone:az1']),), found['member_of'])
-        self.assertEqual({'CUSTOM_GOLD'}, drain._traits_needed({'s1': found}))
 
     def test_no_server_stays(self):
-        found = drain._constraints('x', RECORD, NOVA, PROVIDERS, ['cn1'])
+        found = self.constraints('x')
         self.assertEqual('', found['server'])
         self.assertIn('orphan', found['stays'])
 
     def test_without_nova_nothing(self):
-        self.assertEqual({}, drain._constraints('s1', RECORD, None,
-                                                PROVIDERS, ['cn1']))
+        self.assertEqual({}, self.constraints('s1', nova=None))
 
 
 class TestAggregates(base.BaseTestCase):

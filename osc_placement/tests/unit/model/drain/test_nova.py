@@ -94,6 +94,13 @@ class TestNeeds(base.BaseTestCase):
             {'gpu-b': cloud.Need(frozenset(['CUSTOM_FAST']), frozenset())},
             found)
 
+    def test_traits_of_requests(self):
+        requests = [nova.request(_server(specs={
+            'trait:CUSTOM_GOLD': 'required', 'resources1:VGPU': '1',
+            'trait1:CUSTOM_FAST': 'forbidden'}))]
+        self.assertEqual({'CUSTOM_GOLD', 'CUSTOM_FAST'},
+                         nova.traits_of(requests))
+
     def test_a_flavor_nova_refuses(self):
         self.assertRaises(nova.Untranslatable, nova.request, _server(
             specs={'hw:cpu_policy': 'sometimes'}))
