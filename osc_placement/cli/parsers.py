@@ -34,6 +34,14 @@ def non_empty(value):
     return value
 
 
+def uuid(text):
+    """argparse type of an aggregate's UUID: canonical, else a usage error."""
+    found = scalars.canonical_uuid(text)
+    if found is None:
+        raise argparse.ArgumentTypeError('%r is not a UUID' % text)
+    return found
+
+
 def name_list(value):
     """argparse type of comma-separated names, optionally led by ``!``.
 

@@ -27,7 +27,6 @@ from osc_placement.cli import common
 from osc_placement.cli import parsers
 from osc_placement import errors
 from osc_placement import microversions
-from osc_placement.model import scalars
 from osc_placement.model.text import printable
 
 # nova-manage placement audit's exit codes.
@@ -51,13 +50,6 @@ def _grace(text):
 
 # argparse names the type in its error, as for every integer option.
 _grace.__name__ = 'int'
-
-
-def _aggregate(text):
-    uuid = scalars.canonical_uuid(text)
-    if uuid is None:
-        raise argparse.ArgumentTypeError('%r is not a UUID' % text)
-    return uuid
 
 
 class AuditResourceProvider(batch.Batched, common.Lister):
@@ -125,7 +117,7 @@ class AuditResourceProvider(batch.Batched, common.Lister):
             help='Audit only the allocations on these providers (UUID or '
                  'name).')
         parser.add_argument(
-            '--aggregate', metavar='<aggregate_uuid>', type=_aggregate,
+            '--aggregate', metavar='<aggregate_uuid>', type=parsers.uuid,
             help='Audit only the providers in this Placement aggregate.')
         parser.add_argument(
             '--check', metavar='<kind>', action='append',

@@ -16,7 +16,6 @@ The reads are ``cli/drain.py``'s, the plan ``model/drain/``'s; this
 module parses, calls them and returns the rows.
 """
 
-import argparse
 import signal
 
 from cliff import columns
@@ -27,20 +26,12 @@ from osc_placement.cli import common
 from osc_placement.cli import parsers
 from osc_placement import errors
 from osc_placement import microversions
-from osc_placement.model import scalars
 
 # As the audit's "found": some consumers cannot move.
 STUCK = 3
 
 FIELDS = ('consumer', 'server', 'from', 'to', 'resources', 'reason')
 LONG_FIELDS = ('allocations', 'command')
-
-
-def _aggregate(text):
-    uuid = scalars.canonical_uuid(text)
-    if uuid is None:
-        raise argparse.ArgumentTypeError('%r is not a UUID' % text)
-    return uuid
 
 
 def _amounts(amounts):
@@ -121,7 +112,7 @@ class PlanDrain(batch.Batched, common.Lister):
             type=parsers.non_empty,
             help='Drain the trees of these providers (UUID or name).')
         parser.add_argument(
-            '--aggregate', metavar='<aggregate_uuid>', type=_aggregate,
+            '--aggregate', metavar='<aggregate_uuid>', type=parsers.uuid,
             help='Drain the trees of the providers in this aggregate.')
         parser.add_argument(
             '--target', metavar='<resource_provider>', action='append',
@@ -130,7 +121,7 @@ class PlanDrain(batch.Batched, common.Lister):
                  'May be repeated.')
         parser.add_argument(
             '--target-aggregate', metavar='<aggregate_uuid>',
-            type=_aggregate,
+            type=parsers.uuid,
             help='Move only to the trees of the providers in this '
                  'aggregate.')
         parser.add_argument(

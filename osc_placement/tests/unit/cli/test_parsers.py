@@ -20,6 +20,7 @@ modules' parsers are in the tests of those modules).
 
 import argparse
 import math
+import uuid
 
 import hypothesis
 from hypothesis import strategies as st
@@ -76,4 +77,14 @@ class TestParsers(base.TestCase):
             self.assertTrue(value.strip())
         else:
             self.assertFalse(value.strip())
+            self.assertOneLine(str(error))
+
+    @strategies.SETTINGS
+    @hypothesis.given(st.one_of(strategies.TEXT, st.uuids().map(str)))
+    def test_uuid_is_canonical_or_an_argparse_error(self, value):
+        kept, error = strategies.outcome(parsers.uuid, value,
+                                         errors=argparse.ArgumentTypeError)
+        if error is None:
+            self.assertEqual(str(uuid.UUID(value)), kept)
+        else:
             self.assertOneLine(str(error))
