@@ -90,6 +90,23 @@ def _narrowed(http, run, parsed_args, records):
     return kept
 
 
+def _say_left_out(cmd, parsed_args, narrowed, targets, marks, drained,
+                  by_uuid):
+    """One line for each tree ``--target`` named that cannot receive."""
+    if not parsed_args.target:
+        return
+    for root in sorted(set(narrowed) - set(targets),
+                       key=lambda r: (by_uuid[r].get('name') or '', r)):
+        why = ('it is drained' if root in drained else
+               'it is disabled (COMPUTE_STATUS_DISABLED)'
+               if root in marks[clouds.DISABLED] else
+               'its root is no compute node (COMPUTE_NODE)'
+               if root not in marks[clouds.COMPUTE_NODE] else
+               'it is not in --target-aggregate')
+        cmd.log.warning('Not a target: %s: %s.', printable(
+            by_uuid[root].get('name') or root), why)
+
+
 def _compute_proxy(cmd):
     """The compute proxy, or None when the session reaches no compute API.
 
@@ -182,6 +199,8 @@ def read(cmd, http, parsed_args):
     narrowed = _narrowed(http, run, parsed_args, records)
     targets = inputs.targets(records, marks[clouds.COMPUTE_NODE],
                              marks[clouds.DISABLED], set(drained), narrowed)
+    _say_left_out(cmd, parsed_args, narrowed, targets, marks, drained,
+                  by_uuid)
     trees = inputs.trees(records)
     drained_rps = [rp for root in drained for rp in trees.get(root, ())]
     held = drain_api.allocations_on(http, run, drained_rps)

@@ -179,6 +179,18 @@ class TestPlacementOnly(DrainTestCase):
         self.assertEqual({'cn3', ''}, {r['to'] for r in rows})
         self.prove(rows)
 
+    def test_a_target_that_cannot_receive_is_said(self):
+        rows, err, code = self.plan('cn1', '--target', 'cn4', '--target',
+                                    'pool', '--target', 'cn1', '--target',
+                                    'cn2_gpu')
+        self.assertEqual(3, code)
+        self.assertEqual({'cn2'}, {r['to'] for r in rows} - {''})
+        self.assertEqual([
+            'Not a target: cn1: it is drained.',
+            'Not a target: cn4: it is disabled (COMPUTE_STATUS_DISABLED).',
+            'Not a target: pool: its root is no compute node '
+            '(COMPUTE_NODE).'], err.splitlines()[:3])
+
     def test_target_aggregate_narrows(self):
         rows, _err, code = self.plan('cn1', '--target-aggregate', AGG)
         self.assertEqual(3, code)
