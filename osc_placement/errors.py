@@ -296,8 +296,30 @@ def is_not_a_url(exc):
                for cause in _walk_causes(exc))
 
 
+# The reasons of a timeout: before a connection was made (connecting, or
+# a wait the client cannot place), and after it, the server reached but
+# its answer not whole.
+NO_ANSWER = 'no answer before the timeout'
+INCOMPLETE_ANSWER = 'no complete answer within the timeout'
+
+
+def answer_incomplete(exc):
+    """Whether ``exc`` is a timeout that came after the connection was made.
+
+    requests' ``ReadTimeout`` (urllib3's ``ReadTimeoutError``, which
+    requests also chains to the ``ConnectionError`` of a body read too
+    slowly): the request had reached the server, and its answer did not
+    come whole. A connect timeout is not one.
+    """
+    return any(isinstance(cause, (requests.exceptions.ReadTimeout,
+                                  urllib3_exceptions.ReadTimeoutError))
+               for cause in _walk_causes(exc))
+
+
 def describe_transport_error(exc):
     """A short reason for a failure below HTTP, from the exception chain."""
+    if answer_incomplete(exc):
+        return INCOMPLETE_ANSWER
     causes = list(_walk_causes(exc))
     for cause in causes:
         if isinstance(cause, socket.gaierror) or \
@@ -324,7 +346,7 @@ def describe_transport_error(exc):
         if isinstance(cause, (socket.timeout, TimeoutError,
                               requests.exceptions.Timeout,
                               ks_exceptions.ConnectTimeout)):
-            return 'no answer before the timeout'
+            return NO_ANSWER
     for cause in causes:
         if isinstance(cause, (ConnectionResetError, BrokenPipeError)):
             return 'the connection was closed by the server'

@@ -475,8 +475,13 @@ def _failure(client, exc, method, url, body):
     (or the deadline passed) is :class:`errors.OutcomeUnknown`; one
     certainly not sent, as any read, :class:`errors.ConnectionFailed`.
     """
+    # Whether the server was reached and its answer did not come whole:
+    # the deadline passed (requests, given the same timeout to connect,
+    # fails first when no connection is made), or a read timed out.
+    incomplete = False
     if isinstance(exc, inflight.PastDeadline):
-        reason = str(exc)
+        reason = errors.INCOMPLETE_ANSWER
+        incomplete = True
         # Left in flight: it may still reach the server.
         unknown = errors.is_write(method)
     elif isinstance(exc, (ks_exceptions.ConnectionError,
@@ -487,6 +492,7 @@ def _failure(client, exc, method, url, body):
                 'one such as %s.' % (printable(client._endpoint() or url),
                                      errors.ENDPOINT_EXAMPLE))
         reason = errors.describe_transport_error(exc).rstrip('.')
+        incomplete = errors.answer_incomplete(exc)
         unknown = errors.is_write(method) and not errors.nothing_sent(
             exc, method, url)
     elif isinstance(exc, ks_exceptions.ClientException):
@@ -504,8 +510,9 @@ def _failure(client, exc, method, url, body):
             method, (client._endpoint() or '') + url, reason,
             errors.write_checks(method, url, body))
     return errors.ConnectionFailed(
-        'Unable to reach the Placement API%s: %s.'
-        % (client._where(url), reason))
+        '%s the Placement API%s: %s.'
+        % ('Reached' if incomplete else 'Unable to reach',
+           client._where(url), reason))
 
 
 def raise_for(client, needed, what):

@@ -88,9 +88,9 @@ class PastDeadline(Exception):
     """The whole answer did not come within ``timeout`` seconds."""
 
     def __init__(self, timeout):
-        # The words of requests' own timeouts (errors.py): which of the two
-        # ends the wait first is no matter to the user.
-        super().__init__('no answer before the timeout')
+        # The words of requests' own read timeout (errors.py): which of
+        # the two ends the wait first is no matter to the user.
+        super().__init__('no complete answer within the timeout')
         self.timeout = timeout
 
 

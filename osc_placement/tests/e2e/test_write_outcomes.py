@@ -109,7 +109,7 @@ class TestWriteOutcomes(base.SandboxTestCase):
                                      *self.set_allocation())
         self.assertLess(took, BOUNDED)
         self.assertEqual(
-            (1, [self.lost_line('no answer before the timeout')]),
+            (1, [self.lost_line('no complete answer within the timeout')]),
             (code, err.splitlines()))
         self.assertEqual({self.rp: {'VCPU': 2}}, self.held())
 
@@ -120,8 +120,8 @@ class TestWriteOutcomes(base.SandboxTestCase):
                                      'resource', 'provider', 'show', self.rp)
         self.assertLess(took, BOUNDED)
         self.assertEqual(
-            (1, ['Unable to reach the Placement API at %s/resource_providers/'
-                 '%s: no answer before the timeout.'
+            (1, ['Reached the Placement API at %s/resource_providers/%s: '
+                 'no complete answer within the timeout.'
                  % (self.between.endpoint, self.rp)]),
             (code, err.splitlines()))
 

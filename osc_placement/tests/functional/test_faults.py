@@ -379,8 +379,8 @@ class TestReadTimeout(FaultTestCase):
         server.answer(Reply(200, {'resource_providers': []}, delay=3))
         line = self.error_line(*self.openstack(
             server.endpoint, self.argv, self.global_argv, env=self.env))
-        self.assertEqual('Unable to reach the Placement API at %s%s: no '
-                         'answer before the timeout.'
+        self.assertEqual('Reached the Placement API at %s%s: no complete '
+                         'answer within the timeout.'
                          % (server.endpoint, self.path), line)
 
 
@@ -525,8 +525,9 @@ class TestTimeout(FaultTestCase):
         raised = self.assertRaises(errors.ConnectionFailed, client.request,
                                    'GET', '/resource_providers')
         self.assertEqual(
-            'Unable to reach the Placement API at %s/resource_providers: '
-            'no answer before the timeout.' % server.endpoint, str(raised))
+            'Reached the Placement API at %s/resource_providers: no '
+            'complete answer within the timeout.' % server.endpoint,
+            str(raised))
 
 
 class TestTLS(FaultTestCase):

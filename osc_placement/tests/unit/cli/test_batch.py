@@ -611,9 +611,9 @@ class TestLostAnswers(base.TestCase):
         self.assertEqual(('', 1), (out, code))
         self.assertEqual([
             'Outcome unknown for delete resource provider %s: it may have '
-            'reached the Placement API, but its answer was lost (no answer '
-            'before the timeout): the write may or may not have happened; '
-            'check with openstack resource provider show %s.'
+            'reached the Placement API, but its answer was lost (no '
+            'complete answer within the timeout): the write may or may not '
+            'have happened; check with openstack resource provider show %s.'
             % (self.lost, self.lost),
             'Failed to delete resource provider %s: No such thing. '
             '(HTTP 404)' % self.refused,

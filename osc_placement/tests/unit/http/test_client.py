@@ -26,6 +26,7 @@ import json
 import logging
 import os
 import ssl
+import threading
 
 import fixtures
 import hypothesis
@@ -388,9 +389,16 @@ class TestTransportErrors(HTTPTestCase):
         ('connect-timeout', {
             'exc': requests.exceptions.ConnectTimeout('slow'),
             'reason': 'no answer before the timeout'}),
+        # The server reached, its answer not whole: said so.
         ('read-timeout', {
             'exc': requests.exceptions.ReadTimeout('slow'),
-            'reason': 'no answer before the timeout'}),
+            'reason': 'no complete answer within the timeout',
+            'reached': True}),
+        ('body-read-timeout', {
+            'exc': requests.exceptions.ConnectionError(
+                urllib3_exceptions.ReadTimeoutError(None, '', 'slow')),
+            'reason': 'no complete answer within the timeout',
+            'reached': True}),
         ('ssl', {'exc': requests.exceptions.SSLError('bad cert'),
                  'reason': 'TLS handshake failed'}),
         ('reset', {
@@ -413,8 +421,30 @@ class TestTransportErrors(HTTPTestCase):
         raised = self.assertRaises(errors.ConnectionFailed, client().request,
                                    'GET', '/traits')
         self.assertIsInstance(raised, exceptions.CommandError)
-        self.assertEqual('Unable to reach the Placement API at %s/traits: %s.'
-                         % (ENDPOINT, self.reason), str(raised))
+        self.assertEqual('%s the Placement API at %s/traits: %s.'
+                         % ('Reached' if getattr(self, 'reached', False)
+                            else 'Unable to reach', ENDPOINT, self.reason),
+                         str(raised))
+
+
+class TestPastTheDeadline(HTTPTestCase):
+    """An answer that does not come whole before the timeout's deadline."""
+
+    def test_a_read_says_the_answer_was_not_complete(self):
+        release = threading.Event()
+        self.addCleanup(release.set)
+
+        def slow(request, context):
+            release.wait(30)
+            return {'traits': []}
+        self.requests_mock.get(ENDPOINT + '/traits', json=slow)
+        slow_client = client()
+        slow_client.timeout = 0.1
+        raised = self.assertRaises(errors.ConnectionFailed,
+                                   slow_client.request, 'GET', '/traits')
+        self.assertEqual('Reached the Placement API at %s/traits: no '
+                         'complete answer within the timeout.' % ENDPOINT,
+                         str(raised))
 
 
 def as_requests_raises(kind, reason):
@@ -447,7 +477,7 @@ class TestTransportErrorsOfAWrite(HTTPTestCase):
         ('read-timeout', {
             'kind': requests.exceptions.ReadTimeout,
             'reason': urllib3_exceptions.ReadTimeoutError(None, '', 'slow'),
-            'unknown': 'no answer before the timeout'}),
+            'unknown': 'no complete answer within the timeout'}),
         ('reset', {
             'kind': requests.exceptions.ConnectionError,
             'reason': urllib3_exceptions.ProtocolError(

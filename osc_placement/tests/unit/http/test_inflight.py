@@ -51,7 +51,7 @@ class TestWaitFor(base.TestCase):
         exc = self.assertRaises(inflight.PastDeadline, inflight.wait_for,
                                 lambda: release.wait(30), 0.2)
         self.assertLess(time.monotonic() - started, 5)
-        self.assertEqual('no answer before the timeout', str(exc))
+        self.assertEqual('no complete answer within the timeout', str(exc))
 
 
 class TestSignals(base.TestCase):
