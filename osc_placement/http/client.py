@@ -22,9 +22,12 @@ What it does per request is kept to what the request needs (issue 33):
 the endpoint is looked up once; keystoneauth is asked not to build its
 debug lines when no log handler would write them; and during a batch
 the environment (proxies, CA bundle, ``.netrc``), which requests reads
-again for every request, is read once and given with each request (see
-:meth:`SessionClient.batch_environment`). The requests on the wire are
-the same.
+again for every request, is read once, and the batch's requests are
+sent by a keystoneauth session of its own on a ``requests.Session`` of
+its own that does not read it (see
+:meth:`SessionClient.batch_environment`); the session OpenStackClient
+gave is never changed, for the other threads that send through it. The
+requests on the wire are the same.
 """
 
 import contextlib
@@ -98,7 +101,7 @@ class NetrcAuth(requests.auth.AuthBase):
 
     What requests does for each request when it trusts the environment
     (``requests.utils.get_netrc_auth``, then HTTP basic auth), for the
-    requests of a batch, which are sent while it does not.
+    requests of a batch, whose session does not.
     """
 
     def __init__(self):
@@ -111,6 +114,58 @@ class NetrcAuth(requests.auth.AuthBase):
         if self.found[host]:
             return requests.auth.HTTPBasicAuth(*self.found[host])(request)
         return request
+
+
+# The settings of a requests.Session (its documented attributes) that a
+# batch's own session shares with the one it stands in for: the same
+# headers, cookies and hooks, and the same transport adapters, whose
+# connection pools the batch uses too.
+_SHARED_SETTINGS = ('headers', 'cookies', 'auth', 'hooks', 'params',
+                    'stream', 'cert', 'max_redirects', 'adapters')
+
+
+def _batch_session(session, url):
+    """A keystoneauth session sending as ``session`` does, for a batch.
+
+    Its requests.Session reads the environment once, for ``url`` (the
+    Placement endpoint), through requests' own
+    ``merge_environment_settings()``: the proxies (``*_proxy``,
+    ``no_proxy``), the CA bundle (``REQUESTS_CA_BUNDLE``,
+    ``CURL_CA_BUNDLE``); and the ``.netrc`` credentials once per host
+    (:class:`NetrcAuth`), unless the session has an auth of its own.
+    Then it does not trust the environment: requests would read it again
+    for every request. Everything else is ``session``'s: its auth plugin,
+    its settings, its requests.Session's settings and transport adapters.
+
+    None where that cannot be copied whole (a session of another kind), or
+    where the environment is not trusted: then the batch sends through
+    ``session`` itself.
+    """
+    shared = session.session
+    if type(session) is not ks_session.Session or \
+            type(shared) is not requests.Session or not shared.trust_env:
+        return None
+    settings = shared.merge_environment_settings(url, {}, None,
+                                                 session.verify, None)
+    own = requests.Session()
+    for setting in _SHARED_SETTINGS:
+        setattr(own, setting, getattr(shared, setting))
+    own.trust_env = False
+    own.proxies = settings['proxies']
+    own.verify = settings['verify']
+    if own.auth is None:
+        own.auth = NetrcAuth()
+    batch = ks_session.Session(
+        auth=session.auth, session=own, original_ip=session.original_ip,
+        verify=settings['verify'], cert=session.cert,
+        timeout=session.timeout, redirect=session.redirect,
+        additional_headers=session.additional_headers,
+        app_name=session.app_name, app_version=session.app_version,
+        additional_user_agent=session.additional_user_agent,
+        collect_timing=True)
+    # The whole User-Agent header the session sends, as it is.
+    batch.user_agent = session.user_agent
+    return batch
 
 
 def _is_version_document(resp):
@@ -215,9 +270,9 @@ class SessionClient(object):
         self._pool_size = requests.adapters.DEFAULT_POOLSIZE
         # The endpoint, once known, without its trailing '/'.
         self._base_url = None
-        # During a batch: the environment's settings given to each
-        # request (see batch_environment()).
-        self._environment = {}
+        # During a batch: the keystoneauth session that sends the
+        # requests (see batch_environment()), or None.
+        self._batch = None
         # Whether keystoneauth is to build its debug lines of each request
         # and response: only if a handler writes them. Logging is set up
         # (by osc-lib, from --debug, -v and --log-file) before the client
@@ -254,39 +309,33 @@ class SessionClient(object):
         session trusts it: the proxies (``*_proxy``, ``no_proxy``, read
         by scanning every environment variable, twice), the CA bundle
         (``REQUESTS_CA_BUNDLE``, ``CURL_CA_BUNDLE``) and the ``.netrc``
-        credentials of the host. Inside the block they are read once,
-        for the Placement endpoint, through requests' own
-        ``merge_environment_settings()``; the session stops trusting the
-        environment, and each request of this client carries the
-        settings read (``proxies``, ``verify``, and :class:`NetrcAuth`
-        unless the session has an auth of its own). At the end the
-        session trusts the environment again.
+        credentials of the host. Inside the block, this client's requests
+        are sent by a session of the batch's own (:func:`_batch_session`)
+        that read them once, for the Placement endpoint. The session this
+        client was given is left as it is: other threads (the compute
+        reads of OpenStackClient's connection) send through it meanwhile,
+        with the environment. At the end, the timings of the batch's
+        requests join the session's (``--timing``).
 
         Only with an auth plugin of a fixed endpoint that sends no request
         of its own (``--os-auth-type admin_token`` or ``none``): a Keystone
         token requested in the middle of the batch would miss the
         environment, so with Keystone nothing changes.
         """
-        requests_session = self.session.session
-        if self._environment or not requests_session.trust_env or \
-                self._base() is None:
-            # Inside a batch already, an environment not trusted, or
-            # Keystone's auth: as without a batch.
+        batch = None
+        if self._batch is None and self._base() is not None:
+            batch = _batch_session(self.session, self._base() + '/')
+        if batch is None:
+            # Inside a batch already, Keystone's auth, or a session that
+            # cannot be copied: as without a batch.
             yield
             return
-        settings = requests_session.merge_environment_settings(
-            self._base() + '/', {}, None, self.session.verify, None)
-        environment = {'proxies': settings['proxies'],
-                       'verify': settings['verify']}
-        if requests_session.auth is None:
-            environment['requests_auth'] = NetrcAuth()
-        self._environment = environment
-        requests_session.trust_env = False
+        self._batch = batch
         try:
             yield
         finally:
-            requests_session.trust_env = True
-            self._environment = {}
+            self._batch = None
+            self.session.get_timings().extend(batch.get_timings())
 
     def _base(self):
         """The fixed endpoint without its trailing '/', or None.
@@ -333,8 +382,6 @@ class SessionClient(object):
         headers.setdefault('Accept', 'application/json')
         if self.timeout:
             kwargs.setdefault('timeout', self.timeout)
-        for setting, value in self._environment.items():
-            kwargs.setdefault(setting, value)
         kwargs.setdefault('log', self._log_http)
 
         send = _sender(self, method, url, read, dict(kwargs, headers=headers))
@@ -451,8 +498,10 @@ def _sender(client, method, url, read, kwargs):
     The answer of requests, and what ``read`` made of its body as it
     arrived (None: no reader, or an error status).
     """
+    session = client._batch or client.session
+
     def send():
-        raw = client.session.request(
+        raw = session.request(
             _joined(client._base(), url), method,
             endpoint_filter=client.ks_filter, raise_exc=False,
             stream=read is not None, **kwargs)

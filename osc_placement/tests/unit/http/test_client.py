@@ -21,6 +21,7 @@ environment of the requests of a batch.
 """
 
 import base64
+from concurrent import futures
 import http.client as http_client
 import json
 import logging
@@ -910,29 +911,68 @@ class TestSameRequests(EnvironmentTestCase):
             self.assertEqual(headers, dict(request.headers), request.url)
             self.assertEqual(single[-1].timeout, request.timeout)
             self.assertEqual(single[-1].cert, request.cert)
+            self.assertEqual(single[-1].verify, request.verify)
 
 
-class TestSessionAfterABatch(EnvironmentTestCase):
+COMPUTE = 'http://compute.test/v2.1/servers/detail'
 
-    def test_the_session_trusts_the_environment_again(self):
+
+class TestSessionDuringABatch(EnvironmentTestCase):
+    """The session given is left as it is while a batch runs.
+
+    Other threads send through it meanwhile (the audit reads Nova through
+    OpenStackClient's connection, which shares it): the environment's
+    proxy and CA bundle still apply to them.
+    """
+
+    def setUp(self):
+        super().setUp()
+        self.useFixture(fixtures.EnvironmentVariable('http_proxy', PROXY))
+        self.requests_mock.get(COMPUTE, json={'servers': []})
+
+    def client(self, **session_args):
         auth = loading.get_plugin_loader('admin_token').load_from_options(
             endpoint=ENDPOINT, token='the-token')
-        session = ks_session.Session(auth=auth)
-        client = http.SessionClient(
-            session, {'service_type': 'placement', 'region_name': None,
-                      'interface': 'public'}, api_version='1.39', parallel=4)
-        seen = []
+        self.session = ks_session.Session(auth=auth, **session_args)
+        return http.SessionClient(
+            self.session, {'service_type': 'placement', 'region_name': None,
+                           'interface': 'public'}, api_version='1.39',
+            parallel=4)
+
+    def test_other_threads_keep_the_environment(self):
+        client = self.client()
+        trusted = []
 
         def work(rp):
-            seen.append(session.session.trust_env)
+            trusted.append(self.session.session.trust_env)
+            # A request of another kind through the session given, from
+            # its own thread, as the audit's compute reads are sent.
+            other = futures.ThreadPoolExecutor(max_workers=1)
+            self.addCleanup(other.shutdown)
+            other.submit(self.session.request, COMPUTE, 'GET').result()
             return client.request('GET', '/resource_providers/%s/usages'
                                   % rp['uuid'])
         done = batch.run(client, work, PROVIDERS)
         self.assertEqual(len(PROVIDERS), len(done.done()))
-        # Not trusted while the batch reads with what it read once...
-        self.assertEqual([False] * len(PROVIDERS), seen)
-        # ...and trusted again for whatever comes next.
-        self.assertTrue(session.session.trust_env)
+        self.assertEqual([True] * len(PROVIDERS), trusted)
+        history = self.requests_mock.request_history
+        compute = [r for r in history if r.url == COMPUTE]
+        placement = [r for r in history if r.url.startswith(ENDPOINT)]
+        self.assertEqual(len(PROVIDERS), len(compute))
+        self.assertEqual(len(PROVIDERS), len(placement))
+        # The proxy of the environment, to Nova and to Placement alike.
+        for request in compute + placement:
+            self.assertEqual(PROXY, request.proxies.get('http'),
+                             request.url)
+
+    def test_the_batch_requests_are_timed_with_the_session(self):
+        client = self.client(collect_timing=True)
+        batch.run(client, lambda rp: client.request(
+            'GET', '/resource_providers/%s/usages' % rp['uuid']), PROVIDERS)
+        self.assertEqual(
+            sorted(ENDPOINT + '/resource_providers/%s/usages' % rp['uuid']
+                   for rp in PROVIDERS),
+            sorted(timing.url for timing in self.session.get_timings()))
 
 
 class TestDebugLines(EnvironmentTestCase):
