@@ -22,12 +22,10 @@ What it does per request is kept to what the request needs (issue 33):
 the endpoint is looked up once; keystoneauth is asked not to build its
 debug lines when no log handler would write them; and during a batch
 the environment (proxies, CA bundle, ``.netrc``), which requests reads
-again for every request, is read once, and the batch's requests are
-sent by a keystoneauth session of its own on a ``requests.Session`` of
-its own that does not read it (see
-:meth:`SessionClient.batch_environment`); the session OpenStackClient
-gave is never changed, for the other threads that send through it. The
-requests on the wire are the same.
+again for every request, is read once by a session of the batch's own
+(:meth:`SessionClient.batch_environment`); the one OpenStackClient gave,
+which other threads use, is left as it is. The requests on the wire are
+the same.
 """
 
 import contextlib
@@ -499,12 +497,18 @@ def _sender(client, method, url, read, kwargs):
     arrived (None: no reader, or an error status).
     """
     session = client._batch or client.session
+    # requests' response hooks, run once the status and headers are in,
+    # before the body is read: the session's own, then ours.
+    hooks = getattr(getattr(session, 'session', None), 'hooks', None) or {}
+    own = hooks.get('response') or []
+    hooks = dict(hooks, response=([own] if callable(own) else list(own))
+                 + [responses.shut_if_abandoned])
 
     def send():
         raw = session.request(
             _joined(client._base(), url), method,
             endpoint_filter=client.ks_filter, raise_exc=False,
-            stream=read is not None, **kwargs)
+            stream=read is not None, hooks=hooks, **kwargs)
         return raw, responses.read_streamed(method, raw, read)
     return send
 

@@ -19,8 +19,10 @@ so that
   reading the whole answer. requests and urllib3 bound each socket
   operation, so a server that trickles its answer a byte at a time is
   never timed out by them. Here the request runs in a thread of its own
-  and the caller stops waiting at the deadline; that thread, a daemon,
-  is left to end with its socket's own timeout, or with the process;
+  and the caller stops waiting at the deadline. What the request noted
+  with :func:`on_abandon` (the client: shutting the socket its answer is
+  read from) is then done, so that the thread, a daemon, ends at once
+  instead of reading on for as long as the server trickles;
 * while a write is in flight on the main thread, SIGINT and SIGTERM are
   noted (:class:`Signals`), not raised: the caller waits for the answer
   and then says what became of the write; a second signal stops the
@@ -103,7 +105,11 @@ class SignalledAgain(Exception):
 
 
 class _Flight(threading.Thread):
-    """``call()`` in a daemon thread; its result or error once ``done``."""
+    """``call()`` in a daemon thread; its result or error once ``done``.
+
+    ``abandon()``: the caller stopped waiting; what the call noted with
+    :func:`on_abandon` is done, then or as soon as it is noted.
+    """
 
     def __init__(self, call):
         super().__init__(daemon=True, name='placement-request')
@@ -111,6 +117,23 @@ class _Flight(threading.Thread):
         self.done = threading.Event()
         self.result = None
         self.error = None
+        self._lock = threading.Lock()
+        self._on_abandon = []
+        self._abandoned = False
+
+    def note(self, action):
+        with self._lock:
+            if not self._abandoned:
+                self._on_abandon.append(action)
+                return
+        action()
+
+    def abandon(self):
+        with self._lock:
+            self._abandoned = True
+            actions, self._on_abandon = self._on_abandon, []
+        for action in actions:
+            action()
 
     def run(self):
         try:
@@ -121,11 +144,25 @@ class _Flight(threading.Thread):
             self.done.set()
 
 
+def on_abandon(action):
+    """Have ``action()`` done if the caller stops waiting for this thread.
+
+    Called by a call that :func:`wait_for` runs, in its thread, with what
+    ends its wait (shutting the socket its answer is read from): done by
+    the caller at the deadline, or at once if the deadline has passed.
+    Anywhere else (a request sent in its caller's thread), nothing.
+    """
+    flight = threading.current_thread()
+    if isinstance(flight, _Flight):
+        flight.note(action)
+
+
 def wait_for(call, timeout=None, signals=None):
     """``call()``'s result; its error, :class:`PastDeadline` or the signal.
 
-    ``timeout`` (seconds, or None): the bound of the whole wait.
-    ``signals``: the :class:`Signals` noted meanwhile; a second one raises
+    ``timeout`` (seconds, or None): the bound of the whole wait; past it,
+    the call is abandoned (see :func:`on_abandon`). ``signals``: the
+    :class:`Signals` noted meanwhile; a second one raises
     :class:`SignalledAgain` at once (the first is the caller's to read
     once the answer is in).
     """
@@ -137,7 +174,8 @@ def wait_for(call, timeout=None, signals=None):
         else None
     while True:
         left = None if deadline is None else deadline - time.monotonic()
-        if left is not None and left <= 0:
+        if left is not None and left <= 0 and not flight.done.is_set():
+            flight.abandon()
             raise PastDeadline(timeout)
         step = left if signals is None else min(
             POLL_SECONDS, left if left is not None else POLL_SECONDS)

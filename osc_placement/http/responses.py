@@ -16,12 +16,15 @@
 body parsed as JSON where it is read, checked for the shape Placement
 sends. :func:`read_streamed` hands the body of a successful answer to a
 reader as its chunks arrive (``SessionClient.request(read=...)``), for
-answers too big to hold whole (``model.json_members``).
+answers too big to hold whole (``model.json_members``);
+:func:`shut_if_abandoned` ends the reading of an answer whose caller
+stopped waiting.
 """
 
 import contextlib
 
 from osc_placement import errors
+from osc_placement.http import inflight
 from osc_placement.model import json_members
 
 # How an error names the type a member should have.
@@ -129,6 +132,28 @@ def without(key):
 def not_a(key, kind):
     """What is wrong with an object whose ``key`` is not of ``kind``."""
     return 'JSON whose %r is not %s' % (key, _KINDS.get(kind, kind.__name__))
+
+
+def shut_if_abandoned(answer, **kwargs):
+    """requests' response hook: shut ``answer``'s socket if abandoned.
+
+    Run once the status and headers are in, before the body is read. When
+    the caller stops waiting at the deadline (``inflight.wait_for``) while
+    the body is still coming, the socket it is read from is shut for
+    reading (urllib3's ``HTTPResponse.shutdown()``, made to stop a read
+    blocked in another thread), so that the read ends at once and with it
+    the request's thread, instead of reading on for as long as the server
+    trickles. An answer read whole by then is left as it is.
+    """
+    def shut():
+        try:
+            answer.raw.shutdown()
+        except (AttributeError, OSError, RuntimeError, ValueError):
+            # Released to the pool (read whole), closed already, or a
+            # response of no socket (urllib3 before 2.3 has no
+            # shutdown(): it then ends with the socket's own timeout).
+            pass
+    inflight.on_abandon(shut)
 
 
 def read_streamed(method, raw, read):

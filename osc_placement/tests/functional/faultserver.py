@@ -66,10 +66,13 @@ class Reply(object):
     with ``Content-Type: application/json``. ``delay`` seconds pass before
     anything is written. ``drop`` closes the connection without an answer.
     ``reason`` replaces the standard reason phrase of the status line.
+    ``trickle``: the body is written a byte at a time, one every
+    ``trickle`` seconds, until it is whole or the client goes away.
     """
 
     def __init__(self, status=200, body=b'', content_type=None,
-                 headers=None, delay=0, drop=False, reason=None):
+                 headers=None, delay=0, drop=False, reason=None,
+                 trickle=None):
         if isinstance(body, (dict, list)):
             body = json.dumps(body)
             content_type = content_type or 'application/json'
@@ -83,6 +86,7 @@ class Reply(object):
         self.delay = delay
         self.drop = drop
         self.reason = reason
+        self.trickle = trickle
 
 
 class _Handler(http.server.BaseHTTPRequestHandler):
@@ -111,8 +115,16 @@ class _Handler(http.server.BaseHTTPRequestHandler):
             self.send_header(name, value)
         self.send_header('Content-Length', str(len(reply.body)))
         self.end_headers()
-        if self.command != 'HEAD':
+        if self.command == 'HEAD':
+            return
+        if not reply.trickle:
             self.wfile.write(reply.body)
+            return
+        for at in range(len(reply.body)):
+            if server.stopping.wait(reply.trickle):
+                return
+            # Raises once the client has closed the connection.
+            self.wfile.write(reply.body[at:at + 1])
 
     do_GET = do_PUT = do_POST = do_DELETE = do_PATCH = do_HEAD = _serve
 

@@ -448,6 +448,19 @@ class TestPastTheDeadline(HTTPTestCase):
                          str(raised))
 
 
+class TestResponseHooks(HTTPTestCase):
+
+    def test_the_sessions_own_hooks_still_run_once(self):
+        self.requests_mock.get(ENDPOINT + '/traits', json={'traits': []})
+        seen = []
+        timed = client()
+        timed.timeout = 5
+        timed.session.session.hooks['response'].append(
+            lambda answer, **kwargs: seen.append(answer.url))
+        timed.request('GET', '/traits')
+        self.assertEqual([ENDPOINT + '/traits'], seen)
+
+
 def as_requests_raises(kind, reason):
     """requests' exception for ``reason``, naming the request as it does.
 

@@ -54,6 +54,61 @@ class TestWaitFor(base.TestCase):
         self.assertEqual('no complete answer within the timeout', str(exc))
 
 
+class TestAbandon(base.TestCase):
+    """What a call notes is done when its caller stops waiting, only then."""
+
+    def test_noted_action_done_at_the_deadline(self):
+        release = threading.Event()
+        self.addCleanup(release.set)
+        done = []
+
+        def call():
+            inflight.on_abandon(lambda: done.append('shut'))
+            release.wait(30)
+        self.assertRaises(inflight.PastDeadline, inflight.wait_for, call,
+                          0.1)
+        # Done by the caller, before it raised.
+        self.assertEqual(['shut'], done)
+
+    def test_noted_after_the_deadline_done_at_once(self):
+        late = threading.Event()
+        self.addCleanup(late.set)
+        noted = threading.Event()
+        done = []
+
+        def call():
+            late.wait(30)
+            inflight.on_abandon(lambda: done.append(
+                threading.current_thread()))
+            noted.set()
+        self.assertRaises(inflight.PastDeadline, inflight.wait_for, call,
+                          0.1)
+        late.set()
+        self.assertTrue(noted.wait(30))
+        # Done in the call's own thread, as it noted it.
+        self.assertEqual(1, len(done))
+        self.assertIsNot(threading.current_thread(), done[0])
+
+    def test_not_done_when_the_answer_comes_in_time(self):
+        done = []
+
+        def call():
+            inflight.on_abandon(lambda: done.append('shut'))
+            return 'answer'
+        self.assertEqual('answer', inflight.wait_for(call, 5))
+        self.assertEqual([], done)
+
+    def test_nothing_noted_in_the_callers_thread(self):
+        done = []
+
+        def call():
+            inflight.on_abandon(lambda: done.append('shut'))
+            return 'answer'
+        # Without a timeout or signals the call runs here: no flight.
+        self.assertEqual('answer', inflight.wait_for(call))
+        self.assertEqual([], done)
+
+
 class TestSignals(base.TestCase):
 
     def test_first_signal_noted_and_waited_through(self):

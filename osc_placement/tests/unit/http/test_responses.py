@@ -17,10 +17,13 @@ the reader's result, and where it cannot be used the same one line as a
 body read whole.
 """
 
+import threading
+
 from osc_lib import exceptions
 import testscenarios
 
 from osc_placement import errors
+from osc_placement.http import inflight
 from osc_placement.http import responses
 from osc_placement.model import json_members
 from osc_placement.tests.unit import base
@@ -136,3 +139,59 @@ class TestStreamedNotJSON(base.TestCase):
             errors.InvalidResponse, test_http.client().request, 'GET',
             '/traits', read=names)
         self.assertEqual(str(whole), str(streamed))
+
+
+class _Raw(object):
+    """urllib3's answer as the hook sees it: shutdown() of its socket."""
+
+    def __init__(self, error=None):
+        self.error = error
+        self.shut = 0
+
+    def shutdown(self):
+        self.shut += 1
+        if self.error is not None:
+            raise self.error
+
+
+class _Answer(object):
+
+    def __init__(self, raw):
+        self.raw = raw
+
+
+class TestShutIfAbandoned(base.TestCase):
+    """The socket of an answer is shut when its caller stops waiting."""
+
+    def wait_past_the_deadline(self, answer):
+        release = threading.Event()
+        self.addCleanup(release.set)
+
+        def call():
+            responses.shut_if_abandoned(answer, timeout=0.1)
+            release.wait(30)
+        self.assertRaises(inflight.PastDeadline, inflight.wait_for, call,
+                          0.1)
+
+    def test_shut_at_the_deadline(self):
+        raw = _Raw()
+        self.wait_past_the_deadline(_Answer(raw))
+        self.assertEqual(1, raw.shut)
+
+    def test_not_shut_when_the_answer_comes_in_time(self):
+        raw = _Raw()
+
+        def call():
+            responses.shut_if_abandoned(_Answer(raw))
+            return 'answer'
+        self.assertEqual('answer', inflight.wait_for(call, 5))
+        self.assertEqual(0, raw.shut)
+
+    def test_an_answer_released_or_of_no_socket_is_left(self):
+        # urllib3 refuses once the connection is back in the pool, or for
+        # an answer without a socket (requests-mock's).
+        for error in (RuntimeError('released'), ValueError('no socket'),
+                      OSError('closed')):
+            raw = _Raw(error)
+            self.wait_past_the_deadline(_Answer(raw))
+            self.assertEqual(1, raw.shut)
