@@ -915,6 +915,28 @@ class TestNetrc(EnvironmentTestCase):
             self.assertNotIn('Authorization', request.headers, request.url)
 
 
+class TestEnvironmentReadOnce(EnvironmentTestCase):
+
+    def test_a_batch_reads_the_proxies_once(self):
+        read = []
+        environ_proxies = requests.sessions.get_environ_proxies
+
+        def counted(*args, **kwargs):
+            read.append(args[0])
+            return environ_proxies(*args, **kwargs)
+        self.useFixture(fixtures.MonkeyPatch(
+            'requests.sessions.get_environ_proxies', counted))
+        out, err, code = self.openstack(*BATCH, env={'http_proxy': PROXY})
+        self.assertEqual(0, code, err)
+        reads = [r for r in self.requests_mock.request_history
+                 if r.path.endswith(('/inventories', '/usages'))]
+        self.assertEqual(2 * len(PROVIDERS), len(reads))
+        # Once for the batch (its endpoint), once for the list before it:
+        # not once per request.
+        self.assertEqual([ENDPOINT + '/', ENDPOINT + '/resource_providers'],
+                         sorted(read))
+
+
 class TestSameRequests(EnvironmentTestCase):
 
     def test_a_batch_sends_the_headers_of_a_single_request(self):
