@@ -29,6 +29,7 @@ import time
 from keystoneauth1 import loading
 from keystoneauth1 import session as ks_session
 from oslotest import base
+import testscenarios
 
 from osc_placement import errors
 from osc_placement.http import client as http
@@ -43,19 +44,24 @@ TRICKLE = faultserver.Reply(
     content_type='application/json', trickle=0.05)
 
 
+load_tests = testscenarios.load_tests_apply_scenarios
+
+
 def live_threads():
     return threading.active_count()
 
 
 class TestAbandonedRequests(base.BaseTestCase):
 
+    scenarios = [('http', {'tls': False}), ('https', {'tls': True})]
+
     def test_threads_end_after_timeouts(self):
-        server = self.useFixture(faultserver.FaultServer())
+        server = self.useFixture(faultserver.FaultServer(tls=self.tls))
         server.answer(TRICKLE)
         auth = loading.get_plugin_loader('admin_token').load_from_options(
             endpoint=server.endpoint, token='the-token')
         client = http.SessionClient(
-            ks_session.Session(auth=auth),
+            ks_session.Session(auth=auth, verify=server.cert_path or True),
             {'service_type': 'placement', 'region_name': None,
              'interface': 'public'}, api_version='1.14', timeout=0.5)
         before = live_threads()
