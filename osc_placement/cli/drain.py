@@ -90,6 +90,23 @@ def _narrowed(http, run, parsed_args, records):
     return kept
 
 
+def _with_hypervisor(cmd, parsed_args, targets, nova, by_uuid):
+    """The targets Nova can send a server to: each a hypervisor's node.
+
+    With the compute API read, a compute root that no hypervisor has (a
+    provider a deleted or reinstalled compute service left) is no
+    target; one ``--target`` named is said in one line.
+    """
+    if nova is None:
+        return targets
+    for root in targets:
+        if root not in nova.nodes and parsed_args.target:
+            cmd.log.warning(
+                'Not a target: %s: no hypervisor of the compute API has '
+                'it.', printable(by_uuid[root].get('name') or root))
+    return [root for root in targets if root in nova.nodes]
+
+
 def _say_left_out(cmd, parsed_args, narrowed, targets, marks, drained,
                   by_uuid):
     """One line for each tree ``--target`` named that cannot receive."""
@@ -207,6 +224,7 @@ def read(cmd, http, parsed_args):
     uuids = sorted({c for on_rp in held.values() for c in on_rp})
     records_of = drain_api.consumers(http, run, uuids)
     nova = _nova(cmd, http, drained, uuids)
+    targets = _with_hypervisor(cmd, parsed_args, targets, nova, by_uuid)
     sharing = sorted({rp for rec in records_of.values()
                       for rp in rec['allocations']
                       if rp in marks[clouds.SHARING]})

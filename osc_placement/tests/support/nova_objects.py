@@ -152,16 +152,32 @@ class Writer(object):
             node = self._node(host)
             fields.update(host=host, node=node.hypervisor_hostname,
                           compute_id=node.id)
+        if spec.get('pinned_zone'):
+            fields['availability_zone'] = spec['pinned_zone']
         with self.target() as cctxt:
             inst = self.objects.Instance(context=cctxt, **fields)
             inst.create()
             if spec.get('deleted'):
                 inst.destroy()
+        if spec.get('pinned_zone'):
+            self._request_spec(spec, flavor)
         self.objects.InstanceMapping(
             context=self.admin, instance_uuid=spec['uuid'],
             cell_mapping=self.cell, project_id=spec['project'],
             user_id=spec['user'],
             queued_for_delete=bool(spec.get('deleted'))).create()
+
+    def _request_spec(self, spec, flavor):
+        """The RequestSpec of a server booted into a zone (it pins it).
+
+        Compute 2.96 shows its ``availability_zone`` as the server's
+        ``pinned_availability_zone``.
+        """
+        self.objects.RequestSpec(
+            context=self.admin, instance_uuid=spec['uuid'],
+            project_id=spec['project'], user_id=spec['user'],
+            flavor=flavor, num_instances=1,
+            availability_zone=spec['pinned_zone']).create()
 
     def delete_server(self, uuid):
         """Delete a server as Nova does (soft), its mapping queued."""

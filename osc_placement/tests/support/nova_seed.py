@@ -38,7 +38,9 @@ node's ``hypervisor_hostname`` where it is not the host's name),
 ``servers`` (``uuid``, ``name``,
 ``flavor``, ``host`` or null, ``image`` (its UUID, or empty for a
 volume-backed server), ``project``, ``user``, ``vm_state``,
-``task_state``, ``deleted``, ``launched``), ``migrations`` (``uuid``,
+``task_state``, ``deleted``, ``launched``, and optionally
+``pinned_zone``, the zone it was booted into, which its request spec
+pins it to), ``migrations`` (``uuid``,
 ``server``, ``type``, ``status``, ``source``, ``dest``, ``flavor``,
 ``project``, ``user``, ``updated_at``) and ``aggregates`` (``name``,
 ``uuid``, ``hosts``, ``zone``), and ``delete_servers`` (UUIDs). Times
