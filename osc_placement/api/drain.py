@@ -188,14 +188,27 @@ def _pinned_known(proxy, host):
 
 
 def _server(proxy, uuid, at):
+    """The server of UUID ``uuid``, a deleted one too; None if none.
+
+    ``GET /servers/{id}`` answers 404 for a deleted server: the admin's
+    list of deleted servers (``deleted=true``) is asked then.
+    """
     path = '/servers/%s' % urllib.parse.quote(uuid, safe='')
     try:
         body = compute.get_body(proxy, path, {}, at)
     except sdk_exceptions.NotFoundException:
-        return None
+        return _deleted_server(proxy, uuid, at)
     found = body.get('server')
     return state.server(found) if isinstance(found, dict) and found.get(
         'id') else None
+
+
+def _deleted_server(proxy, uuid, at):
+    for body in compute.paged(proxy, '/servers/detail', 'servers', {
+            'all_tenants': '1', 'deleted': 'true', 'uuid': uuid}, at):
+        if body.get('id') == uuid:
+            return state.server(body)
+    return None
 
 
 def _zones(proxy):

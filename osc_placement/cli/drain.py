@@ -174,10 +174,17 @@ class Asked:
     request: typing.Any = None
 
 
-def _asked(uuid, nova):
+def _asked(uuid, nova, here=None):
+    """The :class:`Asked` of a consumer.
+
+    ``here``: as ``model.drain.nova.elsewhere()`` takes it (None: not
+    checked).
+    """
     server = nova.servers.get(uuid)
     shown = server.shown() if server else ''
     why = nova_terms.stays(uuid, server, nova.migrations)
+    if why is None and here is not None:
+        why = nova_terms.elsewhere(server, here)
     if why is not None:
         return Asked(shown, why)
     try:
@@ -232,7 +239,9 @@ def read(cmd, http, parsed_args):
     member_of = drain_api.members(
         http, run, sorted({agg for aggs in shared_by.values()
                            for agg in aggs}))
-    asked = {c: _asked(c, nova) for c in uuids} if nova else {}
+    asked = {c: _asked(c, nova, _here(records_of.get(c), trees, drained,
+                                      nova))
+             for c in uuids} if nova else {}
     traits = dict(marks)
     traits.update(drain_api.with_traits(http, run, nova_terms.traits_of(
         [a.request for a in asked.values() if a.request]) - set(marks)))
@@ -261,6 +270,14 @@ def read(cmd, http, parsed_args):
     return Read(clouds.Cloud(providers=providers, drained=drained,
                              targets=targets, consumers=consumers,
                              aggregate_names=names), nova)
+
+
+def _here(record, trees, drained, nova):
+    """{(host, hypervisor name)} of the drained roots a consumer is on."""
+    held = set((record or {}).get('allocations') or ())
+    return {(nova.nodes[root].host, nova.nodes[root].name)
+            for root in drained if root in nova.nodes
+            and held & set(trees.get(root, ()))}
 
 
 def _aggregates(uuid, record, shared_by, member_of, nova):

@@ -131,6 +131,26 @@ def stays(uuid, server, migrations):
     return None
 
 
+def elsewhere(server, here):
+    """Why a server's allocations on the drained trees stay, or None.
+
+    ``here``: {(host, hypervisor name)} of the drained roots the
+    consumer holds allocations on (a root no hypervisor has adds none).
+    A server Nova has on another hypervisor (evacuated, or its
+    allocations written on the wrong host) holds leftovers here: a
+    migration would move it from where it runs, not from here. Asked
+    after :func:`stays`.
+    """
+    if server is None or (server.host, server.node) in here:
+        return None
+    if not server.host:
+        return ('its server is on no host: these allocations are left '
+                'over (see resource provider audit)')
+    return ('its server is on hypervisor %s (host %s): these allocations '
+            'are left over (see resource provider audit)'
+            % (server.node, server.host))
+
+
 class Untranslatable(Exception):
     """The server's flavor is one Nova's scheduler refuses: why, a line."""
 

@@ -239,3 +239,39 @@ class TestDrainPlan(seeded.SeededNovaTestCase):
              SRV_BUSY: ('', 'its server has task state migrating', '')},
             {row['consumer']: (row['to'], row['reason'], row['command'])
              for row in rows})
+
+    def test_the_audit_s_kinds_stay(self):
+        # cmp-1 of the audit's scenario: two servers that move, and what
+        # the audit finds there, each left as it is and said why.
+        rows, err, code = self.plan('cmp-1')
+        self.assertEqual(3, code, err)
+        self.assertEqual(['2 of 7 consumers can move; 5 cannot.'],
+                         err.splitlines())
+        orphan = '(see resource provider audit)'
+        self.assertEqual({
+            seed.SRV_OK: ('srv-ok (ACTIVE)', 'drn-2.node', ''),
+            seed.SRV_OWNER: ('srv-owner (ACTIVE)', 'drn-2.node', ''),
+            # On cmp-3 since its evacuation: a migration would move it
+            # from there.
+            seed.SRV_EVACUATED: (
+                'srv-evacuated (ACTIVE)', '',
+                'its server is on hypervisor cmp-3 (host cmp-3): these '
+                'allocations are left over ' + orphan),
+            seed.SRV_DELETED: ('srv-deleted (DELETED)', '',
+                               'its server is deleted: an orphan ' + orphan),
+            seed.NEVER_SERVER_VGPU: (
+                '', '', 'no server nor migration has this UUID: an orphan '
+                + orphan),
+            seed.MIG_CONFIRMED: (
+                '', '', 'the allocations of migration of server %s, which '
+                'is confirmed: an orphan %s' % (seed.SRV_MIGRATED, orphan)),
+            seed.MIG_RESIZING: (
+                '', '', 'the allocations of a migration in progress of '
+                'server %s (finished): left to it' % seed.SRV_RESIZING)},
+            {row['consumer']: (row['server'], row['to'], row['reason'])
+             for row in rows})
+        self.assertEqual(
+            ['openstack server migrate --live-migration --host drn-2 '
+             + uuid for uuid in sorted([seed.SRV_OK, seed.SRV_OWNER])],
+            sorted(row['command'] for row in rows if row['command']))
+        self.prove(rows)

@@ -99,3 +99,15 @@ class TestReadNova(test_compute.ComputeTestCase):
         self.assertEqual(['compute 2.96', 'compute 2.80'], [
             version for _m, url, version in self.sent()
             if '/servers/detail' in url])
+
+    def test_a_deleted_server_is_read_from_the_deleted_list(self):
+        # GET /servers/{id} of a deleted server is 404 (X1's, above).
+        def servers(request, context):
+            query = urllib.parse.parse_qs(request.query)
+            deleted = query.get('deleted') == ['true'] and query.get(
+                'uuid') == [X1]
+            return {'servers': [_server(X1, None, status='DELETED')]
+                    if deleted else []}
+        self.requests_mock.get(NOVA + '/servers/detail', json=servers)
+        found = drain.read_nova(self.proxy, [CN1], [X1])
+        self.assertTrue(found.servers[X1].deleted)

@@ -120,3 +120,22 @@ class TestZone(base.BaseTestCase):
     def test_zone_name(self):
         self.assertEqual('availability zone az1',
                          nova.zone_name(nova.zone_key('az1')))
+
+
+class TestElsewhere(base.BaseTestCase):
+
+    def test_a_server_on_the_drained_hypervisor_may_move(self):
+        self.assertIsNone(nova.elsewhere(_server(), {('h1', 'cn1')}))
+        self.assertIsNone(nova.elsewhere(None, set()))
+
+    def test_a_server_on_another_hypervisor_stays(self):
+        self.assertEqual(
+            'its server is on hypervisor cn1 (host h1): these allocations '
+            'are left over (see resource provider audit)',
+            nova.elsewhere(_server(), {('h2', 'cn2')}))
+        # The same host, another of its nodes (Ironic).
+        self.assertIsNotNone(nova.elsewhere(_server(), {('h1', 'cn9')}))
+
+    def test_a_server_on_no_host_stays(self):
+        self.assertIn('on no host', nova.elsewhere(
+            _server()._replace(host=None, node=None), {('h1', 'cn1')}))
