@@ -150,7 +150,9 @@ class Nova:
     servers; ``migrations``: {UUID: ``state.Migration``} of the drained
     hosts'; ``nodes``: {compute node UUID: ``state.Hypervisor``};
     ``zones``: {nova-compute host: its availability zone};
-    ``pinned_known``: whether the servers were read at ``PINNED_ZONE``.
+    ``pinned_known``: whether the servers were read at ``PINNED_ZONE``;
+    ``disabled``: the compute nodes of the hypervisors whose service is
+    disabled (``status``), which Nova's scheduler sends nothing to.
     """
 
     servers: typing.Mapping[str, state.Server]
@@ -158,6 +160,7 @@ class Nova:
     nodes: typing.Mapping[str, state.Hypervisor]
     zones: typing.Mapping[str, str]
     pinned_known: bool
+    disabled: typing.AbstractSet[str] = frozenset()
 
 
 def _first(outcomes):
@@ -235,11 +238,13 @@ def read_nova(proxy, drained, consumer_uuids, workers=1):
     listed (``host=``), and each consumer that neither lists is read by
     UUID (a server elsewhere, or none).
     """
-    hypervisors, zones = _first(nova_state.outcomes_of([
-        lambda: [state.hypervisor(body) for body in compute.paged(
-            proxy, compute.HYPERVISORS, 'hypervisors', {}, OLDER)],
+    bodies, zones = _first(nova_state.outcomes_of([
+        lambda: compute.paged(proxy, compute.HYPERVISORS, 'hypervisors', {},
+                              OLDER),
         lambda: _zones(proxy)], workers))
-    nodes = {node.uuid: node for node in hypervisors}
+    nodes = {node.uuid: node for node in map(state.hypervisor, bodies)}
+    disabled = frozenset(body['id'] for body in bodies
+                         if body.get('status') == 'disabled')
     hosts = sorted({nodes[rp].host for rp in drained
                     if rp in nodes and nodes[rp].host})
     pinned_known = True
@@ -263,7 +268,7 @@ def read_nova(proxy, drained, consumer_uuids, workers=1):
         if found is not None:
             servers[uuid] = found
     return Nova(servers=servers, migrations=migrations, nodes=nodes,
-                zones=zones, pinned_known=pinned_known)
+                zones=zones, pinned_known=pinned_known, disabled=disabled)
 
 
 def _paged_migrations(proxy, host):

@@ -91,20 +91,28 @@ def _narrowed(http, run, parsed_args, records):
 
 
 def _with_hypervisor(cmd, parsed_args, targets, nova, by_uuid):
-    """The targets Nova can send a server to: each a hypervisor's node.
+    """The targets Nova can send a server to: enabled hypervisors' nodes.
 
     With the compute API read, a compute root that no hypervisor has (a
     provider a deleted or reinstalled compute service left) is no
-    target; one ``--target`` named is said in one line.
+    target, nor one whose compute service is disabled (Nova's scheduler
+    skips it, also before its compute sets ``COMPUTE_STATUS_DISABLED``);
+    one ``--target`` named is said in one line.
     """
     if nova is None:
         return targets
+    kept = []
     for root in targets:
-        if root not in nova.nodes and parsed_args.target:
-            cmd.log.warning(
-                'Not a target: %s: no hypervisor of the compute API has '
-                'it.', printable(by_uuid[root].get('name') or root))
-    return [root for root in targets if root in nova.nodes]
+        why = ('no hypervisor of the compute API has it'
+               if root not in nova.nodes else
+               'its compute service is disabled in the compute API'
+               if root in nova.disabled else None)
+        if why is None:
+            kept.append(root)
+        elif parsed_args.target:
+            cmd.log.warning('Not a target: %s: %s.', printable(
+                by_uuid[root].get('name') or root), why)
+    return kept
 
 
 def _say_left_out(cmd, parsed_args, narrowed, targets, marks, drained,

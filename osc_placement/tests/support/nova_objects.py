@@ -92,7 +92,8 @@ class Writer(object):
         with self.target() as cctxt:
             svc = self.objects.Service(
                 context=cctxt, host=spec['host'], binary='nova-compute',
-                topic='compute', report_count=1, disabled=False)
+                topic='compute', report_count=1,
+                disabled=bool(spec.get('disabled')))
             svc.create()
             node = self.objects.ComputeNode(
                 context=cctxt, uuid=spec['uuid'], service_id=svc.id,

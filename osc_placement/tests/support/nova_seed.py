@@ -34,7 +34,8 @@ The specification :mod:`.nova_objects` reads is JSON: ``flavors``
 ``ephemeral_gb``, ``swap``, ``extra_specs``), ``hosts`` (``host``, the
 compute node's ``uuid`` which is its provider's, ``vcpus``,
 ``memory_mb``, ``local_gb``, and optionally ``node``, the compute
-node's ``hypervisor_hostname`` where it is not the host's name),
+node's ``hypervisor_hostname`` where it is not the host's name, and
+``disabled``, its service disabled),
 ``servers`` (``uuid``, ``name``,
 ``flavor``, ``host`` or null, ``image`` (its UUID, or empty for a
 volume-backed server), ``project``, ``user``, ``vm_state``,

@@ -12,13 +12,15 @@
 
 """resource provider drain plan on the seeded Nova.
 
-Four more hosts join the seeded cloud (Nova's services, compute nodes,
+Five more hosts join the seeded cloud (Nova's services, compute nodes,
 servers, a zone's host aggregate through its object layer; their
 providers and allocations in Placement), after every other class on it
 (``cloud_turn``). Each compute node's hypervisor hostname differs from
 its service host (``drn-1.node`` on host ``drn-1``), as with Ironic or
 a FQDN: the rows name the providers, the commands the hosts.
 
+``drn-5``, the emptiest, has its service disabled in Nova only (no
+compute runs to set ``COMPUTE_STATUS_DISABLED`` on its provider).
 ``drn-1`` (in zone ``az-drain``) is drained. Its servers: ``srv-plain``
 (goes where there is most free memory: ``drn-2``), two servers whose
 flavor requires ``CUSTOM_DRAIN_GOLD``, which only ``drn-3`` has, with
@@ -43,7 +45,7 @@ def _uuid(kind, n):
     return '%s0000-0000-4000-8000-%012d' % (kind, n)
 
 
-DRN1, DRN2, DRN3, DRN4 = (_uuid('d7a1', n) for n in (1, 2, 3, 4))
+DRN1, DRN2, DRN3, DRN4, DRN5 = (_uuid('d7a1', n) for n in range(1, 6))
 SRV_PLAIN, SRV_GOLD1, SRV_GOLD2, SRV_PINNED, SRV_BUSY, SRV_OTHER = (
     _uuid('d75e', n) for n in range(1, 7))
 AGG_ZONE = _uuid('d7a9', 1)
@@ -68,6 +70,9 @@ HOSTS = (
     ('drn-2', DRN2, 16, 262144, []),
     ('drn-3', DRN3, 4, 131072, [GOLD]),
     ('drn-4', DRN4, 16, 65536, []),
+    # The emptiest, but its service is disabled in Nova (and no compute
+    # runs to set COMPUTE_STATUS_DISABLED on its provider).
+    ('drn-5', DRN5, 64, 524288, []),
 )
 
 # uuid, name, host, flavor, extra fields of the server's specification
@@ -84,7 +89,8 @@ SERVERS = (
 def scenario():
     """The drain's hosts and servers, to seed into the seeded cloud."""
     hosts = [{'host': host, 'node': host + '.node', 'uuid': uuid,
-              'vcpus': vcpus, 'memory_mb': memory, 'local_gb': 1000}
+              'vcpus': vcpus, 'memory_mb': memory, 'local_gb': 1000,
+              'disabled': host == 'drn-5'}
              for host, uuid, vcpus, memory, _traits in HOSTS]
     servers = []
     for uuid, name, host, flavor, extra in SERVERS:
@@ -175,7 +181,8 @@ class TestDrainPlan(seeded.SeededNovaTestCase):
             {SRV_PLAIN, SRV_GOLD1, SRV_GOLD2, SRV_PINNED, SRV_BUSY},
             set(found))
         self.assertEqual({'drn-1.node'}, {row['from'] for row in rows})
-        # The emptiest target; the zone's other host, not the emptiest.
+        # The emptiest enabled target; the zone's other host, not the
+        # emptiest.
         self.assertEqual(('drn-2.node', ''), (found[SRV_PLAIN]['to'],
                                               found[SRV_PLAIN]['reason']))
         self.assertEqual(('drn-4.node', ''), (found[SRV_PINNED]['to'],
@@ -222,14 +229,19 @@ class TestDrainPlan(seeded.SeededNovaTestCase):
         self.assertEqual({SRV_OTHER: {DRN3: _held(FLAVOR)}},
                          self.prove(rows))
 
-    def test_a_provider_no_hypervisor_has_is_no_target(self):
+    def test_no_hypervisor_or_a_disabled_one_is_no_target(self):
         # cmp-gone: a compute provider whose compute node is gone (the
         # audit's stale provider); Nova cannot send a server there.
-        rows, err, code = self.plan('drn-1.node', '--target', 'cmp-gone')
+        # drn-5: its compute service is disabled.
+        rows, err, code = self.plan('drn-1.node', '--target', 'cmp-gone',
+                                    '--target', 'drn-5.node')
         self.assertEqual(3, code, err)
         self.assertEqual(
             ['Not a target: cmp-gone: no hypervisor of the compute API '
-             'has it.', '0 of 5 consumers can move; 5 cannot.'],
+             'has it.',
+             'Not a target: drn-5.node: its compute service is disabled in '
+             'the compute API.',
+             '0 of 5 consumers can move; 5 cannot.'],
             err.splitlines())
         no_target = ('no target tree: every candidate is drained, '
                      'disabled or left out')

@@ -111,3 +111,16 @@ class TestReadNova(test_compute.ComputeTestCase):
         self.requests_mock.get(NOVA + '/servers/detail', json=servers)
         found = drain.read_nova(self.proxy, [CN1], [X1])
         self.assertTrue(found.servers[X1].deleted)
+
+    def test_a_disabled_hypervisor_is_said(self):
+        self.requests_mock.get(NOVA + '/os-hypervisors/detail', json={
+            'hypervisors': [
+                {'id': CN1, 'hypervisor_hostname': 'cn1', 'status': 'enabled',
+                 'service': {'host': 'h1'}},
+                {'id': CN2, 'hypervisor_hostname': 'cn2',
+                 'status': 'disabled', 'service': {'host': 'h2'}}]})
+        self.requests_mock.get(NOVA + '/servers/detail', json={
+            'servers': []})
+        found = drain.read_nova(self.proxy, [CN1], [])
+        self.assertEqual(frozenset([CN2]), found.disabled)
+        self.assertEqual([CN1, CN2], sorted(found.nodes))
