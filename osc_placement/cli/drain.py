@@ -306,12 +306,17 @@ def _aggregates(uuid, record, shared_by, member_of, nova):
 
 
 def command(read_, row):
-    """The ``openstack server migrate`` line of a moved server, or ''."""
+    """The ``openstack server migrate`` line of a moved server, or ''.
+
+    A live migration; a cold one for a stopped server (``SHUTOFF``),
+    which Nova does not migrate live.
+    """
     if read_.nova is None or row.target_root is None:
         return ''
     host = read_.host(row.target_root)
     server = read_.nova.servers.get(row.consumer)
     if host is None or server is None:
         return ''
-    return 'openstack server migrate --live-migration --host %s %s' % (
-        printable(host), row.consumer)
+    how = '' if server.status in nova_terms.COLD else '--live-migration '
+    return 'openstack server migrate %s--host %s %s' % (
+        how, printable(host), row.consumer)

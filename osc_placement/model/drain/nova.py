@@ -19,7 +19,8 @@ API (``api/drain.py``); here they become the fields of a
 - :func:`stays`: why a consumer is left as it is (one rule a function,
   ``STAY_RULES`` the list, as the audit's kinds): no server, a migration,
   a deleted server, a cell down, building, a task state, a migration in
-  progress;
+  progress, a status Nova migrates no server in (``SUSPENDED``,
+  ``ERROR``...);
 - :func:`needs`: the traits each part must find where it lands, from the
   server's embedded flavor as Nova's scheduler translates it
   (``model.flavors``): the unnamed group's and the root's on the root
@@ -113,8 +114,22 @@ def _no_flavor(uuid, server, migrations):
     return None
 
 
+# The statuses Nova migrates a server in: live (``check_instance_state``
+# of its live migration: active, paused) or cold (of its resize and
+# migration: active, stopped).
+LIVE = frozenset(['ACTIVE', 'PAUSED'])
+COLD = frozenset(['SHUTOFF'])
+
+
+def _status(uuid, server, migrations):
+    if server is not None and server.status not in LIVE | COLD:
+        return ('its server is %s: Nova migrates ACTIVE and PAUSED servers '
+                'live, SHUTOFF ones cold, no other' % server.status)
+    return None
+
+
 STAY_RULES = (_migration, _no_server, _deleted, _cell_down, _building,
-              _task, _moving, _no_flavor)
+              _task, _moving, _no_flavor, _status)
 
 
 def stays(uuid, server, migrations):

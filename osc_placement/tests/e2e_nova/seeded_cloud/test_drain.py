@@ -12,7 +12,7 @@
 
 """resource provider drain plan on the seeded Nova.
 
-Five more hosts join the seeded cloud (Nova's services, compute nodes,
+Six more hosts join the seeded cloud (Nova's services, compute nodes,
 servers, a zone's host aggregate through its object layer; their
 providers and allocations in Placement), after every other class on it
 (``cloud_turn``). Each compute node's hypervisor hostname differs from
@@ -45,9 +45,9 @@ def _uuid(kind, n):
     return '%s0000-0000-4000-8000-%012d' % (kind, n)
 
 
-DRN1, DRN2, DRN3, DRN4, DRN5 = (_uuid('d7a1', n) for n in range(1, 6))
-SRV_PLAIN, SRV_GOLD1, SRV_GOLD2, SRV_PINNED, SRV_BUSY, SRV_OTHER = (
-    _uuid('d75e', n) for n in range(1, 7))
+DRN1, DRN2, DRN3, DRN4, DRN5, DRN6 = (_uuid('d7a1', n) for n in range(1, 7))
+SRV_PLAIN, SRV_GOLD1, SRV_GOLD2, SRV_PINNED, SRV_BUSY, SRV_OTHER, \
+    SRV_STOPPED, SRV_SUSPENDED = (_uuid('d75e', n) for n in range(1, 9))
 AGG_ZONE = _uuid('d7a9', 1)
 ZONE = 'az-drain'
 GOLD = 'CUSTOM_DRAIN_GOLD'
@@ -73,6 +73,7 @@ HOSTS = (
     # The emptiest, but its service is disabled in Nova (and no compute
     # runs to set COMPUTE_STATUS_DISABLED on its provider).
     ('drn-5', DRN5, 64, 524288, []),
+    ('drn-6', DRN6, 8, 16384, []),
 )
 
 # uuid, name, host, flavor, extra fields of the server's specification
@@ -83,6 +84,9 @@ SERVERS = (
     (SRV_PINNED, 'srv-pinned', 'drn-1', FLAVOR, {'pinned_zone': ZONE}),
     (SRV_BUSY, 'srv-busy', 'drn-1', FLAVOR, {'task_state': 'migrating'}),
     (SRV_OTHER, 'srv-other', 'drn-2', FLAVOR, {}),
+    (SRV_STOPPED, 'srv-stopped', 'drn-2', FLAVOR, {'vm_state': 'stopped'}),
+    (SRV_SUSPENDED, 'srv-suspended', 'drn-6', FLAVOR,
+     {'vm_state': 'suspended'}),
 )
 
 
@@ -216,18 +220,35 @@ class TestDrainPlan(seeded.SeededNovaTestCase):
         self.assertEqual(moved, self.prove(rows))
 
     def test_every_server_can_move(self):
+        # A stopped server moves cold: Nova migrates it live no more.
         rows, err, code = self.plan('drn-2.node')
         self.assertEqual(0, code, err)
-        self.assertEqual(['1 of 1 consumer can move; 0 cannot.'],
+        self.assertEqual(['2 of 2 consumers can move; 0 cannot.'],
                          err.splitlines())
         self.assertEqual(
             [(SRV_OTHER, 'srv-other (ACTIVE)', 'drn-2.node', 'drn-3.node',
               '', 'openstack server migrate --live-migration --host drn-3 '
-                  + SRV_OTHER)],
+                  + SRV_OTHER),
+             (SRV_STOPPED, 'srv-stopped (SHUTOFF)', 'drn-2.node',
+              'drn-3.node', '',
+              'openstack server migrate --host drn-3 ' + SRV_STOPPED)],
             [(r['consumer'], r['server'], r['from'], r['to'], r['reason'],
               r['command']) for r in rows])
-        self.assertEqual({SRV_OTHER: {DRN3: _held(FLAVOR)}},
+        self.assertEqual({SRV_OTHER: {DRN3: _held(FLAVOR)},
+                          SRV_STOPPED: {DRN3: _held(FLAVOR)}},
                          self.prove(rows))
+
+    def test_a_server_nova_does_not_migrate_stays(self):
+        rows, err, code = self.plan('drn-6.node')
+        self.assertEqual(3, code, err)
+        self.assertEqual(['0 of 1 consumer can move; 1 cannot.'],
+                         err.splitlines())
+        self.assertEqual(
+            [(SRV_SUSPENDED, 'srv-suspended (SUSPENDED)', '',
+              'its server is SUSPENDED: Nova migrates ACTIVE and PAUSED '
+              'servers live, SHUTOFF ones cold, no other', '')],
+            [(r['consumer'], r['server'], r['to'], r['reason'],
+              r['command']) for r in rows])
 
     def test_no_hypervisor_or_a_disabled_one_is_no_target(self):
         # cmp-gone: a compute provider whose compute node is gone (the

@@ -87,3 +87,11 @@ class TestCommand(base.BaseTestCase):
         self.assertEqual('', drain.command(read, _row('x', 'cn2')))
         self.assertEqual('', drain.command(drain.Read(None, None),
                                            _row('s1', 'cn2')))
+
+    def test_a_stopped_server_is_migrated_cold(self):
+        stopped = NOVA.servers['s1']._replace(status='SHUTOFF')
+        read = drain.Read(cloud=None, nova=drain_api.Nova(
+            servers={'s1': stopped}, migrations={}, nodes=NOVA.nodes,
+            zones=NOVA.zones, pinned_known=True))
+        self.assertEqual('openstack server migrate --host h2 s1',
+                         drain.command(read, _row('s1', 'cn2')))

@@ -139,3 +139,17 @@ class TestElsewhere(base.BaseTestCase):
     def test_a_server_on_no_host_stays(self):
         self.assertIn('on no host', nova.elsewhere(
             _server()._replace(host=None, node=None), {('h1', 'cn1')}))
+
+
+class TestStatus(base.BaseTestCase):
+
+    def test_a_status_nova_migrates_no_server_in_stays(self):
+        for status in ('SUSPENDED', 'ERROR', 'RESCUE', 'VERIFY_RESIZE'):
+            self.assertEqual(
+                'its server is %s: Nova migrates ACTIVE and PAUSED servers '
+                'live, SHUTOFF ones cold, no other' % status,
+                nova.stays('s1', _server(status=status), {}))
+
+    def test_live_or_cold_may_move(self):
+        for status in ('ACTIVE', 'PAUSED', 'SHUTOFF'):
+            self.assertIsNone(nova.stays('s1', _server(status=status), {}))
