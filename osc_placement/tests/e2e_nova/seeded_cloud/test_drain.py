@@ -308,3 +308,21 @@ class TestDrainPlan(seeded.SeededNovaTestCase):
              + uuid for uuid in sorted([seed.SRV_OK, seed.SRV_OWNER])],
             sorted(row['command'] for row in rows if row['command']))
         self.prove(rows)
+
+    def test_drain_the_zone_s_aggregate(self):
+        # Nova's aggregate of az-drain, mirrored in Placement: drn-1 and
+        # drn-4 drained, the pinned server has no host left in its zone.
+        rows, err, code = self.plan('--aggregate', AGG_ZONE)
+        self.assertEqual(3, code, err)
+        self.assertEqual(['2 of 5 consumers can move; 3 cannot.'],
+                         err.splitlines())
+        self.assertEqual(
+            ('drn-1.node', '', 'must be in aggregate availability zone '
+             'az-drain: 0 of 6 target trees are in it'),
+            [(row['from'], row['to'], row['reason']) for row in rows
+             if row['consumer'] == SRV_PINNED][0])
+        self.assertEqual(
+            {SRV_PLAIN: 'drn-2.node', SRV_GOLD1: 'drn-3.node',
+             SRV_GOLD2: '', SRV_PINNED: '', SRV_BUSY: ''},
+            {row['consumer']: row['to'] for row in rows})
+        self.prove(rows)
