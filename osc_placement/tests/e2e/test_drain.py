@@ -27,6 +27,7 @@ undone.
 
 import json
 
+from osc_placement import microversions
 from osc_placement import tests
 from osc_placement.tests.e2e import base
 
@@ -128,6 +129,16 @@ class DrainOnServer(object):
         self.assertEqual({self.t1: 8, self.t2: 8}, {
             rp: n for rp, n in used.items() if n})
         self.prove(moved, before)
+
+    def test_the_same_plan_at_the_latest_microversion(self):
+        # Placement 16.0.0 fails some queries on PostgreSQL at later
+        # microversions (the audit's GET /usages at 1.38): not the plan's.
+        plans = [self.cli.run(*(DRAIN + ('drain-src', '--long', '-f',
+                                         'json')), version=version)
+                 for version in (None, microversions.LATEST)]
+        self.assertEqual([3, 3], [res.returncode for res in plans],
+                         [res.stderr for res in plans])
+        self.assertEqual(*[json.loads(res.stdout) for res in plans])
 
     def prove(self, moved, before):
         """ONE POST /allocations of the moves: accepted, then undone."""
