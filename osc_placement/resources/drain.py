@@ -86,8 +86,12 @@ class PlanDrain(batch.Batched, common.Lister):
     With the compute API in the session: the ``server`` column, the
     traits of each server's flavor as Nova's scheduler asks for them,
     its availability zone (the pinned one, compute 2.96 and later; else
-    the zone it is in), and the consumers left as they are (no server,
-    a migration, a task state, building, a migration in progress).
+    the zone it is in), no target that no hypervisor has or whose
+    compute service is disabled, and the consumers left as they are (no
+    server, a deleted one, a migration, a task state, building, a
+    migration in progress, a server running on another hypervisor, a
+    status Nova migrates in neither way). A stopped server's command is
+    a cold migration.
 
     The plan moves the most consumers that can move at once (proven on
     small clouds; where the search is cut, the summary says the count
