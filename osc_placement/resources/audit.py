@@ -99,8 +99,10 @@ class AuditResourceProvider(batch.Batched, common.Lister):
     writes nothing.
 
     Exit codes, as nova-manage's: 0 nothing found, 3 found, 4 found and
-    fixed; 1 for an error, 2 for a usage error; 130 (143) after Ctrl-C
-    (SIGTERM), with one line saying what was written.
+    fixed; 1 for an error, or when a kind could not be checked (its
+    "Not checked:" line; the rows of the others are printed); 2 for a
+    usage error; 130 (143) after Ctrl-C (SIGTERM), with one line saying
+    what was written.
     """
 
     min_version = microversions.CONSUMER_GENERATION
@@ -164,8 +166,13 @@ class AuditResourceProvider(batch.Batched, common.Lister):
 
     def run(self, parsed_args):
         self._exit = 0
-        result = super().run(parsed_args)
-        return result or self._exit
+        # A kind left unchecked because Nova could not list the
+        # hypervisors: the rows are printed, the exit is an error's.
+        self._unread = False
+        result = super().run(parsed_args) or self._exit
+        if self._unread and result in (0, FOUND, FIXED):
+            return 1
+        return result
 
     def take_action(self, parsed_args):
         if parsed_args.fix:
@@ -226,6 +233,9 @@ class AuditResourceProvider(batch.Batched, common.Lister):
     def _unchecked(self, unchecked, nova, kinds, findings):
         for kind, (count, reason) in unchecked.items():
             if count is None:
+                if nova.hypervisors_error and kind in \
+                        findings.NEED_HYPERVISORS:
+                    self._unread = True
                 self.log.warning('Not checked: %s: %s%s.', kind.value,
                                  reason, ' (%s)' % nova.hypervisors_error
                                  if nova.hypervisors_error and kind in

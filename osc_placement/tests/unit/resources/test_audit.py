@@ -236,10 +236,12 @@ class TestAudit(AuditCase):
 
     def test_hypervisors_down_their_kinds_unchecked_orphans_never_guessed(
             self):
+        # The rows of the kinds checked are printed; those not checked
+        # make it an error, never an "all clear" (exit 0).
         self.requests_mock.get(NOVA + '/os-hypervisors/detail',
                                status_code=500, json={})
         out, err, code = self.openstack('-f', 'json')
-        self.assertEqual(('[]', 0), (out.strip(), code))
+        self.assertEqual(('[]', 1), (out.strip(), code))
         self.assertIn('Not checked: evacuated: the compute API cannot list '
                       'the hypervisors (a cell down?) (HTTP 500).', err)
         self.assertIn('Not checked: orphan, for 1 consumer: a cell is down',
