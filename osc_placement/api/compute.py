@@ -101,8 +101,9 @@ def _call(what, read):
             '(%s).' % (what, text.printable(str(exc))))
     except ks_exceptions.ConnectionError as exc:
         raise exceptions.CommandError(
-            'Cannot read %s: the compute API is unreachable (%s).'
-            % (what, errors.describe_transport_error(exc)))
+            'Cannot read %s: the compute API %s (%s).'
+            % (what, 'was reached' if errors.answer_incomplete(exc)
+               else 'is unreachable', errors.describe_transport_error(exc)))
     except sdk_exceptions.HttpException as exc:
         if exc.status_code is None:
             # Raised by the proxy's find, not by an answer: nothing found.

@@ -55,6 +55,6 @@ class TestTable(base.BaseTestCase):
 
     def test_compute_versions(self):
         self.assertEqual(
-            ['2.41', '2.53', '2.80'],
+            ['2.41', '2.53', '2.80', '2.96'],
             sorted(value for _name, value in _table()
                    if value.startswith('2.')))

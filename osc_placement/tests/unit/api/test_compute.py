@@ -152,6 +152,16 @@ class TestFindFlavor(ComputeTestCase):
         self.assertEqual("Cannot read flavor 'f1': the compute API is "
                          "unreachable (connection refused).", str(exc))
 
+    def test_reached_but_no_complete_answer(self):
+        self.requests_mock.get(
+            NOVA + '/flavors/f1', exc=requests.exceptions.ReadTimeout(
+                'Read timed out. (read timeout=5)'))
+        exc = self.assertRaises(exceptions.CommandError,
+                                compute.find_flavor, self.cmd, 'f1')
+        self.assertEqual("Cannot read flavor 'f1': the compute API was "
+                         "reached (no complete answer within the timeout).",
+                         str(exc))
+
 
 class TestRead(ComputeTestCase):
     """read(): another module's reader on the same proxy and errors."""
@@ -430,11 +440,12 @@ class TestZoneNodes(ComputeTestCase):
 class TestImportedByCommandsOnly(base.BaseTestCase):
     """No helper module imports compute: only the commands reading Nova.
 
-    And nova_state, the audit's reads of Nova, which page through
-    compute.paged(): only the commands that read Nova import it.
+    And nova_state and drain, the audit's and the drain plan's reads of
+    Nova, which page through compute.paged(): only the commands that read
+    Nova import them.
     """
 
-    READERS_OF_NOVA = ['nova_state.py']
+    READERS_OF_NOVA = ['drain.py', 'nova_state.py']
 
     def test_no_helper_imports_it(self):
         package = os.path.dirname(compute.__file__)
