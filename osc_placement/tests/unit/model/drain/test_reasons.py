@@ -69,7 +69,8 @@ class TestReasons(testscenarios.WithScenarios, base.BaseTestCase):
         ('class on the root', dict(
             targets=[c.host('a', disk=0)],
             consumer=c.server('s', {'old': {'DISK_GB': 1}}),
-            reason='needs DISK_GB=1: 0 of 1 target trees have DISK_GB on their root')),
+            reason='needs DISK_GB=1: 0 of 1 target trees have DISK_GB on '
+                   'their root')),
         ('units', dict(
             targets=[c.host('a', inventories={
                 'VCPU': c.inv(8, step_size=2)})],
