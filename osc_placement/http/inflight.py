@@ -34,6 +34,7 @@ a batch's worker thread), the request is sent in the caller's thread, as
 it always was.
 """
 
+import contextlib
 import signal
 import threading
 import time
@@ -79,6 +80,37 @@ class Signals(object):
             self.caught = signum
         else:
             self.again = signum
+
+
+class Terminated(BaseException):
+    """SIGTERM, raised as Python raises KeyboardInterrupt for SIGINT."""
+
+
+@contextlib.contextmanager
+def sigterm_raises():
+    """Inside: SIGTERM raises :class:`Terminated` in the main thread.
+
+    For the reads of a command that says in one line what a signal
+    stopped (as it does for Ctrl-C), where Python's default would end the
+    process without a word. Elsewhere, nothing changes; a
+    :class:`Signals` block inside notes the signal instead, as before.
+    """
+    if not on_main_thread():
+        yield
+        return
+
+    def handle(signum, frame):
+        raise Terminated()
+    previous = signal.signal(signal.SIGTERM, handle)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def signal_of(exc):
+    """The signal a KeyboardInterrupt or :class:`Terminated` stands for."""
+    return signal.SIGTERM if isinstance(exc, Terminated) else signal.SIGINT
 
 
 def on_main_thread():

@@ -18,7 +18,6 @@ module parses, calls them and returns the rows.
 
 import argparse
 import os
-import signal
 
 from osc_lib import exceptions
 
@@ -26,6 +25,7 @@ from osc_placement.cli import batch
 from osc_placement.cli import common
 from osc_placement.cli import parsers
 from osc_placement import errors
+from osc_placement.http import inflight
 from osc_placement import microversions
 from osc_placement.model.text import printable
 
@@ -178,14 +178,15 @@ class AuditResourceProvider(batch.Batched, common.Lister):
         if parsed_args.fix:
             self._no_undo_file_yet(parsed_args.undo_file)
         try:
-            return self._audit(parsed_args)
-        except KeyboardInterrupt:
-            # Ctrl-C in a read of its own (the batches say theirs; the
-            # fix notes signals and says what it wrote): before any
-            # write.
+            with inflight.sigterm_raises():
+                return self._audit(parsed_args)
+        except (KeyboardInterrupt, inflight.Terminated) as exc:
+            # Ctrl-C or SIGTERM in a read of its own (the batches say
+            # theirs; the fix notes signals and says what it wrote):
+            # before any write.
             raise errors.Interrupted(
                 'Interrupted: the audit was reading; nothing was written, '
-                'no rows printed.', signal.SIGINT) from None
+                'no rows printed.', inflight.signal_of(exc)) from None
 
     def _audit(self, parsed_args):
         # Runs only: the audit's steps (see osc_placement.resources).

@@ -16,7 +16,6 @@ The reads are ``cli/drain.py``'s, the plan ``model/drain/``'s; this
 module parses, calls them and returns the rows.
 """
 
-import signal
 
 from cliff import columns
 from osc_lib import exceptions
@@ -25,6 +24,7 @@ from osc_placement.cli import batch
 from osc_placement.cli import common
 from osc_placement.cli import parsers
 from osc_placement import errors
+from osc_placement.http import inflight
 from osc_placement import microversions
 
 # As the audit's "found": some consumers cannot move.
@@ -146,12 +146,14 @@ class PlanDrain(batch.Batched, common.Lister):
 
     def take_action(self, parsed_args):
         try:
-            return self._plan(parsed_args)
-        except KeyboardInterrupt:
-            # Ctrl-C in a read of its own (the batches say theirs).
+            with inflight.sigterm_raises():
+                return self._plan(parsed_args)
+        except (KeyboardInterrupt, inflight.Terminated) as exc:
+            # Ctrl-C or SIGTERM in a read of its own (the batches say
+            # theirs).
             raise errors.Interrupted(
                 'Interrupted: the plan was reading; no rows printed.',
-                signal.SIGINT) from None
+                inflight.signal_of(exc)) from None
 
     def _plan(self, parsed_args):
         # Runs only: the reads and the engine (see osc_placement.resources).

@@ -180,6 +180,24 @@ class TestInterrupted(A.AuditTestCase):
         self.assertEqual(before, self.state())
 
 
+class TestTerminatedReading(A.AuditTestCase):
+    """SIGTERM in a read of the audit's own: the one line, exit 143."""
+
+    def test_sigterm_in_the_provider_list(self):
+        undo = os.path.join(self.dir, 'undo.json')
+        self.before_request(lambda method, url, kwargs: os.kill(
+            os.getpid(), signal.SIGTERM), method='GET',
+            url='/resource_providers')
+        before = self.state()
+        out, err, code = self.openstack(*(A.AUDIT + (
+            '--fix', '--undo-file', undo)), version=A.VERSION)
+        self.assertEqual(('', 143), (out, code))
+        self.assertEqual(['Interrupted: the audit was reading; nothing was '
+                          'written, no rows printed.'], err.splitlines())
+        self.assertFalse(os.path.lexists(undo))
+        self.assertEqual(before, self.state())
+
+
 class TestInterruptedFix(A.AuditTestCase):
 
     def test_a_signal_while_the_undo_file_is_written_stops_before_writes(

@@ -225,6 +225,19 @@ class TestPlacementOnly(DrainTestCase):
                        'printed.']),
             self.interrupted('/resource_providers'))
 
+    def test_sigterm_in_a_read_of_its_own_is_one_line(self):
+        self.before_request(lambda method, url, kwargs: os.kill(
+            os.getpid(), signal.SIGTERM), method='GET',
+            url='/resource_providers')
+        handler = signal.getsignal(signal.SIGTERM)
+        out, err, code = self.openstack(*DRAIN + ('cn1',))
+        self.assertEqual(
+            (143, '', ['Interrupted: the plan was reading; no rows '
+                       'printed.']),
+            (code, out, err.strip().splitlines()[-1:]))
+        # The handler of before is back.
+        self.assertIs(handler, signal.getsignal(signal.SIGTERM))
+
     def test_ctrl_c_in_a_batch_is_its_one_line(self):
         self.assertEqual(
             (130, '', ['Interrupted: 1 of 2 resource providers read; the '

@@ -140,3 +140,16 @@ class TestSignals(base.TestCase):
         with inflight.Signals():
             self.assertIsNot(before, signal.getsignal(signal.SIGINT))
         self.assertIs(before, signal.getsignal(signal.SIGINT))
+
+
+class TestSigtermRaises(base.TestCase):
+
+    def test_sigterm_raises_inside_and_the_handler_is_restored(self):
+        before = signal.getsignal(signal.SIGTERM)
+        with inflight.sigterm_raises():
+            exc = self.assertRaises(inflight.Terminated, os.kill,
+                                    os.getpid(), signal.SIGTERM)
+        self.assertIs(before, signal.getsignal(signal.SIGTERM))
+        self.assertEqual(signal.SIGTERM, inflight.signal_of(exc))
+        self.assertEqual(signal.SIGINT,
+                         inflight.signal_of(KeyboardInterrupt()))
