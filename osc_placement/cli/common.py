@@ -234,6 +234,14 @@ def needed_version(cmd, parsed_args, values=None):
     return max(needs, key=version.parse, default=None)
 
 
+# The exit codes of a command the upstream plugin does not have, unless
+# it says others (``exit_codes``).
+EXIT_CODES = ('Exit codes: 0 on success; 1 for an error (in a batch, when '
+              'any item failed, each said on a line of its own); 2 for a '
+              'usage error; 130 (143) after Ctrl-C (SIGTERM), with one line '
+              'saying what was done.')
+
+
 class PlacementCommand(version.CheckerMixin):
     """Mixin of every placement command.
 
@@ -246,8 +254,9 @@ class PlacementCommand(version.CheckerMixin):
     min_version = None
     default_parallel = 1
     # False for the commands that the upstream plugin does not have: their
-    # usage synopsis shows every option.
+    # usage synopsis shows every option, their help their exit codes.
     in_reference = True
+    exit_codes = EXIT_CODES
 
     # True while the parser is built only for its usage synopsis (see
     # _reference_usage()).
@@ -271,14 +280,13 @@ class PlacementCommand(version.CheckerMixin):
             return EXIT_SIGNAL[exc.signum]
 
     def usage_errors(self, parsed_args):
-        """[message] of the options wrong together: usage errors (exit 2).
-
-        None here; a command whose options go only with others says which.
-        """
+        """[message] of the options wrong together (exit 2); none here."""
         return []
 
     def get_description(self):
-        description = super().get_description()
+        description = super().get_description().rstrip()
+        if not self.in_reference:
+            description += '\n\n' + self.exit_codes
         if self.min_version:
             description = '%s\n\nThis command requires at least ' \
                 '``--os-placement-api-version %s``.' % (

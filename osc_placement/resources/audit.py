@@ -97,16 +97,16 @@ class AuditResourceProvider(batch.Batched, common.Lister):
     and nothing is written), then the aggregates, each with its
     provider's generation. ``--fix --dry-run`` prints the same rows and
     writes nothing.
-
-    Exit codes, as nova-manage's: 0 nothing found, 3 found, 4 found and
-    fixed; 1 for an error, or when a kind could not be checked (its
-    "Not checked:" line; the rows of the others are printed); 2 for a
-    usage error; 130 (143) after Ctrl-C (SIGTERM), with one line saying
-    what was written.
     """
 
     min_version = microversions.CONSUMER_GENERATION
     in_reference = False
+    exit_codes = (
+        "Exit codes, as nova-manage's: 0 nothing found, 3 found, 4 found "
+        'and fixed; 1 for an error, or when a kind could not be checked '
+        '(its "Not checked:" line; the rows of the others are printed); 2 '
+        'for a usage error; 130 (143) after Ctrl-C (SIGTERM), with one line '
+        'saying what was written.')
 
     def get_parser(self, prog_name):
         # The audit's parser only: its kinds (see osc_placement.resources).

@@ -100,14 +100,14 @@ class PlanDrain(batch.Batched, common.Lister):
     /allocations`` takes them, and ``command``, the ``openstack server
     migrate`` line of a server that moves. A summary on stderr: "N of M
     consumers can move; K cannot".
-
-    Exit codes: 0 every consumer can move (or there is none), 3 some
-    cannot; 1 for an error, 2 for a usage error; 130 (143) after Ctrl-C
-    (SIGTERM). Nothing is ever written.
     """
 
     min_version = microversions.CONSUMER_GENERATION
     in_reference = False
+    exit_codes = (
+        'Exit codes: 0 every consumer can move (or there is none), 3 some '
+        'cannot; 1 for an error, 2 for a usage error; 130 (143) after '
+        'Ctrl-C (SIGTERM). Nothing is ever written.')
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)

@@ -20,15 +20,19 @@ option in its usage, the help is plain text, and a command about one
 named thing lists its positional once.
 """
 
+import configparser
 import csv
+import importlib
 import io
 import json
 import logging
+import os
 
 import fixtures
 import testscenarios
 import yaml
 
+import osc_placement
 from osc_placement.tests.unit import base
 
 load_tests = testscenarios.load_tests_apply_scenarios
@@ -301,3 +305,39 @@ class TestDeleteHelp(base.TestCase):
                   if line.strip().startswith(self.metavar)]
         self.assertEqual(1, len(listed), out)
         self.assertIn('can follow.', ' '.join(out.split()))
+
+
+def _commands():
+    """(name, class) of every command in setup.cfg's entry points."""
+    parser = configparser.ConfigParser()
+    parser.read(os.path.join(os.path.dirname(osc_placement.__file__),
+                             os.pardir, 'setup.cfg'))
+    for line in parser['entry_points']['openstack.placement.v1'].split(
+            '\n'):
+        if '=' not in line:
+            continue
+        name, target = (part.strip() for part in line.split('='))
+        module, cls = target.split(':')
+        yield name, getattr(importlib.import_module(module), cls)
+
+
+class TestExitCodesInHelp(base.TestCase):
+    """The help of each command of this plugin's own says its exit codes.
+
+    The upstream plugin's commands keep their help as it was.
+    """
+
+    def test_own_commands_state_them_reference_ones_do_not(self):
+        own, silent, added = [], [], []
+        for name, cls in _commands():
+            text = cls(None, None).get_description()
+            if cls.in_reference:
+                if 'Exit codes' in text:
+                    added.append(name)
+                continue
+            own.append(name)
+            if 'Exit codes' not in text:
+                silent.append(name)
+        self.assertEqual(([], []), (silent, added))
+        self.assertIn('resource_provider_drain_plan', own)
+        self.assertIn('resource_provider_audit', own)
