@@ -102,15 +102,22 @@ def _class_checks(resources, where, provider_of, on):
                         c in p.inventories for p in provider_of(t)))
 
 
+# The verbs of the checks of amounts (the units, the free capacity), not
+# of what a tree is (its aggregates, traits, classes).
+UNITS = 'take that amount in their units'
+FREE = 'have that much free'
+AMOUNT_VERBS = (UNITS, FREE)
+
+
 def _unit_checks(resources, where, provider_of):
     for rc, amount in resources:
         label = 'needs %s=%d%s' % (rc, amount, where)
-        yield Check(label, 'take that amount in their units',
+        yield Check(label, UNITS,
                     'taking %s=%d in their units' % (rc, amount),
                     lambda t, c=rc, a=amount: any(
                         c in p.inventories and p.inventories[c].accepts(a)
                         for p in provider_of(t)))
-        yield Check(label, 'have that much free',
+        yield Check(label, FREE,
                     'with %s=%d free' % (rc, amount),
                     lambda t, c=rc, a=amount: any(
                         p.free(c) >= a for p in provider_of(t)))
@@ -239,10 +246,23 @@ class Reasons:
                 found = _short(moving.shape, target, self.left)
                 if found is not None:
                     short[found] += 1
+        trees = _trees(len(feasible)) + self._narrowed(moving)
         if not short:
-            return 'fits %s alone, none after the other moves' % _trees(
-                len(feasible))
+            return 'fits %s alone, none after the other moves' % trees
         what, _count = sorted(
             short.items(), key=lambda item: (-item[1], item[0]))[0]
         return 'needs %s: %s could hold it alone, none after the other ' \
-            'moves' % (what, _trees(len(feasible)))
+            'moves' % (what, trees)
+
+    def _narrowed(self, moving):
+        """' (with trait X)': the first check some target trees fail.
+
+        What makes the trees it fits alone fewer than the targets: the
+        aggregate, trait or class it needs that the others lack.
+        """
+        for check in checks(moving, self.providers, self.shown):
+            if check.verb in AMOUNT_VERBS:
+                continue
+            if not all(check.meets(t) for t in self.targets):
+                return ' (%s)' % check.where
+        return ''

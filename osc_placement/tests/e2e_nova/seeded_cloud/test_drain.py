@@ -193,8 +193,9 @@ class TestDrainPlan(seeded.SeededNovaTestCase):
                                               found[SRV_PINNED]['reason']))
         # Room on drn-3, the only host with the trait, for one of them.
         self.assertEqual(
-            [('', 'needs VCPU=4: 1 target tree could hold it alone, none '
-                  'after the other moves'), ('drn-3.node', '')],
+            [('', 'needs VCPU=4: 1 target tree (with trait '
+                  'CUSTOM_DRAIN_GOLD) could hold it alone, none after the '
+                  'other moves'), ('drn-3.node', '')],
             sorted((found[c]['to'], found[c]['reason'])
                    for c in (SRV_GOLD1, SRV_GOLD2)))
         self.assertEqual(('', 'its server has task state migrating'),

@@ -108,6 +108,15 @@ class TestReasons(testscenarios.WithScenarios, base.BaseTestCase):
                                              'MEMORY_MB': 4}})],
             reason='needs VCPU=2: 1 target tree could hold it '
                    'alone, none after the other moves')),
+        ('after the other moves, on the trees with its trait', dict(
+            targets=[c.host('a', vcpu=8), c.host('g', vcpu=4,
+                                                 traits=['CUSTOM_GOLD'])],
+            consumer=c.server('s', {'old': {'VCPU': 2}},
+                              needs={'old': GOLD}),
+            others=[c.server('big', {'old': {'VCPU': 4}},
+                             needs={'old': GOLD})],
+            reason='needs VCPU=2: 1 target tree (with trait CUSTOM_GOLD) '
+                   'could hold it alone, none after the other moves')),
         ('stays', dict(
             targets=[c.host('a')],
             consumer=c.server('s', {'old': {'VCPU': 1}},
