@@ -85,3 +85,18 @@ def allocate(server, consumer, allocations, project='project-1',
         body['consumer_type'] = consumer_type
         version = VERSION
     server.api('PUT', '/allocations/' + consumer, body=body, version=version)
+
+
+def allocations_entry(record, allocations, generation):
+    """A consumer's entry in the body of ``POST /allocations`` (1.38+).
+
+    ``record``: its ``GET /allocations/{consumer}`` answer, whose owner
+    and type are sent back; ``allocations``: {provider: {class: amount}};
+    ``generation``: the consumer generation to send.
+    """
+    return {'allocations': {rp: {'resources': resources}
+                            for rp, resources in allocations.items()},
+            'project_id': record['project_id'],
+            'user_id': record['user_id'],
+            'consumer_generation': generation,
+            'consumer_type': record['consumer_type']}

@@ -143,12 +143,8 @@ class DrainOnServer(object):
     def prove(self, moved, before):
         """ONE POST /allocations of the moves: accepted, then undone."""
         def body(consumer, allocations, generation):
-            return {'allocations': {rp: {'resources': resources}
-                                    for rp, resources in allocations.items()},
-                    'project_id': before[consumer]['project_id'],
-                    'user_id': before[consumer]['user_id'],
-                    'consumer_generation': generation,
-                    'consumer_type': before[consumer]['consumer_type']}
+            return tests.allocations_entry(before[consumer], allocations,
+                                           generation)
         self.sandbox.api('POST', '/allocations', body={
             c: body(c, allocations, before[c]['consumer_generation'])
             for c, allocations in moved.items()})

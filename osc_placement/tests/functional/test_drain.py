@@ -109,25 +109,19 @@ class DrainTestCase(base.TestCase):
         before = {c: self.api('GET', '/allocations/' + c) for c in self.held}
         moved = {row['consumer']: row['allocations'] for row in rows
                  if row['to']}
-        body = {c: {'allocations': {rp: {'resources': res}
-                                    for rp, res in allocations.items()},
-                    'project_id': before[c]['project_id'],
-                    'user_id': before[c]['user_id'],
-                    'consumer_generation': before[c]['consumer_generation'],
-                    'consumer_type': before[c]['consumer_type']}
-                for c, allocations in moved.items()}
+        body = {c: tests.allocations_entry(
+            before[c], allocations, before[c]['consumer_generation'])
+            for c, allocations in moved.items()}
         self.api('POST', '/allocations', body=body)
         after = self.state()
         for consumer, allocations in moved.items():
             self.assertEqual(allocations, after[consumer])
         # Undone: each consumer as it was, with its generation now.
-        undo = {c: {'allocations': before[c]['allocations'],
-                    'project_id': before[c]['project_id'],
-                    'user_id': before[c]['user_id'],
-                    'consumer_generation': self.api(
-                        'GET', '/allocations/' + c)['consumer_generation'],
-                    'consumer_type': before[c]['consumer_type']}
-                for c in moved}
+        undo = {c: tests.allocations_entry(
+            before[c], {rp: held['resources'] for rp, held in
+                        before[c]['allocations'].items()},
+            self.api('GET', '/allocations/' + c)['consumer_generation'])
+            for c in moved}
         self.api('POST', '/allocations', body=undo)
         return after
 

@@ -34,6 +34,7 @@ generations, owners and types, are accepted; then undone.
 
 import json
 
+from osc_placement import tests
 from osc_placement.tests.e2e_nova import seeded
 from osc_placement.tests.support import cloud
 from osc_placement.tests.support import nova_seed as seed
@@ -151,12 +152,8 @@ class TestDrainPlan(seeded.SeededNovaTestCase):
                   for c in moved}
 
         def body(consumer, allocations, generation):
-            return {'allocations': {rp: {'resources': resources}
-                                    for rp, resources in allocations.items()},
-                    'project_id': before[consumer]['project_id'],
-                    'user_id': before[consumer]['user_id'],
-                    'consumer_generation': generation,
-                    'consumer_type': before[consumer]['consumer_type']}
+            return tests.allocations_entry(before[consumer], allocations,
+                                           generation)
         self.placement('POST', '/allocations', {
             c: body(c, allocations, before[c]['consumer_generation'])
             for c, allocations in moved.items()})
