@@ -29,6 +29,7 @@ import logging
 
 from osc_lib import exceptions
 
+from osc_placement.api import providers
 from osc_placement.model import text
 from osc_placement import version
 
@@ -230,7 +231,21 @@ def read(cmd, parsed_args, hosts_ok=True):
         if zone.hosts is not None:
             zone = compute.with_nodes(cmd, zone)
             _say_nodes(cmd, zone)
+        else:
+            _say_empty(cmd, zone)
     return found, zone
+
+
+def _say_empty(cmd, zone):
+    """One line when the zone's aggregates hold no provider in Placement.
+
+    Then no tree is in the zone: Nova mirrors its host aggregates into
+    Placement (``nova-manage placement sync_aggregates``); one GET.
+    """
+    http = cmd.app.client_manager.placement
+    if not providers.members(http, 'in:' + ','.join(zone.aggregates)):
+        cmd.log.warning(EMPTY_ZONE, text.printable(repr(zone.name)),
+                        ', '.join(zone.aggregates))
 
 
 def _say_nodes(cmd, zone):
@@ -244,6 +259,11 @@ def _say_nodes(cmd, zone):
             text.printable(host) for host in without), shown)
 
 
+# ... of a zone whose aggregates Placement has no provider in.
+EMPTY_ZONE = (
+    'Availability zone %s: its host aggregates (%s) hold no resource '
+    'provider in Placement, so no tree is in the zone (nova-manage '
+    'placement sync_aggregates mirrors them).')
 # What --availability-zone says of Nova's default zone.
 DEFAULT_ZONE = (
     'Availability zone %s is Nova\'s default one (its hosts are in no '

@@ -274,6 +274,21 @@ class TestFitFlavor(clouds.FlavorTestCase):
              'VCPU:4&member_of=in:%s&root_required=!COMPUTE_STATUS_'
              'DISABLED' % AGG1], self.candidates_sent())
 
+    def test_zone_whose_aggregates_hold_no_provider_is_said(self):
+        self.requests_mock.get(
+            URL + '/resource_providers?member_of=in:' + AGG1,
+            complete_qs=True, json={'resource_providers': []})
+        for summary in ((), ('--summary',)):
+            out, err, code = self.fit('--flavor', 'f-large',
+                                      '--availability-zone', 'az1',
+                                      *summary)
+            self.assertEqual(0, code)
+            self.assertEqual(
+                ["Availability zone 'az1': its host aggregates (%s) hold no "
+                 "resource provider in Placement, so no tree is in the zone "
+                 "(nova-manage placement sync_aggregates mirrors them)."
+                 % AGG1], err.splitlines())
+
     def fit_default_zone(self):
         """stderr of a fit in zone nova, whose one row is small's."""
         out, err, code = self.fit('--flavor', 'f-large',
