@@ -12,9 +12,10 @@
 
 """What the ``--flavor`` commands read from Nova.
 
-Through the compute client OpenStackClient already holds
-(``cmd.app.client_manager.compute``, the compute proxy of its openstacksdk
-connection), as ``openstack flavor show`` does: the endpoint comes from the
+Through the compute client OpenStackClient already holds (each function
+takes ``clients``, the command's client manager, and uses its
+``compute``, the compute proxy of its openstacksdk connection), as
+``openstack flavor show`` does: the endpoint comes from the
 service catalog, the token and the compute microversion from the
 connection. From compute 2.61 a flavor carries its extra specs; below it
 the proxy reads them with a second request (``get_extra_specs``).
@@ -58,7 +59,7 @@ FLAVOR_OPTIONS = ('--flavor, --all-flavors and --availability-zone read the '
 THIS_COMMAND = ('This command reads %s', '')
 
 
-def _compute(cmd, asker=FLAVOR_OPTIONS):
+def _compute(clients, asker=FLAVOR_OPTIONS):
     """The compute proxy, or one line if the session cannot reach Nova.
 
     With an auth of one fixed endpoint and no catalog (``admin_token``,
@@ -66,14 +67,13 @@ def _compute(cmd, asker=FLAVOR_OPTIONS):
     sends them to that endpoint, Placement's; only a compute endpoint of
     its own (``compute_endpoint_override`` in clouds.yaml) is Nova's.
     """
-    manager = cmd.app.client_manager
-    proxy = manager.compute
+    proxy = clients.compute
     if not hasattr(proxy, 'find_flavor') or (
             http.without_catalog(proxy.session)
             and not _own_endpoint(proxy)):
         reads, instead = asker
         raise exceptions.CommandError(NO_CATALOG % (reads, text.printable(
-            str(getattr(manager, 'auth_plugin_name', None))), instead))
+            str(getattr(clients, 'auth_plugin_name', None))), instead))
     return proxy
 
 
@@ -114,14 +114,14 @@ def _call(what, read):
                text.printable(exc.details or exc.message or '')))
 
 
-def read(cmd, what, reader):
+def read(clients, what, reader):
     """reader(the compute proxy), its failures as one line about ``what``.
 
     For the reads of other modules (the audit's): the same proxy and the
     same one-line errors as the flavor and zone reads here.
     """
     asker = (THIS_COMMAND[0] % what, THIS_COMMAND[1])
-    return _call(what, lambda: reader(_compute(cmd, asker)))
+    return _call(what, lambda: reader(_compute(clients, asker)))
 
 
 def _flavor(found):
@@ -139,7 +139,7 @@ def _flavor(found):
     }
 
 
-def find_flavor(cmd, name_or_id):
+def find_flavor(clients, name_or_id):
     """A flavor by name or ID, with its extra specs, as a dict.
 
     As ``openstack flavor show``: the ID first, then the names of all
@@ -151,8 +151,8 @@ def find_flavor(cmd, name_or_id):
             'No flavor with a name or ID of %s: give one.' % shown)
     try:
         found = _call('flavor %s' % shown, lambda: _compute(
-            cmd).find_flavor(name_or_id, ignore_missing=False,
-                             get_extra_specs=True))
+            clients).find_flavor(name_or_id, ignore_missing=False,
+                                 get_extra_specs=True))
     except sdk_exceptions.NotFoundException:
         raise exceptions.CommandError(
             'No flavor with a name or ID of %s in the compute API.' % shown)
@@ -162,10 +162,10 @@ def find_flavor(cmd, name_or_id):
     return _flavor(found)
 
 
-def all_flavors(cmd):
+def all_flavors(clients):
     """Every flavor, public and private (as an admin sees them)."""
     return _call('the flavors', lambda: [
-        _flavor(found) for found in _compute(cmd).flavors(
+        _flavor(found) for found in _compute(clients).flavors(
             details=True, get_extra_specs=True, is_public=None)])
 
 
@@ -173,7 +173,7 @@ _NO_AGGREGATE = ('No host aggregate of the compute API is in availability '
                  'zone %s.')
 
 
-def _aggregates_of(cmd, zone):
+def _aggregates_of(clients, zone):
     """The UUIDs of the host aggregates of an availability zone, sorted.
 
     Those of the aggregates whose ``availability_zone`` metadata is the
@@ -182,7 +182,7 @@ def _aggregates_of(cmd, zone):
     """
     what = 'the host aggregates of availability zone %s' % (
         text.printable(repr(zone)))
-    found = _call(what, lambda: list(_compute(cmd).aggregates()))
+    found = _call(what, lambda: list(_compute(clients).aggregates()))
     uuids = []
     for aggregate in found:
         if (aggregate.metadata or {}).get('availability_zone') != zone:
@@ -230,7 +230,7 @@ class Zone(object):
 Node = collections.namedtuple('Node', 'uuid name host')
 
 
-def availability_zone(cmd, name):
+def availability_zone(clients, name):
     """The ``Zone`` of ``--availability-zone``: its aggregates or hosts.
 
     As Nova's scheduler: where aggregates carry the zone, the request
@@ -242,10 +242,10 @@ def availability_zone(cmd, name):
     aggregate with a zone; ``with_nodes()`` then reads their compute
     nodes. One line for a zone of neither.
     """
-    uuids = _aggregates_of(cmd, name)
+    uuids = _aggregates_of(clients, name)
     if uuids:
         return Zone(name, aggregates=uuids)
-    hosts = zone_hosts(cmd, name)
+    hosts = zone_hosts(clients, name)
     if hosts is None:
         raise exceptions.CommandError(_NO_AGGREGATE % text.printable(
             repr(name)))
@@ -261,7 +261,7 @@ def availability_zone(cmd, name):
 COMPUTE_BINARY = 'nova-compute'
 
 
-def zone_hosts(cmd, name):
+def zone_hosts(clients, name):
     """The sorted nova-compute hosts of a zone, or None if not listed.
 
     ``GET /os-availability-zone/detail`` (``openstack availability zone
@@ -272,7 +272,7 @@ def zone_hosts(cmd, name):
     """
     what = 'the availability zones'
     zones = _call(what, lambda: list(
-        _compute(cmd).availability_zones(details=True)))
+        _compute(clients).availability_zones(details=True)))
     hosts = None
     for found in zones:
         if found.name != name:
@@ -292,7 +292,7 @@ def zone_hosts(cmd, name):
 HYPERVISORS = '/os-hypervisors/detail'
 
 
-def with_nodes(cmd, zone):
+def with_nodes(clients, zone):
     """``zone`` with the ``nodes`` of its hosts, from the hypervisors.
 
     ``GET /os-hypervisors/detail`` at compute ``HYPERVISOR_UUID``: each
@@ -305,7 +305,7 @@ def with_nodes(cmd, zone):
     # Not openstacksdk's hypervisors(), which asks at the highest version
     # it knows (2.88: an uptime call to every compute service).
     found = _call(what, lambda: paged(
-        _compute(cmd), HYPERVISORS, 'hypervisors', {},
+        _compute(clients), HYPERVISORS, 'hypervisors', {},
         microversion=HYPERVISOR_UUID))
     nodes = dict((host, []) for host in zone.hosts)
     for body in found:

@@ -243,10 +243,11 @@ class _Nova(object):
     def __init__(self, cmd, workers):
         # The compute proxy and its errors in one line, as --flavor's;
         # made here, in the command's thread.
-        proxy = compute.read(cmd, self.WHAT, lambda proxy: proxy)
+        proxy = compute.read(cmd.app.client_manager, self.WHAT,
+                             lambda proxy: proxy)
         self._pool = background.Executor(max_workers=1)
         self._future = self._pool.submit(
-            compute.read, cmd, self.WHAT,
+            compute.read, cmd.app.client_manager, self.WHAT,
             lambda _proxy: nova_state.read(proxy, workers))
         self._pool.shutdown(wait=False)
 
@@ -373,7 +374,7 @@ def _nova_changed(cmd, http, found, cloud, kinds, nova):
     if not subjects:
         return []
     servers, migrations = compute.read(
-        cmd, 'the servers and migrations to fix, again',
+        cmd.app.client_manager, 'the servers and migrations to fix, again',
         lambda proxy: nova_state.read_again(
             proxy, subjects.values(), nova.started - CLOCK_MARGIN,
             _parallel(cmd, http)))

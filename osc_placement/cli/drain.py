@@ -140,7 +140,8 @@ def _compute_proxy(cmd):
     catalog lists it.
     """
     try:
-        proxy = compute.read(cmd, NOVA_READS, lambda proxy: proxy)
+        proxy = compute.read(cmd.app.client_manager, NOVA_READS,
+                             lambda proxy: proxy)
     except exceptions.CommandError:
         return None
     available = cmd.app.client_manager.is_service_available('compute')
@@ -158,8 +159,10 @@ def _nova(cmd, http, drained, consumers):
             'and states were not read; the plan follows Placement alone.')
         return None
     workers = http.parallel or cmd.default_parallel
-    found = compute.read(cmd, NOVA_READS, lambda _proxy: drain_api.read_nova(
-        proxy, drained, consumers, workers))
+    found = compute.read(
+        cmd.app.client_manager, NOVA_READS,
+        lambda _proxy: drain_api.read_nova(proxy, drained, consumers,
+                                           workers))
     if not found.pinned_known:
         cmd.log.warning(
             'The compute API is older than %s: it does not say which zone '

@@ -213,23 +213,25 @@ def read(cmd, parsed_args, hosts_ok=True):
     # Only here: a command run without these options must not load the
     # compute helpers (nor openstacksdk's compute proxy through them).
     from osc_placement.api import compute
+    clients = cmd.app.client_manager
     if getattr(parsed_args, 'all_flavors', False):
-        found = sorted(compute.all_flavors(cmd),
+        found = sorted(compute.all_flavors(clients),
                        key=lambda flavor: (flavor['name'], flavor['id']))
     else:
         found = []
         for value in parsed_args.flavor:
-            flavor = compute.find_flavor(cmd, value)
+            flavor = compute.find_flavor(clients, value)
             if flavor['id'] not in [f['id'] for f in found]:
                 found.append(flavor)
     zone = None
     if parsed_args.availability_zone is not None:
-        zone = compute.availability_zone(cmd, parsed_args.availability_zone)
+        zone = compute.availability_zone(clients,
+                                         parsed_args.availability_zone)
         if zone.hosts is not None and not hosts_ok:
             raise exceptions.CommandError(NOT_NARROWED % text.printable(
                 repr(zone.name)))
         if zone.hosts is not None:
-            zone = compute.with_nodes(cmd, zone)
+            zone = compute.with_nodes(clients, zone)
             _say_nodes(cmd, zone)
         else:
             _say_empty(cmd, zone)

@@ -172,9 +172,7 @@ class TestApiTakesNoCommand(base.BaseTestCase):
     # Modules still to convert, each one a helper of issue 49 section 6
     # is converting: remove an entry as its module lands (the test fails
     # on an entry that no longer takes a command).
-    STILL_TO_CONVERT = {
-        'osc_placement.api.compute': 'helper D',
-    }
+    STILL_TO_CONVERT = {}
 
     @staticmethod
     def _from_cliff(module):

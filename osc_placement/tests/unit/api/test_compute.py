@@ -67,6 +67,7 @@ class ComputeTestCase(base.BaseTestCase):
         self.cmd = self.command(connection.Connection(
             session=session.Session(auth=noauth.NoAuth()),
             compute_endpoint_override=NOVA))
+        self.clients = self.cmd.app.client_manager
 
     @staticmethod
     def command(conn):
@@ -96,7 +97,7 @@ class TestFindFlavor(ComputeTestCase):
             {'id': 'f1', 'name': 'm1.large', 'vcpus': 4, 'ram': 8192,
              'disk': 40, 'ephemeral': 5, 'swap': 0, 'is_public': True,
              'extra_specs': {'hw:cpu_policy': 'dedicated'}},
-            compute.find_flavor(self.cmd, 'm1.large'))
+            compute.find_flavor(self.clients, 'm1.large'))
         self.assertEqual(
             [('GET', NOVA + '/flavors/m1.large', 'compute 2.61'),
              ('GET', NOVA + '/flavors/detail?is_public=None',
@@ -106,7 +107,7 @@ class TestFindFlavor(ComputeTestCase):
         self.requests_mock.get(NOVA + '/flavors/f3', json={
             'flavor': _flavor_body('f3', 'private', {'a': 'b'},
                                    public=False, swap=1024)})
-        found = compute.find_flavor(self.cmd, 'f3')
+        found = compute.find_flavor(self.clients, 'f3')
         self.assertEqual(('f3', 1024, False, {'a': 'b'}),
                          (found['id'], found['swap'], found['is_public'],
                           found['extra_specs']))
@@ -118,7 +119,7 @@ class TestFindFlavor(ComputeTestCase):
                                json={'itemNotFound': {'code': 404}})
         self.flavors(_flavor_body('f1', 'm1.large', {}))
         exc = self.assertRaises(exceptions.CommandError,
-                                compute.find_flavor, self.cmd, 'nope')
+                                compute.find_flavor, self.clients, 'nope')
         self.assertEqual("No flavor with a name or ID of 'nope' in the "
                          "compute API.", str(exc))
 
@@ -128,7 +129,7 @@ class TestFindFlavor(ComputeTestCase):
         self.flavors(_flavor_body('f1', 'twin', {}),
                      _flavor_body('f2', 'twin', {}))
         exc = self.assertRaises(exceptions.CommandError,
-                                compute.find_flavor, self.cmd, 'twin')
+                                compute.find_flavor, self.clients, 'twin')
         self.assertEqual("More than one flavor is named 'twin': give its "
                          "ID.", str(exc))
 
@@ -137,7 +138,7 @@ class TestFindFlavor(ComputeTestCase):
                                json={'computeFault': {
                                    'code': 500, 'message': 'Boom.'}})
         exc = self.assertRaises(exceptions.CommandError,
-                                compute.find_flavor, self.cmd, 'f1')
+                                compute.find_flavor, self.clients, 'f1')
         self.assertIn("Cannot read flavor 'f1': the compute API answered "
                       "HTTP 500", str(exc))
         self.assertNotIn('\n', str(exc))
@@ -148,7 +149,7 @@ class TestFindFlavor(ComputeTestCase):
             exc=requests.exceptions.ConnectionError(
                 ConnectionRefusedError(111, 'Connection refused')))
         exc = self.assertRaises(exceptions.CommandError,
-                                compute.find_flavor, self.cmd, 'f1')
+                                compute.find_flavor, self.clients, 'f1')
         self.assertEqual("Cannot read flavor 'f1': the compute API is "
                          "unreachable (connection refused).", str(exc))
 
@@ -157,7 +158,7 @@ class TestFindFlavor(ComputeTestCase):
             NOVA + '/flavors/f1', exc=requests.exceptions.ReadTimeout(
                 'Read timed out. (read timeout=5)'))
         exc = self.assertRaises(exceptions.CommandError,
-                                compute.find_flavor, self.cmd, 'f1')
+                                compute.find_flavor, self.clients, 'f1')
         self.assertEqual("Cannot read flavor 'f1': the compute API was "
                          "reached (no complete answer within the timeout).",
                          str(exc))
@@ -170,7 +171,7 @@ class TestRead(ComputeTestCase):
         self.requests_mock.get(NOVA + '/os-migrations',
                                json={'migrations': []})
         got = compute.read(
-            self.cmd, 'the migrations',
+            self.clients, 'the migrations',
             lambda proxy: proxy.get('/os-migrations').json())
         self.assertEqual({'migrations': []}, got)
 
@@ -184,7 +185,7 @@ class TestRead(ComputeTestCase):
             exceptions_of_sdk.raise_from_response(response)
 
         exc = self.assertRaises(exceptions.CommandError, compute.read,
-                                self.cmd, 'the migrations', reader)
+                                self.clients, 'the migrations', reader)
         self.assertIn('Cannot read the migrations: the compute API '
                       'answered HTTP 503', str(exc))
         self.assertNotIn('\n', str(exc))
@@ -201,7 +202,7 @@ class TestBefore261(ComputeTestCase):
             'flavor': _flavor_body('f1', 'm1', swap='')})
         self.requests_mock.get(NOVA + '/flavors/f1/os-extra_specs', json={
             'extra_specs': {'resources:VGPU': '1'}})
-        found = compute.find_flavor(self.cmd, 'f1')
+        found = compute.find_flavor(self.clients, 'f1')
         self.assertEqual({'resources:VGPU': '1'}, found['extra_specs'])
         self.assertEqual(0, found['swap'])
         self.assertEqual(
@@ -219,7 +220,7 @@ class TestAllFlavors(ComputeTestCase):
         # none.
         self.requests_mock.get(NOVA + '/flavors/f1/os-extra_specs',
                                json={'extra_specs': {}})
-        found = compute.all_flavors(self.cmd)
+        found = compute.all_flavors(self.clients)
         self.assertEqual([('f1', True, {}), ('f2', False, {'x': 'y'})],
                          [(f['id'], f['is_public'], f['extra_specs'])
                           for f in found])
@@ -253,7 +254,7 @@ class TestZoneAggregates(ComputeTestCase):
                         self.aggregate(3, 'u-1', 'az1'),
                         self.aggregate(4, 'u-3'))
         self.assertEqual(['u-1', 'u-2'],
-                         compute.availability_zone(self.cmd,
+                         compute.availability_zone(self.clients,
                                                    'az1').aggregates)
         self.assertEqual([('GET', NOVA + '/os-aggregates', 'compute 2.81')],
                          self.sent())
@@ -261,7 +262,7 @@ class TestZoneAggregates(ComputeTestCase):
     def test_unknown_zone(self):
         self.aggregates(self.aggregate(1, 'u-2', 'az1'))
         exc = self.assertRaises(exceptions.CommandError,
-                                compute.availability_zone, self.cmd,
+                                compute.availability_zone, self.clients,
                                 'az9')
         self.assertEqual("No host aggregate of the compute API is in "
                          "availability zone 'az9'.", str(exc))
@@ -269,7 +270,7 @@ class TestZoneAggregates(ComputeTestCase):
     def test_no_uuid_before_2_41(self):
         self.aggregates(self.aggregate(1, None, 'az1'))
         exc = self.assertRaises(exceptions.CommandError,
-                                compute.availability_zone, self.cmd,
+                                compute.availability_zone, self.clients,
                                 'az1')
         self.assertIn('compute microversion 2.41 or later needed',
                       str(exc))
@@ -286,13 +287,13 @@ class TestAvailabilityZone(ComputeTestCase):
                                json=clouds.ZONES)
 
     def test_a_zone_of_aggregates_reads_no_hosts(self):
-        zone = compute.availability_zone(self.cmd, 'az1')
+        zone = compute.availability_zone(self.clients, 'az1')
         self.assertEqual((['u-1'], None), (zone.aggregates, zone.hosts))
         self.assertEqual([('GET', NOVA + '/os-aggregates', 'compute 2.81')],
                          self.sent())
 
     def test_the_default_zone_is_its_compute_hosts(self):
-        zone = compute.availability_zone(self.cmd, 'nova')
+        zone = compute.availability_zone(self.clients, 'nova')
         self.assertEqual((None, ['compute-1', 'gone'], None),
                          (zone.aggregates, zone.hosts, zone.nodes))
         self.assertEqual(
@@ -303,7 +304,7 @@ class TestAvailabilityZone(ComputeTestCase):
 
     def test_the_internal_zone_has_no_compute(self):
         exc = self.assertRaises(exceptions.CommandError,
-                                compute.availability_zone, self.cmd,
+                                compute.availability_zone, self.clients,
                                 'internal')
         self.assertEqual("Availability zone 'internal' has no host aggregate "
                          "and no enabled nova-compute host in the compute "
@@ -311,13 +312,13 @@ class TestAvailabilityZone(ComputeTestCase):
 
     def test_a_zone_of_disabled_computes_has_none(self):
         exc = self.assertRaises(exceptions.CommandError,
-                                compute.availability_zone, self.cmd,
+                                compute.availability_zone, self.clients,
                                 'az-down')
         self.assertIn('no enabled nova-compute host', str(exc))
 
     def test_a_zone_no_one_has(self):
         exc = self.assertRaises(exceptions.CommandError,
-                                compute.availability_zone, self.cmd, 'az9')
+                                compute.availability_zone, self.clients, 'az9')
         self.assertEqual("No host aggregate of the compute API is in "
                          "availability zone 'az9'.", str(exc))
 
@@ -348,7 +349,7 @@ class TestZoneNodes(ComputeTestCase):
             {'json': page} for page in pages])
 
     def nodes(self, hosts=None):
-        return compute.with_nodes(self.cmd, compute.Zone(
+        return compute.with_nodes(self.clients, compute.Zone(
             'nova', hosts=self.HOSTS if hosts is None else hosts))
 
     def test_each_host_its_nodes(self):
@@ -493,10 +494,8 @@ class TestNoComputeInTheCatalog(base.BaseTestCase):
             project_name='admin', user_domain_id='default',
             project_domain_id='default', auth_type='password',
             identity_api_version='3')
-        cmd = types.SimpleNamespace(app=types.SimpleNamespace(
-            client_manager=_Lazy(conn)))
         exc = self.assertRaises(exceptions.CommandError,
-                                compute.find_flavor, cmd, 'm1')
+                                compute.find_flavor, _Lazy(conn), 'm1')
         self.assertTrue(str(exc).startswith(
             "Cannot read flavor 'm1': no compute endpoint in the service "
             "catalog"), str(exc))
