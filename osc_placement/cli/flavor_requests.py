@@ -81,7 +81,9 @@ def add_options(cmd, parser, with_all=True):
              'their UUIDs, as Nova\'s scheduler asks); in Nova\'s default '
              'zone, which no aggregate carries, only the trees of its '
              'hosts\' compute nodes count (the root providers of their '
-             'hypervisors\' UUIDs).')
+             'hypervisors\' UUIDs). A zone whose aggregates hold no '
+             'provider in Placement is one line on stderr naming them '
+             '(no tree; exit 0, as for any selection of no tree).')
     cmd.add_option(
         parser, '--include-disabled', action='store_true', extended=True,
         help='With ``--flavor``: disabled computes count too (the request '

@@ -20,12 +20,14 @@ count is exact the tree takes exactly ``fits`` of them; where the row says
 """
 
 import itertools
+import json
 import uuid as uuid_lib
 
 from prometheus_client.openmetrics import parser
 
 from osc_placement.model import evaluation
 from osc_placement import tests
+from osc_placement.tests import cli
 from osc_placement.tests.functional import base
 
 HOST1 = '22222222-2222-4222-8222-000000000001'
@@ -564,3 +566,63 @@ class TestReachableGroups(base.TestCase):
         self.api('POST', '/allocations', version='1.28', body=body)
         answer = self.api('GET', '/allocation_candidates?' + self.QUERY)
         self.assertEqual([], answer['allocation_requests'])
+
+
+NOVA = 'http://nova.test/v2.1'
+# A Nova aggregate of zone az-lost that Placement has never been told of.
+LOST = 'dddddddd-dddd-4ddd-8ddd-000000000009'
+SMALL = {'id': 'f-small', 'name': 'small', 'vcpus': 2, 'ram': 1024,
+         'disk': 0, 'swap': 0, 'OS-FLV-EXT-DATA:ephemeral': 0,
+         'os-flavor-access:is_public': True, 'extra_specs': {}}
+
+
+class TestFitZone(FitCloud):
+    """--availability-zone on the real Placement, the compute API mocked.
+
+    Zone az1 is AGG (host1's, mirrored in Placement); zone az-lost is
+    LOST, an aggregate that no provider is a member of.
+    """
+
+    def setUp(self):
+        super().setUp()
+        mock = cli.mock_compute(self, NOVA)
+        mock.get(NOVA + '/flavors/small', status_code=404)
+        mock.get(NOVA + '/flavors/detail?is_public=None',
+                 json={'flavors': [SMALL]})
+        mock.get(NOVA + '/flavors/f-small', json={'flavor': SMALL})
+        mock.get(NOVA + '/flavors/f-small/os-extra_specs',
+                 json={'extra_specs': {}})
+        mock.get(NOVA + '/os-aggregates', json={'aggregates': [
+            {'id': n, 'name': zone + '-hosts', 'uuid': uuid,
+             'availability_zone': zone, 'hosts': [],
+             'metadata': {'availability_zone': zone}}
+            for n, (zone, uuid) in enumerate(
+                [('az1', AGG), ('az-lost', LOST)], 1)]})
+
+    def zone_fit(self, zone, *argv):
+        return self.openstack('resource', 'provider', 'capacity', 'fit',
+                              '--flavor', 'small', '--availability-zone',
+                              zone, *argv, '-f', 'json', version='1.39')
+
+    def test_zone_of_mirrored_aggregates_says_nothing(self):
+        out, err, code = self.zone_fit('az1')
+        self.assertEqual((0, ''), (code, err))
+        self.assertEqual(['host1'], [row['name'] for row in
+                                     json.loads(out)])
+
+    def test_zone_whose_aggregates_hold_no_provider_is_said(self):
+        line = ("Availability zone 'az-lost': its host aggregates (%s) hold "
+                "no resource provider in Placement, so no tree is in the "
+                "zone (nova-manage placement sync_aggregates mirrors them)."
+                % LOST)
+        out, err, code = self.zone_fit('az-lost')
+        self.assertEqual((0, [line], []),
+                         (code, err.splitlines(), json.loads(out)))
+        out, err, code = self.zone_fit('az-lost', '--summary')
+        self.assertEqual((0, [line]), (code, err.splitlines()))
+        self.assertEqual([(0, 0, 0)], [
+            (row['fits'], row['at_most'], row['trees'])
+            for row in json.loads(out)])
+        # As the same selection without a zone: no tree, exit 0.
+        self.assertEqual([], self.fit('--resource', 'VCPU=2',
+                                      '--member-of', LOST))
