@@ -144,3 +144,30 @@ class TestPartialReads(A.AuditTestCase):
              'Failed to read 1 of 3 consumers; no rows printed.'],
             err.splitlines())
         self.assertEqual(before, self.state())
+
+
+class TestHypervisorsUnread(A.AuditTestCase):
+
+    def test_the_kinds_that_need_them_unchecked_exit_1(self):
+        # The compute API answers an error: the kinds judged on the
+        # hypervisors are not checked, which is no "all clear".
+        self.nova.get(A.NOVA + '/os-hypervisors/detail', status_code=500,
+                      json={})
+        before = self.state()
+        rows, err, code = self.audit()
+        self.assertEqual(1, code)
+        # The other kinds' rows are printed (orphans but those a down
+        # cell may hold), nothing is written.
+        self.assertEqual(
+            {'migration': A.EXPECTED['migration'],
+             'orphan': [A.S_DELETED], 'owner': A.EXPECTED['owner'],
+             'flavor': A.EXPECTED['flavor']}, self.by_kind(rows))
+        why = ('the compute API cannot list the hypervisors (a cell '
+               'down?) (HTTP 500).')
+        self.assertEqual(
+            ['Not checked: %s: %s' % (kind, why) for kind in (
+                'evacuated', 'wrong-host', 'missing', 'aggregate',
+                'provider')] +
+            ['Not checked: orphan, for 2 consumers: a cell is down: it '
+             'may be one of its servers.'], err.splitlines())
+        self.assertEqual(before, self.state())
