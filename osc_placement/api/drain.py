@@ -28,7 +28,6 @@ at once (``nova_state.outcomes_of``).
 import dataclasses
 import functools
 import typing
-import urllib.parse
 
 from openstack import exceptions as sdk_exceptions
 
@@ -163,13 +162,6 @@ class Nova:
     disabled: typing.AbstractSet[str] = frozenset()
 
 
-def _first(outcomes):
-    for _result, failure in outcomes:
-        if failure is not None:
-            raise failure
-    return [result for result, _failure in outcomes]
-
-
 def _servers_at(proxy, host, at):
     # host= is an exact match; node= a regular expression.
     return compute.paged(proxy, '/servers/detail', 'servers', {
@@ -196,14 +188,8 @@ def _server(proxy, uuid, at):
     ``GET /servers/{id}`` answers 404 for a deleted server: the admin's
     list of deleted servers (``deleted=true``) is asked then.
     """
-    path = '/servers/%s' % urllib.parse.quote(uuid, safe='')
-    try:
-        body = compute.get_body(proxy, path, {}, at)
-    except sdk_exceptions.NotFoundException:
-        return _deleted_server(proxy, uuid, at)
-    found = body.get('server')
-    return state.server(found) if isinstance(found, dict) and found.get(
-        'id') else None
+    return nova_state.server_now(proxy, uuid, microversion=at) or \
+        _deleted_server(proxy, uuid, at)
 
 
 def _deleted_server(proxy, uuid, at):
@@ -238,40 +224,32 @@ def read_nova(proxy, drained, consumer_uuids, workers=1):
     listed (``host=``), and each consumer that neither lists is read by
     UUID (a server elsewhere, or none).
     """
-    bodies, zones = _first(nova_state.outcomes_of([
+    bodies, zones = nova_state.results_of([
         lambda: compute.paged(proxy, compute.HYPERVISORS, 'hypervisors', {},
                               OLDER),
-        lambda: _zones(proxy)], workers))
+        lambda: _zones(proxy)], workers)
     nodes = {node.uuid: node for node in map(state.hypervisor, bodies)}
     disabled = frozenset(body['id'] for body in bodies
                          if body.get('status') == 'disabled')
     hosts = sorted({nodes[rp].host for rp in drained
                     if rp in nodes and nodes[rp].host})
-    pinned_known = True
-    listed = []
-    if hosts:
-        first, pinned_known = _pinned_known(proxy, hosts[0])
-        at = PINNED_ZONE if pinned_known else OLDER
-        listed = first + [body for page in _first(nova_state.outcomes_of([
-            functools.partial(_servers_at, proxy, host, at)
-            for host in hosts[1:]], workers)) for body in page]
-    migrations = {m.uuid: m for page in _first(nova_state.outcomes_of([
-        functools.partial(_paged_migrations, proxy, host)
-        for host in hosts], workers)) for m in page}
+    # The first host's servers tell which version the API takes.
+    listed, pinned_known = _pinned_known(proxy, hosts[0]) if hosts \
+        else ([], True)
+    at = PINNED_ZONE if pinned_known else OLDER
+    listed += [body for page in nova_state.results_of([
+        functools.partial(_servers_at, proxy, host, at)
+        for host in hosts[1:]], workers) for body in page]
+    migrations = {m.uuid: m for page in nova_state.results_of([
+        functools.partial(nova_state.migrations_on, proxy, host)
+        for host in hosts], workers) for m in page}
     servers = {body['id']: state.server(body) for body in listed
                if body.get('id') in consumer_uuids}
     others = sorted(set(consumer_uuids) - set(servers) - set(migrations))
-    at = PINNED_ZONE if pinned_known else OLDER
-    for uuid, found in zip(others, _first(nova_state.outcomes_of([
+    for uuid, found in zip(others, nova_state.results_of([
             functools.partial(_server, proxy, uuid, at)
-            for uuid in others], workers))):
+            for uuid in others], workers)):
         if found is not None:
             servers[uuid] = found
     return Nova(servers=servers, migrations=migrations, nodes=nodes,
                 zones=zones, pinned_known=pinned_known, disabled=disabled)
-
-
-def _paged_migrations(proxy, host):
-    return [state.migration(body) for body in compute.paged(
-        proxy, '/os-migrations', 'migrations', {'host': host}, OLDER,
-        marker_key='uuid')]

@@ -120,25 +120,21 @@ def read(proxy, workers=1):
     hypervisors' list answered 5xx, which is "cannot list".
     """
     started = datetime.datetime.now(datetime.timezone.utc)
-    outcomes = outcomes_of(_lists(proxy), workers)
-    for _result, failure in outcomes:
-        if failure is not None:
-            raise failure
-    live, gone, migrations, (hypervisors, why), aggregates = [
-        result for result, _failure in outcomes]
+    live, gone, migrations, (hypervisors, why), aggregates = results_of(
+        _lists(proxy), workers)
     return NovaState(_servers(live, gone), migrations, hypervisors,
                      aggregates, hypervisors_error=why, started=started)
 
 
-def server_now(proxy, uuid):
+def server_now(proxy, uuid, microversion=state.COMPUTE_VERSION):
     """The :class:`state.Server` Nova has of ``uuid`` now, None if none.
 
     ``GET /servers/{uuid}`` (404: Nova has no such server, or it is
-    deleted).
+    deleted), at ``microversion``.
     """
     path = '/servers/%s' % urllib.parse.quote(uuid, safe='')
     try:
-        body = compute.get_body(proxy, path, {}, state.COMPUTE_VERSION)
+        body = compute.get_body(proxy, path, {}, microversion)
     except sdk_exceptions.NotFoundException:
         return None
     found = body.get('server')
@@ -153,6 +149,16 @@ def migrations_of(proxy, server):
     """The :class:`state.Migration` list of one server: a paged list."""
     return [state.migration(body) for body in _paged(
         proxy, '/os-migrations', 'migrations', {'instance_uuid': server},
+        marker_key='uuid')]
+
+
+def migrations_on(proxy, host):
+    """The :class:`state.Migration` list of a compute host: a paged list.
+
+    ``host=``: those whose source or destination it is.
+    """
+    return [state.migration(body) for body in _paged(
+        proxy, '/os-migrations', 'migrations', {'host': host},
         marker_key='uuid')]
 
 
@@ -179,17 +185,27 @@ def read_again(proxy, servers, since, workers=1):
     for uuid in servers:
         calls.append(functools.partial(server_now, proxy, uuid))
         calls.append(functools.partial(migrations_of, proxy, uuid))
-    outcomes = outcomes_of(calls, workers)
-    for _result, failure in outcomes:
-        if failure is not None:
-            raise failure
-    results = [result for result, _failure in outcomes]
+    results = results_of(calls, workers)
     moves = list(results[0])
     found = {}
     for n, uuid in enumerate(servers):
         found[uuid] = results[1 + 2 * n]
         moves.extend(results[2 + 2 * n])
     return found, moves
+
+
+def results_of(calls, workers):
+    """[result] of each call (:func:`outcomes_of`), or the first failure.
+
+    Every one or none: the failure raised is that of the first call that
+    failed in call order, whichever failed first in time, as a loop of
+    them would.
+    """
+    outcomes = outcomes_of(calls, workers)
+    for _result, failure in outcomes:
+        if failure is not None:
+            raise failure
+    return [result for result, _failure in outcomes]
 
 
 def outcomes_of(calls, workers):

@@ -106,11 +106,7 @@ def _all(cmd, http, calls):
     workers = min(_parallel(cmd, http), len(calls))
     if workers > 1:
         http.allow_parallel(workers)
-    outcomes = nova_state.outcomes_of(calls, workers)
-    for _result, failure in outcomes:
-        if failure is not None:
-            raise failure
-    return [result for result, _failure in outcomes]
+    return nova_state.results_of(calls, workers)
 
 
 def _traits(cmd, http):
