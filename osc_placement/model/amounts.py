@@ -46,3 +46,8 @@ def used_of_capacity(records, sep='='):
     """
     return ['%s%s%s/%s' % (rc, sep, record['used'], record['capacity'])
             for rc, record in records.items()]
+
+
+def text(amounts):
+    """'MEMORY_MB=512, VCPU=2' of {class: amount}, classes sorted."""
+    return ', '.join('%s=%s' % (rc, amounts[rc]) for rc in sorted(amounts))

@@ -17,15 +17,16 @@ module parses, calls them and returns the rows.
 """
 
 
-from cliff import columns
 from osc_lib import exceptions
 
 from osc_placement.cli import batch
 from osc_placement.cli import common
 from osc_placement.cli import parsers
+from osc_placement.cli import structured
 from osc_placement import errors
 from osc_placement.http import inflight
 from osc_placement import microversions
+from osc_placement.model import amounts
 
 # As the audit's "found": some consumers cannot move.
 STUCK = 3
@@ -34,35 +35,25 @@ FIELDS = ('consumer', 'server', 'from', 'to', 'resources', 'reason')
 LONG_FIELDS = ('allocations', 'command')
 
 
-def _amounts(amounts):
-    return ', '.join('%s=%s' % (rc, amounts[rc]) for rc in sorted(amounts))
-
-
-class Amounts(columns.FormattableColumn):
-    """{class: amount}, or {provider: {class: amount}}.
+class Amounts(structured.Column):
+    """{class: amount}, or {provider: {class: amount}}; None: empty.
 
     An object in json and yaml; in the table, ``CLASS=amount`` pairs
     (after ``provider:`` and between providers, ``; ``).
     """
 
-    STRUCTURED = ('json', 'yaml')
-
     def human_readable(self):
         if all(isinstance(v, dict) for v in self._value.values()):
-            return '; '.join('%s: %s' % (rp, _amounts(self._value[rp]))
+            return '; '.join('%s: %s' % (rp, amounts.text(self._value[rp]))
                              for rp in sorted(self._value))
-        return _amounts(self._value)
+        return amounts.text(self._value)
 
     def machine_readable(self):
         return dict(self._value)
 
     @classmethod
     def column(cls, value, formatter):
-        if value is None:
-            return ''
-        found = cls(value)
-        return found if formatter in cls.STRUCTURED \
-            else found.human_readable()
+        return '' if value is None else super().column(value, formatter)
 
 
 class PlanDrain(batch.Batched, common.Lister):

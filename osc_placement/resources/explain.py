@@ -21,38 +21,26 @@ again without each constraint in turn (``verdicts.relaxed()``).
 
 import functools
 
-from cliff import columns
-
 from osc_placement.cli import batch
 from osc_placement.cli import candidate_options
 from osc_placement.cli import common
 from osc_placement.cli import filters
 from osc_placement.cli import request_groups
+from osc_placement.cli import structured
 from osc_placement.model import batch_names
 
 
-class Reasons(columns.FormattableColumn):
+class Reasons(structured.Column):
     """Every failing constraint of a tree.
 
     A list in json and yaml; in the table, '; ' between them.
     """
-
-    # The formats that keep a list as a list; the others (value, csv,
-    # shell) print the text of the table.
-    STRUCTURED = ('json', 'yaml')
 
     def human_readable(self):
         return '; '.join(self._value)
 
     def machine_readable(self):
         return list(self._value)
-
-    @classmethod
-    def column(cls, reasons, formatter):
-        """The column for the output format: a list, or its text."""
-        found = cls(reasons)
-        return found if formatter in cls.STRUCTURED \
-            else found.human_readable()
 
 
 # The first row of ``explain --summary``: nothing dropped.

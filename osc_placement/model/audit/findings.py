@@ -22,6 +22,8 @@ kind, then provider list order, then consumer.
 import collections
 import enum
 
+from osc_placement.model import amounts as amounts_lib
+
 
 class Kind(enum.Enum):
     """The kinds of finding, in the order of the rows."""
@@ -89,11 +91,6 @@ class Finding(collections.namedtuple('Finding', (
     __slots__ = ()
 
 
-def amounts_text(amounts):
-    """'VCPU=2, MEMORY_MB=512', classes sorted."""
-    return ', '.join('%s=%s' % (rc, amounts[rc]) for rc in sorted(amounts))
-
-
 def fix_text(found, name):
     """The ``fix`` column: what ``--fix`` does, or 'none: <why>'.
 
@@ -109,7 +106,7 @@ def fix_text(found, name):
             name(rp) for rp in f.providers)
     if f.action is Action.CREATE:
         return 'allocate %s' % '; '.join(
-            '%s on %s' % (amounts_text(amounts), name(rp))
+            '%s on %s' % (amounts_lib.text(amounts), name(rp))
             for rp, amounts in sorted(f.allocations.items()))
     if f.action is Action.SET_OWNER:
         return 'set project %s and user %s' % f.owner

@@ -30,6 +30,7 @@ cell that is down is never an orphan.
 
 import collections
 
+from osc_placement.model import amounts as amounts_lib
 from osc_placement.model.audit import findings
 from osc_placement.model.audit import flavor_request
 from osc_placement.model.audit import state
@@ -48,7 +49,7 @@ def _held(cloud, consumer, rps=None):
     """'VCPU=2, MEMORY_MB=512 on compute-1' of a consumer's allocations."""
     held = cloud.held(consumer)
     rps = sorted(rps if rps is not None else held, key=cloud.order)
-    return '; '.join('%s on %s' % (findings.amounts_text(held[rp]),
+    return '; '.join('%s on %s' % (amounts_lib.text(held[rp]),
                                    cloud.name(rp)) for rp in rps)
 
 
@@ -222,7 +223,7 @@ def missing(cloud, consumer):
         return None
     asked, refused = flavor_request.requested(server)
     detail = 'Server on %s holds no allocations; its flavor asks %s.' % (
-        server.node, findings.amounts_text(asked) if asked else 'nothing')
+        server.node, amounts_lib.text(asked) if asked else 'nothing')
     why = guard(server) or refused
     if not why and not asked:
         return None

@@ -72,3 +72,11 @@ class TestUsedOfCapacity(base.BaseTestCase):
     def test_separator(self):
         self.assertEqual(['VCPU: 2/16', 'MEMORY_MB: 0/2048'],
                          amounts.used_of_capacity(self.records, sep=': '))
+
+
+class TestText(base.BaseTestCase):
+
+    def test_classes_sorted(self):
+        self.assertEqual('MEMORY_MB=512, VCPU=2',
+                         amounts.text({'VCPU': 2, 'MEMORY_MB': 512}))
+        self.assertEqual('', amounts.text({}))
