@@ -146,13 +146,12 @@ def shut_if_abandoned(answer, **kwargs):
     trickles. An answer read whole by then is left as it is.
     """
     def shut():
-        try:
+        # Released to the pool (read whole), closed already, or a
+        # response of no socket (urllib3 before 2.3 has no shutdown():
+        # it then ends with the socket's own timeout).
+        with contextlib.suppress(AttributeError, OSError, RuntimeError,
+                                 ValueError):
             answer.raw.shutdown()
-        except (AttributeError, OSError, RuntimeError, ValueError):
-            # Released to the pool (read whole), closed already, or a
-            # response of no socket (urllib3 before 2.3 has no
-            # shutdown(): it then ends with the socket's own timeout).
-            pass
     inflight.on_abandon(shut)
 
 

@@ -206,10 +206,10 @@ class TestPlacementOnly(DrainTestCase):
         self.assertEqual([], rows)
         self.assertIn('hold no allocations', err)
 
-    def interrupted(self, url):
-        """(exit code, stdout, last stderr line) of a Ctrl-C before url."""
+    def interrupted(self, url, signum=signal.SIGINT):
+        """(exit code, stdout, last stderr line) of a signal before url."""
         self.before_request(lambda method, url, kwargs: os.kill(
-            os.getpid(), signal.SIGINT), method='GET', url=url)
+            os.getpid(), signum), method='GET', url=url)
         out, err, code = self.openstack(*DRAIN + ('cn1',))
         return code, out, err.strip().splitlines()[-1:]
 
@@ -220,15 +220,11 @@ class TestPlacementOnly(DrainTestCase):
             self.interrupted('/resource_providers'))
 
     def test_sigterm_in_a_read_of_its_own_is_one_line(self):
-        self.before_request(lambda method, url, kwargs: os.kill(
-            os.getpid(), signal.SIGTERM), method='GET',
-            url='/resource_providers')
         handler = signal.getsignal(signal.SIGTERM)
-        out, err, code = self.openstack(*DRAIN + ('cn1',))
         self.assertEqual(
             (143, '', ['Interrupted: the plan was reading; no rows '
                        'printed.']),
-            (code, out, err.strip().splitlines()[-1:]))
+            self.interrupted('/resource_providers', signal.SIGTERM))
         # The handler of before is back.
         self.assertIs(handler, signal.getsignal(signal.SIGTERM))
 
