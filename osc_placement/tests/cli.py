@@ -68,6 +68,22 @@ def mock_compute(test, endpoint):
     return mock
 
 
+def server_by_id(servers):
+    """requests-mock's answer to ``GET /servers/{id}`` from ``servers()``.
+
+    ``servers``: a callable giving the server bodies now (a test changes
+    them); an ID of none of them is the compute API's 404.
+    """
+    def answer(request, context):
+        uuid = request.path.rsplit('/', 1)[1]
+        for body in servers():
+            if body['id'] == uuid:
+                return {'server': body}
+        context.status_code = 404
+        return {'itemNotFound': {'code': 404, 'message': 'not found'}}
+    return answer
+
+
 def auth_argv(endpoint=ENDPOINT, token='admin'):
     return ['--os-auth-type', 'admin_token', '--os-endpoint', endpoint,
             '--os-token', token]

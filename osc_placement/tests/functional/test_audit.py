@@ -204,14 +204,6 @@ class AuditTestCase(base.TestCase):
             return {'servers': self.deleted if query.get('deleted') == [
                 'true'] else self.servers}
 
-        def server(request, context):
-            uuid = request.path.rsplit('/', 1)[1]
-            for body in self.servers:
-                if body['id'] == uuid:
-                    return {'server': body}
-            context.status_code = 404
-            return {'itemNotFound': {'code': 404, 'message': 'not found'}}
-
         def migrations(request, context):
             query = urllib.parse.parse_qs(request.query)
             server = query.get('instance_uuid', [None])[0]
@@ -220,7 +212,7 @@ class AuditTestCase(base.TestCase):
 
         mock.get(NOVA + '/servers/detail', json=servers)
         mock.get(re.compile(re.escape(NOVA + '/servers/') + '[0-9a-f-]+$'),
-                 json=server)
+                 json=cli.server_by_id(lambda: self.servers))
         mock.get(NOVA + '/os-migrations', json=migrations)
         mock.get(NOVA + '/os-hypervisors/detail',
                  json=lambda r, c: {'hypervisors': self.hypervisors})

@@ -290,17 +290,9 @@ class TestWithNova(DrainTestCase):
             return {'servers': [s for s in self.servers if query.get(
                 'host') == [s['OS-EXT-SRV-ATTR:host']]]}
 
-        def server(request, context):
-            uuid = request.path.rsplit('/', 1)[1]
-            for body in self.servers:
-                if body['id'] == uuid:
-                    return {'server': body}
-            context.status_code = 404
-            return {'itemNotFound': {'code': 404, 'message': 'not found'}}
-
         mock.get(NOVA + '/servers/detail', json=servers)
         mock.get(re.compile(re.escape(NOVA + '/servers/') + '[0-9a-f-]+$'),
-                 json=server)
+                 json=cli.server_by_id(lambda: self.servers))
         mock.get(NOVA + '/os-migrations',
                  json=lambda r, c: {'migrations': self.migrations})
         mock.get(NOVA + '/os-hypervisors/detail', json=lambda r, c: {
