@@ -45,11 +45,14 @@ bench-flavors``) starts Keystone, the Nova API and Placement, seeds
 (and ``--summary``) with the requests it sends; ``--only audit`` (``tox
 -e bench-audit``) seeds a Nova and Placement of 2,000 compute nodes and
 4,000 servers and times ``resource provider audit`` against
-``nova-manage placement audit`` (``nova_audit.py``); ``--only isolate``
-takes the client CPU per tree of a 4-group isolate flavor over 2,000
-trees of eight identical children (``isolate.py``); ``--profile`` runs one
-of our batches under ``profiled.py`` instead of the targets. See the
-performance page.
+``nova-manage placement audit`` (``nova_audit.py``); ``--only drain``
+seeds 2,000 compute trees holding 4,000 consumers on PostgreSQL behind a
+20 ms relay and times ``resource provider drain plan`` of 20 hosts, then
+writes its plan as one ``POST /allocations`` (``drain.py``); ``--only
+isolate`` takes the client CPU per tree of a 4-group isolate flavor over
+2,000 trees of eight identical children (``isolate.py``); ``--profile``
+runs one of our batches under ``profiled.py`` instead of the targets.
+See the performance page.
 
 The parts, each in a module of its own beside this one: ``targets.py``
 (the table of targets and the figures they meet), ``venvs.py`` (the two
@@ -68,6 +71,7 @@ import sys
 import time
 
 import common
+import drain
 import flavors
 import isolate
 import nova_audit
@@ -165,6 +169,15 @@ def _add_cloud_sizes(parser):
                              '--quick: %d)' % (
                                  nova_audit.AUDIT_PROVIDERS[1],
                                  nova_audit.AUDIT_PROVIDERS[0]))
+    parser.add_argument('--drain-providers', type=int, default=None,
+                        metavar='N',
+                        help='the cloud of "--only drain" (resource '
+                             'provider drain plan of 1 host in %d): N '
+                             'compute trees and 2N consumers (default: %d, '
+                             '--quick: %d)' % (
+                                 drain.DRAIN_ONE_IN,
+                                 drain.DRAIN_PROVIDERS[1],
+                                 drain.DRAIN_PROVIDERS[0]))
     parser.add_argument('--isolate-trees', type=int, default=None,
                         metavar='N',
                         help='the trees of "--only isolate" (the client CPU '
@@ -189,6 +202,9 @@ def parse_args(argv=None):
     if args.isolate_trees is not None and args.isolate_trees < 1:
         parser.error('--isolate-trees: N must be 1 or more, not %d'
                      % args.isolate_trees)
+    if args.drain_providers is not None and args.drain_providers < 1:
+        parser.error('--drain-providers: N must be 1 or more, not %d'
+                     % args.drain_providers)
     if args.loop < 0:
         parser.error('--loop: K must be 0 or more, not %d' % args.loop)
     if args.pyperf is None:
@@ -237,6 +253,11 @@ def main(argv=None):
         audited = nova_audit.run_audit(
             args, sides[0], args.audit_providers
             or nova_audit.AUDIT_PROVIDERS[0 if args.quick else 1])
+    drained = None
+    if 'drain' in args.only:
+        drained = drain.run_drain(
+            args, sides[0], args.drain_providers
+            or drain.DRAIN_PROVIDERS[0 if args.quick else 1])
     verdicts.latency_hidden(results)
     verdicts.per_request_cpu(results)
     summary = verdicts.start_up_summary(results)
@@ -252,7 +273,7 @@ def main(argv=None):
         'duration_s': round(time.monotonic() - started),
         'machine': report.machine(out_dir), 'results': results,
         'scale': scaled, 'flavors': fits, 'audit': audited,
-        'isolate': isolated,
+        'isolate': isolated, 'drain': drained,
         'load_average': [load_at_start, os.getloadavg()[0]]}
     with open(args.json, 'w') as f:
         json.dump(run_report, f, indent=1, sort_keys=True)
@@ -265,6 +286,8 @@ def main(argv=None):
         print(nova_audit.render_audit(audited))
     if isolated:
         print(isolate.render_isolate(isolated))
+    if drained:
+        print(drain.render_drain(drained))
     print('\nJSON: %s; pyperf files: %s' % (args.json, out_dir))
     return 0
 

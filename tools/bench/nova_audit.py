@@ -93,7 +93,8 @@ def bulk_cloud(n, flavor, inventory, resources, project, user):
     """The bulk part: (Nova spec, providers, allocations, findings).
 
     ``n`` hosts, SERVERS_PER_HOST servers on each. Providers are
-    (name, uuid, inventory); allocations (consumer, provider, resources);
+    (name, uuid, inventory); allocations (consumer, {provider:
+    resources});
     ``findings``: {'orphan': consumers, 'missing': servers} added here.
     """
     hosts, servers, providers, allocations = [], [], [], []
@@ -115,24 +116,28 @@ def bulk_cloud(n, flavor, inventory, resources, project, user):
             if h % FINDING_EVERY == 0 and s == 0:
                 findings['missing'].append(server)
             else:
-                allocations.append((server, uuid, resources))
+                allocations.append((server, {uuid: resources}))
         if h % FINDING_EVERY == 0:
             orphan = _uuid('04', h)
             findings['orphan'].append(orphan)
-            allocations.append((orphan, uuid, resources))
+            allocations.append((orphan, {uuid: resources}))
     return ({'hosts': hosts, 'servers': servers}, providers, allocations,
             findings)
 
 
 def allocation_batches(allocations, project, user, size=ALLOCATION_BATCH):
-    """POST /allocations bodies of ``size`` consumers each."""
+    """POST /allocations bodies of ``size`` consumers each.
+
+    ``allocations``: (consumer, {provider: {class: amount}}), new
+    consumers of ``project`` and ``user``.
+    """
     for start in range(0, len(allocations), size):
         yield {consumer: {
-            'allocations': {provider: {'resources': resources}},
+            'allocations': {provider: {'resources': resources}
+                            for provider, resources in held.items()},
             'project_id': project, 'user_id': user,
             'consumer_generation': None, 'consumer_type': 'INSTANCE'}
-            for consumer, provider, resources
-            in allocations[start:start + size]}
+            for consumer, held in allocations[start:start + size]}
 
 
 def seed_placement(endpoint, token, providers, allocations, project, user):

@@ -26,6 +26,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 if HERE not in sys.path:
     sys.path.insert(0, HERE)
 
+import drain  # noqa: E402
 import flavors  # noqa: E402
 import isolate  # noqa: E402
 import measure  # noqa: E402
@@ -336,7 +337,7 @@ class AuditTest(unittest.TestCase):
         self.assertEqual(len(allocations), len({a[0] for a in allocations}))
 
     def test_allocation_batches(self):
-        allocations = [('c%d' % n, 'rp', {'VCPU': 1}) for n in range(5)]
+        allocations = [('c%d' % n, {'rp': {'VCPU': 1}}) for n in range(5)]
         batches = list(nova_audit.allocation_batches(
             allocations, 'p', 'u', size=2))
         self.assertEqual([2, 2, 1], [len(b) for b in batches])
@@ -366,6 +367,87 @@ class AuditTest(unittest.TestCase):
         # hypervisors: 3; migrations 2 and aggregates 1.
         self.assertEqual(16, nova_audit.nova_reads_bound(4000, 2000))
         self.assertEqual(6, nova_audit.nova_reads_bound(200, 100))
+
+
+class DrainTest(unittest.TestCase):
+    """--only drain: its cloud, its counts and its verdict."""
+
+    def test_drain_cloud(self):
+        providers, allocations, expected = drain.drain_cloud(200)
+        roots = [p for p in providers if p[2] is None]
+        children = [p for p in providers if p[2] is not None]
+        # The pool first, then the hosts; children after every root.
+        self.assertEqual(1 + 200 + 20, len(providers))
+        self.assertEqual(providers[:len(roots)], roots)
+        self.assertEqual('drain-pool', roots[0][0])
+        self.assertEqual(['MISC_SHARES_VIA_AGGREGATE'], roots[0][4])
+        self.assertEqual(2, sum('COMPUTE_STATUS_DISABLED' in p[4]
+                                for p in roots))
+        self.assertEqual(50, sum(p[5] == [drain.POOL_AGGREGATE]
+                                 for p in roots[1:]))
+        self.assertEqual({'VGPU': {'total': 1}}, children[0][3])
+        self.assertEqual(400, len(allocations))
+        self.assertEqual(400, len({c for c, _ in allocations}))
+        # Host 0: pooled disk, its first consumer the child's one vGPU.
+        root, gpu = drain._uuid('01', 0), drain._uuid('02', 0)
+        self.assertEqual({root: {'VCPU': 4, 'MEMORY_MB': 8192},
+                          drain.POOL: {'DISK_GB': 40}, gpu: {'VGPU': 1}},
+                         allocations[0][1])
+        self.assertEqual({root: {'VCPU': 4, 'MEMORY_MB': 8192},
+                          drain.POOL: {'DISK_GB': 40}}, allocations[1][1])
+        # Host 1: all on its root.
+        self.assertEqual({drain._uuid('01', 1): drain.RESOURCES},
+                         allocations[2][1])
+        # Hosts 0 and 1 drained: the vGPU consumer of host 0 stays.
+        self.assertEqual({'drained': 2, 'consumers': 4, 'move': 3},
+                         expected)
+
+    def test_drained_count(self):
+        self.assertEqual(20, drain.drained_count(2000))
+        self.assertEqual(2, drain.drained_count(100))
+        self.assertEqual(1, drain.drained_count(1))
+        # At 2,000: hosts 0 and 10 have a vGPU consumer, which stays.
+        self.assertEqual({'drained': 20, 'consumers': 40, 'move': 38},
+                         drain.drain_cloud(2000)[2])
+
+    def test_repeats(self):
+        self.assertEqual({'GET /a': 2}, drain.repeats(
+            ['GET /', 'GET /a', 'GET /b', 'GET /a', 'GET /a?x=1', 'GET /']))
+
+    def test_plan_counts(self):
+        moved, stay = drain.plan_counts([
+            {'consumer': 'a', 'to': 't', 'allocations': {'rp': {'VCPU': 1}}},
+            {'consumer': 'b', 'to': '', 'allocations': {}}])
+        self.assertEqual(({'a': {'rp': {'VCPU': 1}}}, 1), (moved, stay))
+
+    def test_drain_holds(self):
+        expected = {'move': 38}
+        self.assertEqual((True, []), drain.drain_holds(
+            100 * 1024, {}, 38, expected, None))
+        holds, why = drain.drain_holds(150 * 1024, {'GET /x': 2}, 37,
+                                       expected, 'HTTP 409')
+        self.assertFalse(holds)
+        self.assertEqual([
+            'peak RSS 150 MB >= 150 MB',
+            '1 requests sent more than once (GET /x)',
+            '37 consumers moved, 38 expected',
+            'POST /allocations of the plan refused: HTTP 409'], why)
+
+    def test_render_drain(self):
+        text = drain.render_drain({
+            'drained': 20, 'hosts': 2000, 'providers': 2201,
+            'consumers': 4000, 'workers': 4, 'latency_ms': 20, 'seed_s': 9,
+            'holds': True, 'wall_s': [3.0, 1.0, 2.0],
+            'client_cpu_s': [1.0], 'rss_mb': 90, 'server_cpu_s': [4.0],
+            'relay_cpu_s': [0.5], 'rows': 40, 'moved': 38, 'stay': 2,
+            'summary': ['38 of 40 consumers can move; 2 cannot.'],
+            'requests': 5, 'repeated': {},
+            'shapes': {'GET /resource_providers': 5}, 'proof': 'accepted',
+            'why': []})
+        self.assertIn('[ok] resource provider drain plan', text)
+        self.assertIn('2.0 s (median of [3.0, 1.0, 2.0])', text)
+        self.assertIn('stderr: 38 of 40 consumers can move; 2 cannot.',
+                      text)
 
 
 class CpuFloorTest(unittest.TestCase):
