@@ -22,6 +22,7 @@ stopped waiting.
 """
 
 import contextlib
+import json
 
 from osc_placement import errors
 from osc_placement.http import inflight
@@ -72,10 +73,16 @@ class Response(object):
         return self._response.text
 
     def json(self):
-        """The body parsed as JSON (once)."""
+        """The body parsed as JSON (once).
+
+        As UTF-8, which JSON between systems is (RFC 8259), a BOM at the
+        start dropped as the streaming reader drops it, bytes that are no
+        UTF-8 replaced as ``requests`` replaces them in ``text``.
+        """
         if self._body is _UNSET:
             try:
-                self._body = self._response.json()
+                self._body = json.loads(self._response.content.decode(
+                    'utf-8-sig', 'replace'))
             except ValueError:
                 raise self.not_json(self.text or '')
             except RecursionError:

@@ -101,6 +101,13 @@ class TestStreamedUnreadable(base.TestCase):
         self.assertEqual(['A'], test_http.client().request(
             'GET', '/traits', read=names).streamed)
 
+    def test_a_bom_at_the_start_of_a_whole_body_is_dropped(self):
+        self.requests_mock.get(
+            URL, content=b'\xef\xbb\xbf{"traits": ["A"]}',
+            headers={'Content-Type': 'application/json; charset=UTF-8'})
+        self.assertEqual({'traits': ['A']}, test_http.client().request(
+            'GET', '/traits').json())
+
 
 class TestStreamedWithDebug(clouds.TwoTrees):
     """With --debug keystoneauth logs a JSON body whole; it is still read.
