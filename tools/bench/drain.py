@@ -34,7 +34,6 @@ must accept it.
 from concurrent import futures
 import json
 import time
-from urllib import parse as urlparse
 
 from osc_placement.tests.support import client
 from osc_placement.tests.support import cloud
@@ -141,22 +140,6 @@ def seed(endpoint, token, providers, allocations):
                   timeout=600)
 
 
-def repeats(requests):
-    """{"METHOD uri": times} of the reads sent more than once.
-
-    Not the version document (``GET /``): the plugin reads it once, and
-    openstacksdk once more when the command looks for a compute API, on
-    the only endpoint an ``admin_token`` session has, Placement's (with a
-    catalog, Nova's).
-    """
-    seen = {}
-    for request in requests:
-        if urlparse.urlsplit(request.split(' ', 1)[1]).path == '/':
-            continue
-        seen[request] = seen.get(request, 0) + 1
-    return {request: times for request, times in seen.items() if times > 1}
-
-
 def plan_counts(rows):
     """(moved {consumer: allocations}, how many cannot move)."""
     moved = {row['consumer']: row['allocations'] for row in rows
@@ -236,7 +219,7 @@ def run_drain(args, ours, n):
         moved, stay = plan_counts(rows)
         proof = prove(sb.server_endpoint, sb.token, moved)
     first = runs[0]
-    repeated = repeats(first['requests'])
+    repeated = measure.repeats(first['requests'])
     rss = max(r['rss_kib'] for r in runs)
     holds, why = drain_holds(rss, repeated, len(moved), expected, proof)
     return {

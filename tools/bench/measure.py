@@ -26,6 +26,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from urllib import parse as urlparse
 
 import pyperf
 
@@ -217,3 +218,19 @@ def own_import_ms(report, package='osc_placement'):
         if module == package or module.startswith(package + '.'):
             total += int(fields[0])
     return total / 1000.0
+
+
+def repeats(requests):
+    """{"METHOD uri": times} of the reads sent more than once.
+
+    Not the version document (``GET /``): the plugin reads it once, and
+    openstacksdk once more when the command looks for a compute API, on
+    the only endpoint an ``admin_token`` session has, Placement's (with a
+    catalog, Nova's).
+    """
+    seen = {}
+    for request in requests:
+        if urlparse.urlsplit(request.split(' ', 1)[1]).path == '/':
+            continue
+        seen[request] = seen.get(request, 0) + 1
+    return {request: times for request, times in seen.items() if times > 1}

@@ -38,6 +38,7 @@ each sent (the server's request log). One more run of ours with
 """
 
 from concurrent import futures
+import json
 import os
 import re
 import socketserver
@@ -72,6 +73,9 @@ SEED_PARALLEL = 8
 # a project of a few servers, as in a cloud of many projects, and the
 # bulk is a healthy project with orphans in its own name.
 BULK_PROJECT = 'project-bench'
+# After the audit, the drain plan of this many of the bulk hosts (the
+# first ones), with Nova's reads.
+DRAINED_HOSTS = 20
 # Nova's records of 2N servers in one subprocess: minutes at 4,000.
 NOVA_SEED_TIMEOUT = 3600
 
@@ -406,8 +410,6 @@ def _rounds(rounds, box, env, argv, manage_argv):
 def run_audit(args, ours, n):
     """Seed, check both commands once, time them side by side."""
     # Only here: the default bench never starts Keystone nor Nova.
-    import json
-
     from osc_placement.tests.support import neutron
     from osc_placement.tests.support import nova_manage
     from osc_placement.tests.support import stack
@@ -447,6 +449,7 @@ def run_audit(args, ours, n):
         manage_found = sorted({m.group(1) for m in map(
             nova_manage._AUDIT_FOUND.search,
             manage_runs[0]['out'].splitlines()) if m})
+        drained = drain_with_nova(box, env, ours, n)
     ours_s = median([r['wall'] for r in ours_runs])
     manage_s = median([r['wall'] for r in manage_runs])
     rss = max(r['rss_kib'] for r in ours_runs)
@@ -474,7 +477,58 @@ def run_audit(args, ours, n):
             'rss_mb': round(rss / 1024.0), 'placement': placement,
             'nova_manage_placement': manage_placement, 'nova': nova,
             'nova_manage_consumers': len(manage_found),
-            'holds': holds, 'why': why}
+            'drain': drained, 'holds': holds, 'why': why}
+
+
+def _shapes(requests):
+    """{"METHOD path" with UUIDs as <uuid>: count} of "METHOD uri"s."""
+    return placement_requests(requests)['shapes']
+
+
+def drain_with_nova(box, env, ours, n):
+    """One drain plan of the first DRAINED_HOSTS hosts, Nova's reads in.
+
+    Its wall time, CPU and peak RSS, its rows, the Placement requests it
+    sent (any sent twice) and its requests to Nova (the Nova API's own
+    log), by path.
+    """
+    names = [host_name(h) for h in range(min(n, DRAINED_HOSTS))]
+    argv = [ours, 'resource', 'provider', 'drain', 'plan'] + names + [
+        '--long', '-f', 'json']
+    common.log('audit: drain plan of %d hosts' % len(names))
+    with box.nova.count_requests() as seen:
+        run = _run(argv, env, box.placement, groups=server_groups(box))
+    _expect(run, (0, 3), 'resource provider drain plan')
+    rows = json.loads(run['out'])
+    nova = ['%s %s' % (r.method, r.uri) for r in seen]
+    return {'hosts': len(names), 'code': run['code'],
+            'wall_s': round(run['wall'], 2), 'cpu_s': round(run['cpu'], 2),
+            'rss_mb': round(run['rss_kib'] / 1024.0),
+            'servers_cpu_s': run['servers'], 'floor_s': round(run['floor'], 2),
+            'rows': len(rows), 'moved': sum(1 for r in rows if r['to']),
+            'summary': run['err'].strip().splitlines()[-1:],
+            'placement': len(run['requests']),
+            'repeated': measure.repeats(run['requests']),
+            'placement_shapes': _shapes(run['requests']),
+            'nova': len(nova), 'nova_shapes': _shapes(nova)}
+
+
+def render_drain(result, cores):
+    """The lines of drain_with_nova()'s run."""
+    return [
+        '      drain plan of %(hosts)d hosts, with Nova: exit %(code)d, '
+        '%(wall_s).1f s, peak RSS %(rss_mb)d MB; %(rows)d rows, %(moved)d '
+        'move' % result,
+        '      drain plan stderr: %s' % ' '.join(result['summary']),
+        '      drain plan to Placement: %d requests, %d sent twice or more: '
+        '%s' % (result['placement'], len(result['repeated']), ', '.join(
+            '%s x%d' % item for item in sorted(
+                result['placement_shapes'].items()))),
+        '      drain plan to Nova: %d requests: %s' % (
+            result['nova'], ', '.join('%s x%d' % item for item in sorted(
+                result['nova_shapes'].items()))),
+        cpu_line('drain plan', result['cpu_s'], result['servers_cpu_s'],
+                 result['floor_s'], cores)]
 
 
 def cpu_line(who, client, servers, floor, cores):
@@ -523,5 +577,7 @@ def render_audit(result):
              '      found: %s; nova-manage: %d consumers' % (', '.join(
                  '%s %d' % item for item in sorted(result['found'].items())),
                  result['nova_manage_consumers'])]
+    if result.get('drain'):
+        lines.extend(render_drain(result['drain'], result['cores']))
     lines.extend('      not met: %s' % why for why in result['why'])
     return '\n'.join(lines)

@@ -411,7 +411,7 @@ class DrainTest(unittest.TestCase):
                          drain.drain_cloud(2000)[2])
 
     def test_repeats(self):
-        self.assertEqual({'GET /a': 2}, drain.repeats(
+        self.assertEqual({'GET /a': 2}, measure.repeats(
             ['GET /', 'GET /a', 'GET /b', 'GET /a', 'GET /a?x=1', 'GET /']))
 
     def test_plan_counts(self):
@@ -448,6 +448,24 @@ class DrainTest(unittest.TestCase):
         self.assertIn('2.0 s (median of [3.0, 1.0, 2.0])', text)
         self.assertIn('stderr: 38 of 40 consumers can move; 2 cannot.',
                       text)
+
+
+class DrainWithNovaTest(unittest.TestCase):
+
+    def test_render_drain(self):
+        lines = nova_audit.render_drain({
+            'hosts': 20, 'code': 3, 'wall_s': 12.34, 'cpu_s': 4.0,
+            'rss_mb': 110, 'servers_cpu_s': {'nova': 2.0}, 'floor_s': 3.0,
+            'rows': 41, 'moved': 39, 'summary': ['39 of 41 ...'],
+            'placement': 10, 'repeated': {},
+            'placement_shapes': {'GET /resource_providers': 10}, 'nova': 3,
+            'nova_shapes': {'GET /v2.1/os-migrations': 3}}, 2)
+        self.assertEqual(
+            '      drain plan of 20 hosts, with Nova: exit 3, 12.3 s, peak '
+            'RSS 110 MB; 41 rows, 39 move', lines[0])
+        self.assertEqual('      drain plan to Nova: 3 requests: GET '
+                         '/v2.1/os-migrations x3', lines[3])
+        self.assertIn('no run under 3.0 s on 2 cores', lines[4])
 
 
 class CpuFloorTest(unittest.TestCase):
