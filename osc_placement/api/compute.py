@@ -261,31 +261,40 @@ def availability_zone(clients, name):
 COMPUTE_BINARY = 'nova-compute'
 
 
-def zone_hosts(clients, name):
-    """The sorted nova-compute hosts of a zone, or None if not listed.
+ZONES = '/os-availability-zone/detail'
+
+
+def compute_hosts(proxy, what='the availability zones'):
+    """{zone: [its nova-compute hosts]} of every zone the compute API lists.
 
     ``GET /os-availability-zone/detail`` (``openstack availability zone
     list --compute --long``) lists each zone with the enabled services
     of its hosts: a compute's zone is that of its aggregates, else the
     default one, and the other services are in the internal zone. Only
-    the hosts with a ``nova-compute`` count.
+    the hosts with a ``nova-compute`` count; a zone listed without one
+    has none. Hosts that are not an object are one line about ``what``.
     """
-    what = 'the availability zones'
-    zones = _call(what, lambda: list(
-        _compute(clients).availability_zones(details=True)))
-    hosts = None
-    for found in zones:
-        if found.name != name:
-            continue
-        hosts = hosts or []
-        listed = found.hosts or {}
+    zones = {}
+    for zone in list_of(get_body(proxy, ZONES, {}, None), ZONES,
+                        'availabilityZoneInfo'):
+        name = zone.get('zoneName')
+        listed = zone.get('hosts') or {}
         if not isinstance(listed, dict):
             raise exceptions.CommandError(
                 'Cannot read %s: the compute API gives the hosts of zone '
                 '%s as %s, not an object.'
                 % (what, text.printable(repr(name)), type(listed).__name__))
-        hosts.extend(host for host, services in listed.items()
-                     if COMPUTE_BINARY in (services or {}))
+        zones.setdefault(name, []).extend(
+            host for host, services in listed.items()
+            if COMPUTE_BINARY in (services or {}))
+    return zones
+
+
+def zone_hosts(clients, name):
+    """The sorted nova-compute hosts of a zone, or None if not listed."""
+    what = 'the availability zones'
+    hosts = _call(what, lambda: compute_hosts(_compute(clients), what)).get(
+        name)
     return None if hosts is None else sorted(set(hosts))
 
 

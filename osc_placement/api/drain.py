@@ -201,18 +201,9 @@ def _deleted_server(proxy, uuid, at):
 
 
 def _zones(proxy):
-    """{nova-compute host: zone} of the enabled services' zones."""
-    body = compute.get_body(proxy, '/os-availability-zone/detail', {},
-                            OLDER)
-    found = {}
-    for zone in compute.list_of(body, '/os-availability-zone/detail',
-                                'availabilityZoneInfo'):
-        hosts = zone.get('hosts')
-        for host, services in (hosts.items() if isinstance(hosts, dict)
-                               else ()):
-            if compute.COMPUTE_BINARY in (services or {}):
-                found[host] = zone.get('zoneName')
-    return found
+    """{nova-compute host: its zone}."""
+    return {host: zone for zone, hosts in compute.compute_hosts(
+        proxy).items() for host in hosts}
 
 
 def read_nova(proxy, drained, consumer_uuids, workers=1):
