@@ -21,6 +21,8 @@ reads are the functional tests' (``tests/functional/test_drain.py``).
 
 import urllib.parse
 
+from osc_lib import exceptions
+
 from osc_placement.api import drain
 from osc_placement.tests.unit.api import test_compute
 
@@ -124,3 +126,14 @@ class TestReadNova(test_compute.ComputeTestCase):
         found = drain.read_nova(self.proxy, [CN1], [])
         self.assertEqual(frozenset([CN2]), found.disabled)
         self.assertEqual([CN1, CN2], sorted(found.nodes))
+
+    def test_a_zone_whose_hosts_are_no_object_is_one_line(self):
+        self.requests_mock.get(NOVA + '/servers/detail', json={
+            'servers': []})
+        self.requests_mock.get(NOVA + '/os-availability-zone/detail', json={
+            'availabilityZoneInfo': [{'zoneName': 'az1', 'hosts': ['h1']}]})
+        raised = self.assertRaises(exceptions.CommandError, drain.read_nova,
+                                   self.proxy, [CN1], [])
+        self.assertEqual(
+            "Cannot read the availability zones: the compute API gives the "
+            "hosts of zone 'az1' as list, not an object.", str(raised))
