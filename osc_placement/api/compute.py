@@ -66,22 +66,30 @@ def _compute(clients, asker=FLAVOR_OPTIONS):
     ``none``), openstacksdk's proxy has none of the compute calls, or
     sends them to that endpoint, Placement's; only a compute endpoint of
     its own (``compute_endpoint_override`` in clouds.yaml) is Nova's.
+    The configuration says which before the proxy is made: making it
+    reads the version document of its endpoint.
     """
+    clients.setup_auth()
+    if http.without_catalog(clients.session) and not _own_endpoint(clients):
+        raise _no_catalog(clients, asker)
     proxy = clients.compute
-    if not hasattr(proxy, 'find_flavor') or (
-            http.without_catalog(proxy.session)
-            and not _own_endpoint(proxy)):
-        reads, instead = asker
-        raise exceptions.CommandError(NO_CATALOG % (reads, text.printable(
-            str(getattr(clients, 'auth_plugin_name', None))), instead))
+    if not hasattr(proxy, 'find_flavor'):
+        raise _no_catalog(clients, asker)
     return proxy
 
 
-def _own_endpoint(proxy):
-    """Whether the proxy has an endpoint other than its auth's fixed one."""
-    override = (proxy.endpoint_override or '').rstrip('/')
-    fixed = (getattr(proxy.session.auth, 'endpoint', None) or '').rstrip('/')
-    return bool(override) and override != fixed
+def _no_catalog(clients, asker):
+    reads, instead = asker
+    return exceptions.CommandError(NO_CATALOG % (reads, text.printable(
+        str(getattr(clients, 'auth_plugin_name', None))), instead))
+
+
+def _own_endpoint(clients):
+    """Whether compute has an endpoint other than the auth's fixed one."""
+    configured = clients.sdk_connection.config.get_endpoint('compute')
+    fixed = getattr(clients.session.auth, 'endpoint', None)
+    return bool(configured) and (configured.rstrip('/')
+                                 != (fixed or '').rstrip('/'))
 
 
 def _call(what, read):

@@ -29,6 +29,9 @@ from osc_lib import clientmanager as osc_clientmanager
 import requests_mock
 
 ENDPOINT = 'http://placement.test/placement'
+# What every run() adds to its environment (compute_at() names the
+# compute endpoint there).
+RUN_ENVIRONMENT = {}
 
 
 def compute_at(endpoint):
@@ -42,9 +45,13 @@ def compute_at(endpoint):
     conn = connection.Connection(
         session=session.Session(auth=noauth.NoAuth()),
         compute_endpoint_override=endpoint)
-    return fixtures.MockPatchObject(
-        osc_clientmanager.ClientManager, 'compute',
-        new=property(lambda manager: conn.compute))
+    return fixtures.CompoundFixture([
+        # What the command's configuration says, as clouds.yaml would.
+        fixtures.MockPatch('osc_placement.tests.cli.RUN_ENVIRONMENT', {
+            'OS_COMPUTE_ENDPOINT_OVERRIDE': endpoint}),
+        fixtures.MockPatchObject(
+            osc_clientmanager.ClientManager, 'compute',
+            new=property(lambda manager: conn.compute))])
 
 
 def mock_compute(test, endpoint):
@@ -98,6 +105,7 @@ def clean_environment(env=None):
             del os.environ[key]
     # argparse wraps usage text to the terminal width: fix it.
     os.environ['COLUMNS'] = '80'
+    os.environ.update(RUN_ENVIRONMENT)
     os.environ.update(env or {})
     try:
         yield

@@ -89,8 +89,15 @@ class DrainOnServer(object):
 
     def test_plan_and_its_proof(self):
         before = self.state()
-        res = self.cli.run(*(DRAIN + ('drain-src', '--long', '-f', 'json')))
+        with self.sandbox.count_requests() as seen:
+            res = self.cli.run(*(DRAIN + ('drain-src', '--long', '-f',
+                                          'json')))
         self.assertEqual(3, res.returncode, res.stderr)
+        # Each read once: no compute API in this session, and the version
+        # document read once, not again in looking for one.
+        sent = ['%s %s' % (r.method, r.uri) for r in seen]
+        self.assertEqual(sorted(set(sent)), sorted(sent))
+        self.assertEqual(1, sent.count('GET /'))
         self.assertIn('15 of 17 consumers can move; 2 cannot.',
                       res.stderr.splitlines())
         self.assertNotIn('lower bound', res.stderr)

@@ -26,6 +26,7 @@ import types
 from keystoneauth1 import fixture as ks_fixture
 from keystoneauth1 import noauth
 from keystoneauth1 import session
+from keystoneauth1 import token_endpoint
 from openstack import connection
 from openstack import exceptions as exceptions_of_sdk
 from osc_lib import exceptions
@@ -38,6 +39,7 @@ from osc_placement.tests.unit import clouds
 
 NOVA = 'http://nova.example/v2.1'
 KEYSTONE = 'http://keystone.example/v3'
+PLACEMENT = 'http://placement.example'
 
 
 def _version(maximum):
@@ -72,7 +74,9 @@ class ComputeTestCase(base.BaseTestCase):
     @staticmethod
     def command(conn):
         return types.SimpleNamespace(app=types.SimpleNamespace(
-            client_manager=types.SimpleNamespace(compute=conn.compute)))
+            client_manager=types.SimpleNamespace(
+                compute=conn.compute, session=conn.session,
+                sdk_connection=conn, setup_auth=lambda: None)))
 
     def sent(self):
         """(method, URL, compute microversion) of the API requests."""
@@ -472,7 +476,11 @@ class _Lazy(object):
     """As OpenStackClient's client manager: the proxy made at first use."""
 
     def __init__(self, conn):
-        self.conn = conn
+        self.conn = self.sdk_connection = conn
+        self.session = conn.session
+
+    def setup_auth(self):
+        pass
 
     @property
     def compute(self):
@@ -500,6 +508,39 @@ class TestNoComputeInTheCatalog(base.BaseTestCase):
             "Cannot read flavor 'm1': no compute endpoint in the service "
             "catalog"), str(exc))
         self.assertNotIn('\n', str(exc))
+
+
+class TestNoCatalogNoProxy(base.BaseTestCase):
+    """Without a catalog the compute proxy is not made.
+
+    Its version discovery would read Placement's root, the session's one
+    endpoint.
+    """
+
+    def test_one_line_and_no_request(self):
+        mock = self.useFixture(rm_fixture.Fixture())
+        clients = _Unmade(connection.Connection(session=session.Session(
+            auth=token_endpoint.Token(PLACEMENT, 'admin'))))
+        exc = self.assertRaises(exceptions.CommandError,
+                                compute.find_flavor, clients, 'm1')
+        self.assertTrue(str(exc).startswith(
+            '--flavor, --all-flavors and --availability-zone read the '
+            'compute API, which this session cannot reach'), str(exc))
+        self.assertEqual([], mock.request_history)
+
+    def test_an_endpoint_of_its_own_is_nova_s(self):
+        clients = _Unmade(connection.Connection(session=session.Session(
+            auth=token_endpoint.Token(PLACEMENT, 'admin')),
+            compute_endpoint_override=NOVA))
+        self.assertRaisesRegex(AssertionError, 'the proxy was made',
+                               compute.find_flavor, clients, 'm1')
+
+
+class _Unmade(_Lazy):
+
+    @property
+    def compute(self):
+        raise AssertionError('the proxy was made')
 
 
 class TestComputeNotLoaded(base.BaseTestCase):
