@@ -26,7 +26,6 @@ import subprocess
 import sys
 import tempfile
 import time
-from urllib import parse as urlparse
 
 import pyperf
 
@@ -221,16 +220,8 @@ def own_import_ms(report, package='osc_placement'):
 
 
 def repeats(requests):
-    """{"METHOD uri": times} of the reads sent more than once.
-
-    Not the version document (``GET /``): the plugin reads it once, and
-    openstacksdk once more when the command looks for a compute API, on
-    the only endpoint an ``admin_token`` session has, Placement's (with a
-    catalog, Nova's).
-    """
+    """{"METHOD uri": times} of the requests sent more than once."""
     seen = {}
     for request in requests:
-        if urlparse.urlsplit(request.split(' ', 1)[1]).path == '/':
-            continue
         seen[request] = seen.get(request, 0) + 1
     return {request: times for request, times in seen.items() if times > 1}

@@ -411,7 +411,7 @@ class DrainTest(unittest.TestCase):
                          drain.drain_cloud(2000)[2])
 
     def test_repeats(self):
-        self.assertEqual({'GET /a': 2}, measure.repeats(
+        self.assertEqual({'GET /a': 2, 'GET /': 2}, measure.repeats(
             ['GET /', 'GET /a', 'GET /b', 'GET /a', 'GET /a?x=1', 'GET /']))
 
     def test_plan_counts(self):
