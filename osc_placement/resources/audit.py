@@ -234,13 +234,12 @@ class AuditResourceProvider(batch.Batched, common.Lister):
     def _unchecked(self, unchecked, nova, kinds, findings):
         for kind, (count, reason) in unchecked.items():
             if count is None:
-                if nova.hypervisors_error and kind in \
-                        findings.NEED_HYPERVISORS:
-                    self._unread = True
+                unread = bool(nova.hypervisors_error) and \
+                    kind in findings.NEED_HYPERVISORS
+                self._unread = self._unread or unread
                 self.log.warning('Not checked: %s: %s%s.', kind.value,
                                  reason, ' (%s)' % nova.hypervisors_error
-                                 if nova.hypervisors_error and kind in
-                                 findings.NEED_HYPERVISORS else '')
+                                 if unread else '')
             else:
                 self.log.warning('Not checked: %s, for %d consumer%s: %s.',
                                  kind.value, count,
