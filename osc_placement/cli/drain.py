@@ -132,28 +132,24 @@ def _say_left_out(cmd, parsed_args, narrowed, targets, marks, drained,
             by_uuid[root].get('name') or root), why)
 
 
-def _compute_proxy(cmd):
-    """The compute proxy, or None when the session reaches no compute API.
+def _reaches_compute(cmd):
+    """Whether the session reaches a compute API.
 
     A session without a catalog (``admin_token``, ``none``) reaches one
     only through an endpoint of its own; one with a catalog, when the
     catalog lists it.
     """
+    clients = cmd.app.client_manager
     try:
-        proxy = compute.read(cmd.app.client_manager, NOVA_READS,
-                             lambda proxy: proxy)
+        compute.read(clients, NOVA_READS, lambda proxy: proxy)
     except exceptions.CommandError:
-        return None
-    available = cmd.app.client_manager.is_service_available('compute')
-    if available is False:
-        return None
-    return proxy
+        return False
+    return clients.is_service_available('compute') is not False
 
 
 def _nova(cmd, http, drained, consumers):
     """Nova's state of the drained hosts, or None (said on stderr)."""
-    proxy = _compute_proxy(cmd)
-    if proxy is None:
+    if not _reaches_compute(cmd):
         cmd.log.warning(
             'No compute API in this session: the servers\' flavors, zones '
             'and states were not read; the plan follows Placement alone.')
@@ -161,8 +157,8 @@ def _nova(cmd, http, drained, consumers):
     workers = http.parallel or cmd.default_parallel
     found = compute.read(
         cmd.app.client_manager, NOVA_READS,
-        lambda _proxy: drain_api.read_nova(proxy, drained, consumers,
-                                           workers))
+        lambda proxy: drain_api.read_nova(proxy, drained, consumers,
+                                          workers))
     if not found.pinned_known:
         cmd.log.warning(
             'The compute API is older than %s: it does not say which zone '
