@@ -75,6 +75,22 @@ def mock_compute(test, endpoint):
     return mock
 
 
+def flavors_at(mock, endpoint, *flavors):
+    """The compute API's answers on ``mock`` for each of ``flavors``.
+
+    Looked up by name as openstacksdk does: the name as an ID first (404),
+    then the detailed list of every flavor, then the flavor by its ID and
+    its extra specs, which openstacksdk asks again.
+    """
+    mock.get(endpoint + '/flavors/detail?is_public=None',
+             json={'flavors': list(flavors)})
+    for body in flavors:
+        mock.get(endpoint + '/flavors/' + body['name'], status_code=404)
+        mock.get(endpoint + '/flavors/' + body['id'], json={'flavor': body})
+        mock.get(endpoint + '/flavors/%s/os-extra_specs' % body['id'],
+                 json={'extra_specs': body['extra_specs']})
+
+
 def server_by_id(servers):
     """requests-mock's answer to ``GET /servers/{id}`` from ``servers()``.
 

@@ -586,12 +586,7 @@ class TestFitZone(FitCloud):
     def setUp(self):
         super().setUp()
         mock = cli.mock_compute(self, NOVA)
-        mock.get(NOVA + '/flavors/small', status_code=404)
-        mock.get(NOVA + '/flavors/detail?is_public=None',
-                 json={'flavors': [SMALL]})
-        mock.get(NOVA + '/flavors/f-small', json={'flavor': SMALL})
-        mock.get(NOVA + '/flavors/f-small/os-extra_specs',
-                 json={'extra_specs': {}})
+        cli.flavors_at(mock, NOVA, SMALL)
         mock.get(NOVA + '/os-aggregates', json={'aggregates': [
             {'id': n, 'name': zone + '-hosts', 'uuid': uuid,
              'availability_zone': zone, 'hosts': [],

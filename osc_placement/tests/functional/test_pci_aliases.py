@@ -56,13 +56,7 @@ class TestPciAliases(base.TestCase):
                               traits=['CUSTOM_NVLINK'])
         tests.create_provider(self, CPU_HOST, 'cpu-host', inventories={
             'VCPU': 16, 'MEMORY_MB': 32768, 'DISK_GB': 200})
-        mock = cli.mock_compute(self, NOVA)
-        mock.get(NOVA + '/flavors/gpu.2', status_code=404)
-        mock.get(NOVA + '/flavors/detail?is_public=None',
-                 json={'flavors': [FLAVOR]})
-        mock.get(NOVA + '/flavors/f-gpu', json={'flavor': FLAVOR})
-        mock.get(NOVA + '/flavors/f-gpu/os-extra_specs',
-                 json={'extra_specs': FLAVOR['extra_specs']})
+        cli.flavors_at(cli.mock_compute(self, NOVA), NOVA, FLAVOR)
         self.sent = []
         self.before_request(
             lambda method, url, kwargs: self.sent.append(
