@@ -20,19 +20,16 @@ option in its usage, the help is plain text, and a command about one
 named thing lists its positional once.
 """
 
-import configparser
 import csv
-import importlib
+import importlib.metadata
 import io
 import json
 import logging
-import os
 
 import fixtures
 import testscenarios
 import yaml
 
-import osc_placement
 from osc_placement.tests.unit import base
 
 load_tests = testscenarios.load_tests_apply_scenarios
@@ -308,17 +305,9 @@ class TestDeleteHelp(base.TestCase):
 
 
 def _commands():
-    """(name, class) of every command in setup.cfg's entry points."""
-    parser = configparser.ConfigParser()
-    parser.read(os.path.join(os.path.dirname(osc_placement.__file__),
-                             os.pardir, 'setup.cfg'))
-    for line in parser['entry_points']['openstack.placement.v1'].split(
-            '\n'):
-        if '=' not in line:
-            continue
-        name, target = (part.strip() for part in line.split('='))
-        module, cls = target.split(':')
-        yield name, getattr(importlib.import_module(module), cls)
+    """(name, class) of every command of the plugin's entry points."""
+    for ep in importlib.metadata.entry_points(group='openstack.placement.v1'):
+        yield ep.name, ep.load()
 
 
 class TestExitCodesInHelp(base.TestCase):
