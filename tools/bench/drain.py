@@ -35,6 +35,7 @@ from concurrent import futures
 import json
 import time
 
+from osc_placement import tests
 from osc_placement.tests.support import client
 from osc_placement.tests.support import cloud
 from osc_placement.tests.support import placement
@@ -170,13 +171,8 @@ def prove(endpoint, token, moved):
     for consumer, allocations in moved.items():
         record = cloud.api(endpoint, 'GET', '/allocations/' + consumer,
                            token=token)
-        body[consumer] = {
-            'allocations': {rp: {'resources': resources}
-                            for rp, resources in allocations.items()},
-            'project_id': record['project_id'],
-            'user_id': record['user_id'],
-            'consumer_generation': record['consumer_generation'],
-            'consumer_type': record['consumer_type']}
+        body[consumer] = tests.allocations_entry(
+            record, allocations, record['consumer_generation'])
     try:
         cloud.api(endpoint, 'POST', '/allocations', body, token=token,
                   timeout=600)
