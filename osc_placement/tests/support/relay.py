@@ -17,12 +17,13 @@ distance between a client and the server (a delay before each request),
 and lets a test decide what happens between two requests of a real client
 process (an action, or a hold, before a chosen request). A client that
 goes away before its answer is normal (a command interrupted, a timeout):
-the relay notes it in one debug line and carries on. It counts the
-requests in flight through it (``most_in_flight``): what a client really
-sends at once. After the server has answered a chosen request, it can
-also lose that answer (close the client's connection instead), trickle it
-(a byte at a time) or hold it: a write that landed while its client
-cannot know.
+the relay notes it in one debug line and carries on. A server that cannot
+be reached is one warning line, and the client's connection is closed
+without an answer. It counts the requests in flight through it
+(``most_in_flight``): what a client really sends at once. After the
+server has answered a chosen request, it can also lose that answer (close
+the client's connection instead), trickle it (a byte at a time) or hold
+it: a write that landed while its client cannot know.
 """
 
 import http.client
@@ -236,6 +237,12 @@ class Relay(fixtures.Fixture):
                     LOG.debug('client %s:%s went away: %s',
                               self.client_address[0],
                               self.client_address[1], exc)
+                    self.close_connection = True
+                except RelayError as exc:
+                    # The server is gone (a test stopped it): the client's
+                    # connection is closed without an answer, and the log
+                    # says why in one line, not in a traceback on stderr.
+                    LOG.warning('%s', exc)
                     self.close_connection = True
 
             def _send_upstream(self, body, headers):
