@@ -14,7 +14,8 @@
 
 A client that goes away before its answer, or resets a connection kept
 alive, is no error of the relay: one debug line, nothing on stderr, and
-the next client is served.
+the next client is served. A server that cannot be reached is one warning
+line, and no traceback on stderr.
 """
 
 import http.client
@@ -30,6 +31,7 @@ import urllib.parse
 import fixtures
 from oslotest import base
 
+from osc_placement.tests.functional import faultserver
 from osc_placement.tests.support import relay
 
 
@@ -118,3 +120,31 @@ class TestClientGoesAway(base.BaseTestCase):
         # The relay waits for the next request on this connection.
         reset(sock)
         self.assertNoticedQuietly()
+
+
+class TestServerGone(base.BaseTestCase):
+    """No server behind the relay.
+
+    The client's connection is closed without an answer, and the relay
+    says why in one warning line.
+    """
+
+    def test_one_warning_line_and_nothing_on_stderr(self):
+        stderr = io.StringIO()
+        self.useFixture(fixtures.MonkeyPatch('sys.stderr', stderr))
+        log = self.useFixture(fixtures.FakeLogger(
+            name=relay.__name__, level=logging.DEBUG))
+        port = self.useFixture(faultserver.ClosedPort()).port
+        between = self.useFixture(relay.Relay('http://127.0.0.1:%d' % port,
+                                              timeout=30))
+        address = urllib.parse.urlsplit(between.endpoint)
+        conn = http.client.HTTPConnection(address.hostname, address.port,
+                                          timeout=10)
+        self.addCleanup(conn.close)
+        conn.request('GET', '/gone')
+        self.assertRaises(http.client.RemoteDisconnected, conn.getresponse)
+        self.assertEqual(
+            ['GET /gone: no answer from the server at 127.0.0.1:%d: '
+             '[Errno 111] Connection refused' % port],
+            log.output.splitlines())
+        self.assertEqual('', stderr.getvalue())

@@ -75,7 +75,7 @@ class TestWriteOutcomes(base.SandboxTestCase):
         self.assertEqual({self.rp: {'VCPU': 2}}, self.held())
 
     def test_connection_refused_says_nothing_was_sent(self):
-        port = faultserver.closed_port()
+        port = self.useFixture(faultserver.ClosedPort()).port
         endpoint = 'http://127.0.0.1:%d' % port
         res = self.cli.run(*self.set_allocation(), version='1.28',
                            endpoint=endpoint)

@@ -255,10 +255,16 @@ def write_self_signed_cert(directory):
     return cert_path, key_path
 
 
-def closed_port():
-    """A 127.0.0.1 port on which nothing listens (connection refused)."""
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.bind(('127.0.0.1', 0))
-    port = sock.getsockname()[1]
-    sock.close()
-    return port
+class ClosedPort(fixtures.Fixture):
+    """A 127.0.0.1 port on which nothing listens (connection refused).
+
+    The port stays bound, never listening, until the fixture ends: no
+    other process (a sandbox server of a test running beside, a client's
+    outgoing connection) can take it meanwhile.
+    """
+
+    def _setUp(self):
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.addCleanup(sock.close)
+        sock.bind(('127.0.0.1', 0))
+        self.port = sock.getsockname()[1]

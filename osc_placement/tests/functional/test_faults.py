@@ -286,14 +286,14 @@ class TestEachCommand(FaultTestCase):
 
     def test_connection_refused(self):
         endpoint = ('http://127.0.0.1:%d/placement'
-                    % faultserver.closed_port())
+                    % self.useFixture(faultserver.ClosedPort()).port)
         line = self.error_line(*self.openstack(endpoint, self.argv))
         self.assertEqual('Unable to reach the Placement API at %s/: '
                          'connection refused.' % endpoint, line)
 
     def test_connection_refused_without_negotiation(self):
         endpoint = ('http://127.0.0.1:%d/placement'
-                    % faultserver.closed_port())
+                    % self.useFixture(faultserver.ClosedPort()).port)
         line = self.error_line(*self.openstack(
             endpoint, self.argv,
             global_argv=['--os-placement-api-version', '1.14']))

@@ -82,6 +82,15 @@ def _reachable(path, uid, gid):
         path = parent
 
 
+# How many free ports to try: one may be taken between the choice and the
+# server's bind (PostgreSQL binds the port it is given, it cannot take an
+# open socket).
+PORT_ATTEMPTS = 5
+# PostgreSQL's log line when its port is taken (its messages are in
+# English under LC_ALL=C.UTF-8).
+PORT_TAKEN = 'Address already in use'
+
+
 def _free_port(host):
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
         sock.bind((host, 0))
@@ -173,6 +182,20 @@ class Postgres(fixtures.Fixture):
                 cwd=self.dir, **self._as(uid, gid))
         if proc.returncode:
             raise SandboxError('initdb failed:\n%s' % self.log_tail())
+        self.addCleanup(self.stop)
+        for _attempt in range(PORT_ATTEMPTS):
+            if self._start(data, env, uid, gid, psycopg2):
+                break
+            # The free port was taken before the server bound it (another
+            # test's server, a client's outgoing connection): another one.
+        else:
+            raise SandboxError('PostgreSQL found no free port in %d '
+                               'attempts:\n%s'
+                               % (PORT_ATTEMPTS, self.log_tail()))
+        self._create_database()
+
+    def _start(self, data, env, uid, gid, psycopg2):
+        """Start the server on a free port; False if the port was taken."""
         self.port = _free_port(self.host)
         argv = [os.path.join(self.bindir, 'postgres'), '-D', data,
                 '-h', self.host, '-p', str(self.port), '-k', self.dir,
@@ -183,31 +206,57 @@ class Postgres(fixtures.Fixture):
                 '-c', 'dynamic_shared_memory_type=mmap']
         code = ('from osc_placement.tests.support import processes; '
                 'processes.exec_as(%d, %d, %d)' % (uid, gid, os.getpid()))
+        logged = os.path.getsize(self.log_path)
         with open(self.log_path, 'ab') as log:
             self._proc = subprocess.Popen(
                 [sys.executable, '-c', code] + argv, env=env, cwd=self.dir,
                 stdin=subprocess.DEVNULL, stdout=log, stderr=log,
                 start_new_session=True)
         self.pids.append(self._proc.pid)
-        self.addCleanup(self.stop)
-        self._create_database(psycopg2)
-
-    def _create_database(self, psycopg2):
         deadline = time.monotonic() + self.timeout
         while True:
             if self._proc.poll() is not None:
+                if PORT_TAKEN in self._log_since(logged):
+                    # Gone and reaped: its pid is nobody's to stop.
+                    self.pids.remove(self._proc.pid)
+                    return False
                 raise SandboxError('PostgreSQL exited with code %s while '
                                    'starting:\n%s' % (self._proc.returncode,
                                                       self.log_tail()))
             try:
-                conn = self.connect('postgres')
-                break
+                if self._serves(data):
+                    break
             except psycopg2.OperationalError:
-                if time.monotonic() > deadline:
-                    raise SandboxError('PostgreSQL did not accept '
-                                       'connections within %s s:\n%s'
-                                       % (self.timeout, self.log_tail()))
-                time.sleep(0.1)
+                pass
+            if time.monotonic() > deadline:
+                raise SandboxError('PostgreSQL did not accept connections '
+                                   'within %s s:\n%s' % (self.timeout,
+                                                         self.log_tail()))
+            time.sleep(0.1)
+        return True
+
+    def _serves(self, data):
+        """Whether the server on the port is ours.
+
+        Another's may have taken the port first, while ours is about to
+        exit.
+        """
+        conn = self.connect('postgres')
+        try:
+            with conn.cursor() as cursor:
+                cursor.execute('SHOW data_directory')
+                return os.path.realpath(cursor.fetchone()[0]) == \
+                    os.path.realpath(data)
+        finally:
+            conn.close()
+
+    def _log_since(self, offset):
+        with open(self.log_path, 'rb') as f:
+            f.seek(offset)
+            return f.read().decode('utf-8', 'replace')
+
+    def _create_database(self):
+        conn = self.connect('postgres')
         try:
             with conn.cursor() as cursor:
                 cursor.execute('CREATE DATABASE %s' % self.DATABASE)
