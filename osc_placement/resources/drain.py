@@ -16,6 +16,7 @@ The reads are ``cli/drain.py``'s, the plan ``model/drain/``'s; this
 module parses, calls them and returns the rows.
 """
 
+import time
 
 from osc_lib import exceptions
 
@@ -154,7 +155,11 @@ class PlanDrain(batch.Batched, common.Lister):
         read = drain.read(self, http, parsed_args)
         if not read.cloud.drained:
             raise exceptions.CommandError('Nothing to drain.')
+        started = time.thread_time()
         plan = engine.search.plan(read.cloud)
+        self.log.debug('The plan of %d consumers over %d target trees took '
+                       '%.2f s of CPU.', plan.total, len(read.cloud.targets),
+                       time.thread_time() - started)
         self._summary(plan)
         if plan.moved < plan.total:
             self._exit = STUCK

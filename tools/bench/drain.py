@@ -26,13 +26,16 @@ Then ``--rounds`` runs of ``openstack resource provider drain plan`` of
 the first ``drained_count()`` hosts (by name, ``--long -f json``, exit
 3: the vGPU consumers cannot move), with the wall time, the client's
 CPU, the peak RSS and the Placement requests of each (the server's
-request log). The first run's plan is then written as ONE ``POST
-/allocations`` of every moved consumer with its generation: Placement
-must accept it.
+request log). One more run, with ``--debug``, is not timed: its line
+of the plan's search says the CPU seconds of the search alone, the rest
+of the client's CPU being the requests, start-up and output. The first
+run's plan is then written as ONE ``POST /allocations`` of every moved
+consumer with its generation: Placement must accept it.
 """
 
 from concurrent import futures
 import json
+import re
 import time
 
 from osc_placement import tests
@@ -141,6 +144,20 @@ def seed(endpoint, token, providers, allocations):
                   timeout=600)
 
 
+# The drain command's --debug line of its search.
+SEARCH_LINE = re.compile(r'The plan of \d+ consumers over \d+ target trees '
+                         r'took (\d+\.\d+) s of CPU\.')
+
+
+def search_seconds(stderr):
+    """The CPU seconds of the plan's search in a --debug run's stderr."""
+    found = SEARCH_LINE.search(stderr)
+    if found is None:
+        raise SystemExit('drain plan --debug said nothing of its search: %s'
+                         % stderr.strip()[-600:])
+    return float(found.group(1))
+
+
 def plan_counts(rows):
     """(moved {consumer: allocations}, how many cannot move)."""
     moved = {row['consumer']: row['allocations'] for row in rows
@@ -211,6 +228,10 @@ def run_drain(args, ours, n):
                            number + 1, args.rounds, run['wall'],
                            run['client'], run['rss_kib'] / 1024.0,
                            len(run['requests'])))
+        debug = measure.check_run(argv[:1] + ['--debug'] + argv[1:], env,
+                                  sb, None)
+        search = search_seconds(debug['err'])
+        common.log('drain: the search took %.2f s of CPU' % search)
         rows = json.loads(runs[0]['out'])
         moved, stay = plan_counts(rows)
         proof = prove(sb.server_endpoint, sb.token, moved)
@@ -226,6 +247,7 @@ def run_drain(args, ours, n):
         'stay': stay, 'summary': first['err'].strip().splitlines()[-1:],
         'wall_s': [round(r['wall'], 2) for r in runs],
         'client_cpu_s': [round(r['client'], 2) for r in runs],
+        'search_cpu_s': round(search, 2),
         'server_cpu_s': [round(r['server'], 2) for r in runs],
         'relay_cpu_s': [round(r['relay'], 2) for r in runs],
         'rss_mb': round(rss / 1024.0), 'requests': len(first['requests']),
@@ -244,6 +266,9 @@ def render_drain(result):
              '      %.1f s (median of %s), client CPU %s s, peak RSS %d MB'
              % (nova_audit.median(result['wall_s']), result['wall_s'],
                 result['client_cpu_s'], result['rss_mb']),
+             '      of the client CPU, the search %.2f s (%.0f%% of the '
+             'median)' % (result['search_cpu_s'], 100.0 * result[
+                 'search_cpu_s'] / nova_audit.median(result['client_cpu_s'])),
              '      servers CPU %s s, relay %s s' % (
                  result['server_cpu_s'], result['relay_cpu_s']),
              '      %d rows: %d move, %d stay; stderr: %s' % (

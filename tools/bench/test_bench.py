@@ -438,7 +438,8 @@ class DrainTest(unittest.TestCase):
             'drained': 20, 'hosts': 2000, 'providers': 2201,
             'consumers': 4000, 'workers': 4, 'latency_ms': 20, 'seed_s': 9,
             'holds': True, 'wall_s': [3.0, 1.0, 2.0],
-            'client_cpu_s': [1.0], 'rss_mb': 90, 'server_cpu_s': [4.0],
+            'client_cpu_s': [4.0], 'search_cpu_s': 1.0, 'rss_mb': 90,
+            'server_cpu_s': [4.0],
             'relay_cpu_s': [0.5], 'rows': 40, 'moved': 38, 'stay': 2,
             'summary': ['38 of 40 consumers can move; 2 cannot.'],
             'requests': 5, 'repeated': {},
@@ -448,6 +449,15 @@ class DrainTest(unittest.TestCase):
         self.assertIn('2.0 s (median of [3.0, 1.0, 2.0])', text)
         self.assertIn('stderr: 38 of 40 consumers can move; 2 cannot.',
                       text)
+        self.assertIn('of the client CPU, the search 1.00 s (25% of the '
+                      'median)', text)
+
+    def test_search_seconds(self):
+        self.assertEqual(0.42, drain.search_seconds(
+            'DEBUG osc_placement.resources.drain The plan of 40 consumers '
+            'over 1978 target trees took 0.42 s of CPU.\n38 of 40 ...'))
+        # Without the line (an older client, no --debug): the run stops.
+        self.assertRaises(SystemExit, drain.search_seconds, '38 of 40 ...')
 
 
 class DrainWithNovaTest(unittest.TestCase):

@@ -154,6 +154,15 @@ class TestPlacementOnly(DrainTestCase):
         self.assertEqual('', found[SMALL]['command'])
         self.prove(rows)
 
+    def test_debug_says_what_the_search_took(self):
+        line = (r'The plan of 4 consumers over 2 target trees took '
+                r'\d+\.\d\d s of CPU\.')
+        _rows, err, code = self.plan('cn1', '--debug')
+        self.assertEqual(3, code, err)
+        self.assertRegex(err, line)
+        _rows, err, code = self.plan('cn1')
+        self.assertNotRegex(err, line)
+
     def test_plan_writes_nothing(self):
         methods = []
         self.before_request(lambda method, url, kwargs: methods.append(
