@@ -21,6 +21,7 @@ then calls ``model.drain.search.plan()``.
 """
 
 import dataclasses
+import time
 import typing
 
 from osc_lib import exceptions
@@ -155,10 +156,13 @@ def _nova(cmd, http, drained, consumers):
             'and states were not read; the plan follows Placement alone.')
         return None
     workers = http.parallel or cmd.default_parallel
+    started = time.monotonic()
     found = compute.read(
         cmd.app.client_manager, NOVA_READS,
         lambda proxy: drain_api.read_nova(proxy, drained, consumers,
                                           workers))
+    cmd.log.debug('The compute API\'s reads took %.2f s.',
+                  time.monotonic() - started)
     if not found.pinned_known:
         cmd.log.warning(
             'The compute API is older than %s: it does not say which zone '

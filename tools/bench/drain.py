@@ -35,7 +35,6 @@ consumer with its generation: Placement must accept it.
 
 from concurrent import futures
 import json
-import re
 import time
 
 from osc_placement import tests
@@ -144,20 +143,6 @@ def seed(endpoint, token, providers, allocations):
                   timeout=600)
 
 
-# The drain command's --debug line of its search.
-SEARCH_LINE = re.compile(r'The plan of \d+ consumers over \d+ target trees '
-                         r'took (\d+\.\d+) s of CPU\.')
-
-
-def search_seconds(stderr):
-    """The CPU seconds of the plan's search in a --debug run's stderr."""
-    found = SEARCH_LINE.search(stderr)
-    if found is None:
-        raise SystemExit('drain plan --debug said nothing of its search: %s'
-                         % stderr.strip()[-600:])
-    return float(found.group(1))
-
-
 def plan_counts(rows):
     """(moved {consumer: allocations}, how many cannot move)."""
     moved = {row['consumer']: row['allocations'] for row in rows
@@ -230,7 +215,7 @@ def run_drain(args, ours, n):
                            len(run['requests'])))
         debug = measure.check_run(argv[:1] + ['--debug'] + argv[1:], env,
                                   sb, None)
-        search = search_seconds(debug['err'])
+        search = measure.said_seconds(debug['err'], measure.SEARCH_LINE)
         common.log('drain: the search took %.2f s of CPU' % search)
         rows = json.loads(runs[0]['out'])
         moved, stay = plan_counts(rows)

@@ -21,6 +21,7 @@ ratios) and measures this package's own import time.
 
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -217,6 +218,22 @@ def own_import_ms(report, package='osc_placement'):
         if module == package or module.startswith(package + '.'):
             total += int(fields[0])
     return total / 1000.0
+
+
+# The drain command's --debug lines: its search's CPU seconds, and the
+# wall seconds of its reads of the compute API.
+SEARCH_LINE = re.compile(r'The plan of \d+ consumers over \d+ target trees '
+                         r'took (\d+\.\d+) s of CPU\.')
+NOVA_READS_LINE = re.compile(r"The compute API's reads took (\d+\.\d+) s\.")
+
+
+def said_seconds(stderr, line):
+    """The seconds a --debug ``line`` (a pattern) says in ``stderr``."""
+    found = line.search(stderr)
+    if found is None:
+        raise SystemExit('no line %r in the --debug run: %s' % (
+            line.pattern, stderr.strip()[-600:]))
+    return float(found.group(1))
 
 
 def repeats(requests):

@@ -490,7 +490,8 @@ def drain_with_nova(box, env, ours, n):
 
     Its wall time, CPU and peak RSS, its rows, the Placement requests it
     sent (any sent twice) and its requests to Nova (the Nova API's own
-    log), by path.
+    log), by path; then, from one more run with ``--debug``, how long its
+    reads of the compute API and its search took.
     """
     names = [host_name(h) for h in range(min(n, DRAINED_HOSTS))]
     argv = [ours, 'resource', 'provider', 'drain', 'plan'] + names + [
@@ -499,6 +500,10 @@ def drain_with_nova(box, env, ours, n):
     with box.nova.count_requests() as seen:
         run = _run(argv, env, box.placement, groups=server_groups(box))
     _expect(run, (0, 3), 'resource provider drain plan')
+    # Once more with --debug, not timed: its lines say how long the
+    # compute API's reads and the search took.
+    debug = _run(argv[:1] + ['--debug'] + argv[1:], env, box.placement)
+    _expect(debug, (0, 3), 'resource provider drain plan --debug')
     rows = json.loads(run['out'])
     nova = ['%s %s' % (r.method, r.uri) for r in seen]
     return {'hosts': len(names), 'code': run['code'],
@@ -510,7 +515,11 @@ def drain_with_nova(box, env, ours, n):
             'placement': len(run['requests']),
             'repeated': measure.repeats(run['requests']),
             'placement_shapes': _shapes(run['requests']),
-            'nova': len(nova), 'nova_shapes': _shapes(nova)}
+            'nova': len(nova), 'nova_shapes': _shapes(nova),
+            'nova_reads_s': measure.said_seconds(debug['err'],
+                                                 measure.NOVA_READS_LINE),
+            'search_cpu_s': measure.said_seconds(debug['err'],
+                                                 measure.SEARCH_LINE)}
 
 
 def render_drain(result, cores):
@@ -528,7 +537,10 @@ def render_drain(result, cores):
             result['nova'], ', '.join('%s x%d' % item for item in sorted(
                 result['nova_shapes'].items()))),
         cpu_line('drain plan', result['cpu_s'], result['servers_cpu_s'],
-                 result['floor_s'], cores)]
+                 result['floor_s'], cores),
+        '      drain plan --debug, once more: the compute API\'s reads took '
+        '%(nova_reads_s).2f s, the search %(search_cpu_s).2f s of CPU'
+        % result]
 
 
 def cpu_line(who, client, servers, floor, cores):

@@ -452,12 +452,17 @@ class DrainTest(unittest.TestCase):
         self.assertIn('of the client CPU, the search 1.00 s (25% of the '
                       'median)', text)
 
-    def test_search_seconds(self):
-        self.assertEqual(0.42, drain.search_seconds(
-            'DEBUG osc_placement.resources.drain The plan of 40 consumers '
-            'over 1978 target trees took 0.42 s of CPU.\n38 of 40 ...'))
+    def test_said_seconds(self):
+        err = ('DEBUG osc_placement.cli.drain The compute API\'s reads took '
+               '2.31 s.\nDEBUG osc_placement.resources.drain The plan of 40 '
+               'consumers over 1960 target trees took 0.14 s of CPU.\n38 of '
+               '40 ...')
+        self.assertEqual(0.14, measure.said_seconds(err, measure.SEARCH_LINE))
+        self.assertEqual(2.31, measure.said_seconds(
+            err, measure.NOVA_READS_LINE))
         # Without the line (an older client, no --debug): the run stops.
-        self.assertRaises(SystemExit, drain.search_seconds, '38 of 40 ...')
+        self.assertRaises(SystemExit, measure.said_seconds, '38 of 40 ...',
+                          measure.SEARCH_LINE)
 
 
 class DrainWithNovaTest(unittest.TestCase):
@@ -469,13 +474,17 @@ class DrainWithNovaTest(unittest.TestCase):
             'rows': 41, 'moved': 39, 'summary': ['39 of 41 ...'],
             'placement': 10, 'repeated': {},
             'placement_shapes': {'GET /resource_providers': 10}, 'nova': 3,
-            'nova_shapes': {'GET /v2.1/os-migrations': 3}}, 2)
+            'nova_shapes': {'GET /v2.1/os-migrations': 3},
+            'nova_reads_s': 2.5, 'search_cpu_s': 0.2}, 2)
         self.assertEqual(
             '      drain plan of 20 hosts, with Nova: exit 3, 12.3 s, peak '
             'RSS 110 MB; 41 rows, 39 move', lines[0])
         self.assertEqual('      drain plan to Nova: 3 requests: GET '
                          '/v2.1/os-migrations x3', lines[3])
         self.assertIn('no run under 3.0 s on 2 cores', lines[4])
+        self.assertEqual('      drain plan --debug, once more: the compute '
+                         "API's reads took 2.50 s, the search 0.20 s of CPU",
+                         lines[5])
 
 
 class CpuFloorTest(unittest.TestCase):

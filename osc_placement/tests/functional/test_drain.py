@@ -318,6 +318,16 @@ class TestWithNova(DrainTestCase):
                            for host in hosts}}
                 for zone, hosts in self.zones.items()]})
 
+    def test_debug_says_what_the_reads_of_nova_took(self):
+        line = r"The compute API's reads took \d+\.\d\d s\."
+        _rows, err, code = self.plan('cn1', '--debug')
+        self.assertEqual(3, code, err)
+        self.assertRegex(err, line)
+        self.assertRegex(err, r'The plan of 4 consumers over \d target '
+                              r'trees took')
+        _rows, err, code = self.plan('cn1')
+        self.assertNotRegex(err, line)
+
     def test_nova_constraints(self):
         rows, err, code = self.plan('cn1', '--long')
         self.assertEqual(3, code, err)
