@@ -135,57 +135,42 @@ def _parser():
     return parser
 
 
+def _size_option(parser, flag, what, sizes):
+    """An option of a cloud's size N: ``sizes`` is (--quick's, the default)."""
+    parser.add_argument(flag, type=int, default=None, metavar='N',
+                        help='%s (default: %d, --quick: %d)' % (
+                            what, sizes[1], sizes[0]))
+
+
 def _add_cloud_sizes(parser):
     """The sizes of the clouds of the parts not in the default run."""
-    parser.add_argument('--scale-providers', type=int, default=None,
-                        metavar='N',
-                        help='the cloud of "--only scale" (the cloud-wide '
-                             'commands on a big cloud, ours alone; not in '
-                             'the default run: seeding takes a while): N '
-                             'providers (default: %d, --quick: %d)' % (
-                                 scale.SCALE_PROVIDERS[1],
-                                 scale.SCALE_PROVIDERS[0]))
-    parser.add_argument('--flavors-providers', type=int, default=None,
-                        metavar='N',
-                        help='the cloud of "--only flavors" (capacity fit '
-                             '--all-flavors with %d flavors behind Keystone '
-                             'and Nova; not in the default run; needs tox '
-                             '-e bench-flavors): N providers (default: %d, '
-                             '--quick: %d)' % (
-                                 len(flavors.BENCH_FLAVORS),
-                                 flavors.FLAVORS_PROVIDERS[1],
-                                 flavors.FLAVORS_PROVIDERS[0]))
+    _size_option(parser, '--scale-providers',
+                 'the cloud of "--only scale" (the cloud-wide commands on a '
+                 'big cloud, ours alone; not in the default run: seeding '
+                 'takes a while): N providers', scale.SCALE_PROVIDERS)
+    _size_option(parser, '--flavors-providers',
+                 'the cloud of "--only flavors" (capacity fit --all-flavors '
+                 'with %d flavors behind Keystone and Nova; not in the '
+                 'default run; needs tox -e bench-flavors): N providers'
+                 % len(flavors.BENCH_FLAVORS), flavors.FLAVORS_PROVIDERS)
     parser.add_argument('--flavors-count', type=int,
                         default=flavors.FLAVORS_COUNT, metavar='N',
                         help='the flavors of "--only flavors": N '
                              '(default: %(default)s; past those of the '
                              'table, variants of them)')
-    parser.add_argument('--audit-providers', type=int, default=None,
-                        metavar='N',
-                        help='the cloud of "--only audit" (resource '
-                             'provider audit against nova-manage placement '
-                             'audit; needs tox -e bench-audit): N compute '
-                             'providers and 2N servers (default: %d, '
-                             '--quick: %d)' % (
-                                 nova_audit.AUDIT_PROVIDERS[1],
-                                 nova_audit.AUDIT_PROVIDERS[0]))
-    parser.add_argument('--drain-providers', type=int, default=None,
-                        metavar='N',
-                        help='the cloud of "--only drain" (resource '
-                             'provider drain plan of 1 host in %d): N '
-                             'compute trees and 2N consumers (default: %d, '
-                             '--quick: %d)' % (
-                                 drain.DRAIN_ONE_IN,
-                                 drain.DRAIN_PROVIDERS[1],
-                                 drain.DRAIN_PROVIDERS[0]))
-    parser.add_argument('--isolate-trees', type=int, default=None,
-                        metavar='N',
-                        help='the trees of "--only isolate" (the client CPU '
-                             'per tree of a 4-group isolate flavor over '
-                             'trees of 8 identical VGPU children; no '
-                             'server): N (default: %d, --quick: %d)' % (
-                                 isolate.ISOLATE_TREES[1],
-                                 isolate.ISOLATE_TREES[0]))
+    _size_option(parser, '--audit-providers',
+                 'the cloud of "--only audit" (resource provider audit '
+                 'against nova-manage placement audit; needs tox -e '
+                 'bench-audit): N compute providers and 2N servers',
+                 nova_audit.AUDIT_PROVIDERS)
+    _size_option(parser, '--drain-providers',
+                 'the cloud of "--only drain" (resource provider drain plan '
+                 'of 1 host in %d): N compute trees and 2N consumers'
+                 % drain.DRAIN_ONE_IN, drain.DRAIN_PROVIDERS)
+    _size_option(parser, '--isolate-trees',
+                 'the trees of "--only isolate" (the client CPU per tree of '
+                 'a 4-group isolate flavor over trees of 8 identical VGPU '
+                 'children; no server): N', isolate.ISOLATE_TREES)
 
 
 def parse_args(argv=None):
