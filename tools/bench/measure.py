@@ -19,6 +19,7 @@ rounds; the rest reduces the runs (medians, start-up taken off, paired
 ratios) and measures this package's own import time.
 """
 
+import collections
 import json
 import os
 import re
@@ -238,7 +239,5 @@ def said_seconds(stderr, line):
 
 def repeats(requests):
     """{"METHOD uri": times} of the requests sent more than once."""
-    seen = {}
-    for request in requests:
-        seen[request] = seen.get(request, 0) + 1
-    return {request: times for request, times in seen.items() if times > 1}
+    return {request: times for request, times
+            in collections.Counter(requests).items() if times > 1}
