@@ -1,0 +1,117 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
+
+"""The tests that did not pass, at the end of a failed CI run.
+
+tox prints each environment's failures in the middle of a long log, and a
+CI page often shows only its end. This prints, last, every test of the
+stestr repository's runs that neither passed nor was skipped: the end of
+each text it left (traceback, stdout, stderr, log), then the list of
+their ids and statuses. A test whose worker died is among them (stestr
+stores it as failed).
+
+Run with a Python that has stestr (any tox test environment's)::
+
+    .tox/py3/bin/python tools/ci_failures.py [--repo .stestr]
+"""
+
+import argparse
+import io
+import subprocess
+import sys
+
+import subunit
+import testtools
+
+PASSED = {'success', 'skip', 'xfail'}
+# Lines of each text a failed test left, from its end.
+TAIL = 40
+
+
+def run_ids(stestr):
+    """The ids of the repository's runs, oldest first (none: no repository)."""
+    out = subprocess.run([stestr, 'history', 'list'], text=True,
+                         stdout=subprocess.PIPE,
+                         stderr=subprocess.DEVNULL).stdout
+    ids = []
+    for line in out.splitlines():
+        cells = [cell.strip() for cell in line.strip('|').split('|')]
+        if cells and cells[0].isdigit():
+            ids.append(int(cells[0]))
+    return sorted(ids)
+
+
+def failures(stream):
+    """(test id, status, {name: text}) of every test that did not pass."""
+    found = []
+
+    def keep(test):
+        if test['status'] in PASSED:
+            return
+        texts = {}
+        for name, detail in sorted(test['details'].items()):
+            if detail.content_type.type == 'text':
+                texts[name] = detail.as_text()
+        found.append((test['id'], test['status'], texts))
+
+    result = testtools.StreamToDict(keep)
+    result.startTestRun()
+    try:
+        subunit.ByteStreamToStreamResult(
+            stream, non_subunit_name='stdout').run(result)
+    finally:
+        result.stopTestRun()
+    return found
+
+
+def tail(text, lines=TAIL):
+    kept = text.rstrip('\n').splitlines()
+    if len(kept) > lines:
+        return ['    [%d lines before]' % (len(kept) - lines)] + [
+            '    ' + line for line in kept[-lines:]]
+    return ['    ' + line for line in kept]
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument('--stestr', default='stestr',
+                        help='the stestr program (default: %(default)s)')
+    args = parser.parse_args(argv)
+    out, names = [], []
+    ids = run_ids(args.stestr)
+    if not ids:
+        print('No stestr run to report on.')
+        return 0
+    for run_id in ids:
+        stream = subprocess.run(
+            [args.stestr, 'history', 'show', '--subunit', str(run_id)],
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL).stdout
+        for test_id, status, texts in failures(io.BytesIO(stream)):
+            names.append('run %d: %s: %s' % (run_id, test_id, status))
+            out.append(names[-1])
+            for name, text in texts.items():
+                if text.strip():
+                    out.append('  %s:' % name)
+                    out.extend(tail(text))
+    if names:
+        # The details first, the list of names last: the end of the log
+        # is what a CI page shows.
+        print('\n'.join(out))
+        print('%d tests did not pass:' % len(names))
+        print('\n'.join(names))
+    else:
+        print('Every test of the stestr runs passed or was skipped.')
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
