@@ -21,7 +21,8 @@ stores it as failed).
 
 Run with a Python that has stestr (any tox test environment's)::
 
-    .tox/py3/bin/python tools/ci_failures.py [--repo .stestr]
+    .tox/py3/bin/python tools/ci_failures.py --stestr .tox/py3/bin/stestr \
+        [--dir .] [--dir .tox/reference/tmp/reference]
 """
 
 import argparse
@@ -37,9 +38,12 @@ PASSED = {'success', 'skip', 'xfail'}
 TAIL = 40
 
 
-def run_ids(stestr):
-    """The ids of the repository's runs, oldest first (none: no repository)."""
-    out = subprocess.run([stestr, 'history', 'list'], text=True,
+def run_ids(stestr, where):
+    """The ids of the runs of the repository in ``where``, oldest first.
+
+    Empty when there is no repository.
+    """
+    out = subprocess.run([stestr, 'history', 'list'], text=True, cwd=where,
                          stdout=subprocess.PIPE,
                          stderr=subprocess.DEVNULL).stdout
     ids = []
@@ -48,6 +52,13 @@ def run_ids(stestr):
         if cells and cells[0].isdigit():
             ids.append(int(cells[0]))
     return sorted(ids)
+
+
+def run_stream(stestr, where, run_id):
+    """The subunit stream of one run of the repository in ``where``."""
+    return io.BytesIO(subprocess.run(
+        [stestr, 'history', 'show', '--subunit', str(run_id)], cwd=where,
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL).stdout)
 
 
 def failures(stream):
@@ -81,28 +92,37 @@ def tail(text, lines=TAIL):
     return ['    ' + line for line in kept]
 
 
+def texts_of(texts):
+    """The lines that show what a failed test left."""
+    lines = []
+    for name, text in texts.items():
+        if text.strip():
+            lines.append('  %s:' % name)
+            lines.extend(tail(text))
+    return lines
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument('--stestr', default='stestr',
                         help='the stestr program (default: %(default)s)')
+    parser.add_argument('--dir', action='append', dest='dirs',
+                        help='a directory whose .stestr repository is read '
+                        '(repeatable; default: the current one)')
     args = parser.parse_args(argv)
-    out, names = [], []
-    ids = run_ids(args.stestr)
-    if not ids:
+    out, names, ran = [], [], False
+    for where in args.dirs or ['.']:
+        for run_id in run_ids(args.stestr, where):
+            ran = True
+            stream = run_stream(args.stestr, where, run_id)
+            for test_id, status, texts in failures(stream):
+                names.append('%s, run %d: %s: %s'
+                             % (where, run_id, test_id, status))
+                out.append(names[-1])
+                out.extend(texts_of(texts))
+    if not ran:
         print('No stestr run to report on.')
-        return 0
-    for run_id in ids:
-        stream = subprocess.run(
-            [args.stestr, 'history', 'show', '--subunit', str(run_id)],
-            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL).stdout
-        for test_id, status, texts in failures(io.BytesIO(stream)):
-            names.append('run %d: %s: %s' % (run_id, test_id, status))
-            out.append(names[-1])
-            for name, text in texts.items():
-                if text.strip():
-                    out.append('  %s:' % name)
-                    out.extend(tail(text))
-    if names:
+    elif names:
         # The details first, the list of names last: the end of the log
         # is what a CI page shows.
         print('\n'.join(out))

@@ -67,13 +67,9 @@ class TestFailures(unittest.TestCase):
 
     def report(self):
         out = io.StringIO()
-        cwd = os.getcwd()
-        os.chdir(self.dir)
-        try:
-            with contextlib.redirect_stdout(out):
-                self.assertEqual(0, ci_failures.main(['--stestr', STESTR]))
-        finally:
-            os.chdir(cwd)
+        with contextlib.redirect_stdout(out):
+            self.assertEqual(0, ci_failures.main(['--stestr', STESTR,
+                                                  '--dir', self.dir]))
         return out.getvalue().splitlines()
 
     def test_failed_and_unfinished_tests_are_listed_last(self):
@@ -86,10 +82,11 @@ class TestFailures(unittest.TestCase):
                          ('b.test_crashed', None, None)))
         lines = self.report()
         self.assertEqual(['2 tests did not pass:',
-                          'run 1: b.test_bad: fail',
+                          '%s, run 1: b.test_bad: fail' % self.dir,
                           # stestr stores a test left unfinished (its
                           # worker died) as failed.
-                          'run 1: b.test_crashed: fail'], lines[-3:])
+                          '%s, run 1: b.test_crashed: fail' % self.dir],
+                         lines[-3:])
         self.assertIn('    AssertionError: 1 != 2', lines)
         self.assertNotIn('a.test_ok', '\n'.join(lines))
 
