@@ -126,7 +126,7 @@ def main(argv=None):
         # The details first, the list of names last: the end of the log
         # is what a CI page shows.
         print('\n'.join(out))
-        print('%d tests did not pass:' % len(names))
+        print('Tests that did not pass (%d):' % len(names))
         print('\n'.join(names))
     else:
         print('Every test of the stestr runs passed or was skipped.')

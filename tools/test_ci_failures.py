@@ -81,7 +81,7 @@ class TestFailures(unittest.TestCase):
                           'AssertionError: 1 != 2\n'),
                          ('b.test_crashed', None, None)))
         lines = self.report()
-        self.assertEqual(['2 tests did not pass:',
+        self.assertEqual(['Tests that did not pass (2):',
                           '%s, run 1: b.test_bad: fail' % self.dir,
                           # stestr stores a test left unfinished (its
                           # worker died) as failed.
