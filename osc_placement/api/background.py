@@ -88,3 +88,16 @@ class Executor(futures.Executor):
         if wait:
             for thread in list(self._threads):
                 thread.join()
+
+
+def start(fn, /, *args, **kwargs):
+    """Call ``fn`` in a daemon thread of its own; returns its future.
+
+    The reads of one service while the command reads another: the
+    command waits for ``result()`` when it needs them, and a command
+    that stops before does not wait at all.
+    """
+    pool = Executor(max_workers=1)
+    future = pool.submit(fn, *args, **kwargs)
+    pool.shutdown(wait=False)
+    return future

@@ -226,9 +226,9 @@ def _owners(cmd, http, cloud, read):
 class _Nova(object):
     """Nova's reads (``nova_state.read``) in a thread of their own.
 
-    A one-worker ``concurrent.futures`` executor of daemon threads
-    (``api.background``): a command that ends before them (a signal, an
-    error of Placement's after one) does not wait for them.
+    A daemon thread (``api.background.start``): a command that ends
+    before them (a signal, an error of Placement's after one) does not
+    wait for them.
     :meth:`result` waits for the reads to end: Nova's state, or the
     one-line error of their failure.
     """
@@ -241,11 +241,9 @@ class _Nova(object):
         # made here, in the command's thread.
         proxy = compute.read(cmd.app.client_manager, self.WHAT,
                              lambda proxy: proxy)
-        self._pool = background.Executor(max_workers=1)
-        self._future = self._pool.submit(
+        self._future = background.start(
             compute.read, cmd.app.client_manager, self.WHAT,
             lambda _proxy: nova_state.read(proxy, workers))
-        self._pool.shutdown(wait=False)
 
     def result(self):
         return self._future.result()

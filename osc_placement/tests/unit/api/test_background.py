@@ -93,3 +93,28 @@ class TestExecutor(base.BaseTestCase):
         pool.shutdown(wait=True)
         self.assertEqual([], ran)
         self.assertIsInstance(second, futures.Future)
+
+
+class TestStart(base.BaseTestCase):
+
+    def test_a_call_of_its_own_in_a_daemon_thread(self):
+        release = threading.Event()
+        self.addCleanup(release.set)
+        seen = []
+
+        def call(x, y=0):
+            seen.append(threading.current_thread())
+            release.wait(10)
+            return x + y
+
+        future = background.start(call, 1, y=2)
+        # start() returned while the call runs.
+        self.assertFalse(future.done())
+        release.set()
+        self.assertEqual(3, future.result(10))
+        self.assertEqual([True], [t.daemon for t in seen])
+        self.assertIsNot(threading.main_thread(), seen[0])
+
+    def test_its_error_through_the_future(self):
+        self.assertIsInstance(
+            background.start(lambda: {}['missing']).exception(10), KeyError)
