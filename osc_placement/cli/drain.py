@@ -15,9 +15,10 @@
 :func:`read` reads Placement (``api/drain.py``: the trees, the drained
 trees' consumers, the targets' state) and, when the session reaches the
 compute API, Nova (the servers, migrations and zones of the drained
-hosts), and builds the plan's ``model.drain.cloud.Cloud``: each
-consumer with what Nova says of it (``model.drain.nova``). The command
-then calls ``model.drain.search.plan()``.
+hosts, in a thread while Placement's targets are read), and builds the
+plan's ``model.drain.cloud.Cloud``: each consumer with what Nova says of
+it (``model.drain.nova``). The command then calls
+``model.drain.search.plan()``.
 """
 
 import dataclasses
@@ -26,6 +27,7 @@ import typing
 
 from osc_lib import exceptions
 
+from osc_placement.api import background
 from osc_placement.api import compute
 from osc_placement.api import drain as drain_api
 from osc_placement.cli import common
@@ -148,21 +150,38 @@ def _reaches_compute(cmd):
     return clients.is_service_available('compute') is not False
 
 
-def _nova(cmd, http, drained, consumers):
-    """Nova's state of the drained hosts, or None (said on stderr)."""
+def _start_nova(cmd, http, drained, consumers):
+    """Nova's reads of the drained hosts, started in a thread.
+
+    Their future (``api.background.start``): the state (``api.drain.Nova``)
+    and the seconds the reads took. None when the session reaches no
+    compute API, said on stderr.
+    """
     if not _reaches_compute(cmd):
         cmd.log.warning(
             'No compute API in this session: the servers\' flavors, zones '
             'and states were not read; the plan follows Placement alone.')
         return None
     workers = http.parallel or cmd.default_parallel
-    started = time.monotonic()
-    found = compute.read(
-        cmd.app.client_manager, NOVA_READS,
-        lambda proxy: drain_api.read_nova(proxy, drained, consumers,
-                                          workers))
-    cmd.log.debug('The compute API\'s reads took %.2f s.',
-                  time.monotonic() - started)
+
+    def reads(proxy):
+        started = time.monotonic()
+        found = drain_api.read_nova(proxy, drained, consumers, workers)
+        return found, time.monotonic() - started
+    return background.start(compute.read, cmd.app.client_manager,
+                            NOVA_READS, reads)
+
+
+def _nova(cmd, reads):
+    """Nova's state once its reads end, or None without them.
+
+    Said on stderr here, in the command's thread, whatever Placement's
+    reads did meanwhile.
+    """
+    if reads is None:
+        return None
+    found, took = reads.result()
+    cmd.log.debug('The compute API\'s reads took %.2f s.', took)
     if not found.pinned_known:
         cmd.log.warning(
             'The compute API is older than %s: it does not say which zone '
@@ -241,15 +260,29 @@ def read(cmd, http, parsed_args):
     held = drain_api.allocations_on(http, run, drained_rps)
     uuids = sorted({c for on_rp in held.values() for c in on_rp})
     records_of = drain_api.consumers(http, run, uuids)
-    nova = _nova(cmd, http, drained, uuids)
-    targets = _with_hypervisor(cmd, parsed_args, targets, nova, by_uuid)
+    nova_reads = _start_nova(cmd, http, drained, uuids)
     sharing = sorted({rp for rec in records_of.values()
                       for rp in rec['allocations']
                       if rp in marks[clouds.SHARING]})
-    shared_by = drain_api.aggregates(http, run, sharing)
-    member_of = drain_api.members(
-        http, run, sorted({agg for aggs in shared_by.values()
-                           for agg in aggs}))
+    try:
+        shared_by = drain_api.aggregates(http, run, sharing)
+        member_of = drain_api.members(
+            http, run, sorted({agg for aggs in shared_by.values()
+                               for agg in aggs}))
+        # Read while Nova's are: the state of each target Placement
+        # allows, those Nova then leaves out too (a few, read for
+        # nothing).
+        states = drain_api.states(http, run, [
+            rp for root in targets for rp in trees.get(root, ())])
+    except Exception:
+        # Nova's failure is the error whenever there is one, whichever
+        # ends first; after a signal, the command ends without waiting.
+        if nova_reads is not None and \
+                cmd.batch_report.interrupted() is None:
+            nova_reads.result()
+        raise
+    nova = _nova(cmd, nova_reads)
+    targets = _with_hypervisor(cmd, parsed_args, targets, nova, by_uuid)
     asked = {c: _asked(c, nova, _here(records_of.get(c), trees, drained,
                                       nova))
              for c in uuids} if nova else {}
@@ -264,7 +297,6 @@ def read(cmd, http, parsed_args):
     constraints = {c: _constraints(c, records_of[c], nova, asked.get(c),
                                    sources, drained) for c in uuids}
     target_rps = [rp for root in targets for rp in trees.get(root, ())]
-    states = drain_api.states(http, run, target_rps)
     providers = {}
     for uuid in drained_rps + target_rps + sharing:
         record = by_uuid.get(uuid)

@@ -27,8 +27,13 @@ import json
 import os
 import re
 import signal
+import threading
 import urllib.parse
 
+import fixtures
+from osc_lib import exceptions
+
+from osc_placement.api import drain as drain_api
 from osc_placement import tests
 from osc_placement.tests import cli
 from osc_placement.tests.functional import base
@@ -304,6 +309,7 @@ class TestWithNova(DrainTestCase):
                  json=cli.server_by_id(lambda: self.servers))
         mock.get(NOVA + '/os-migrations',
                  json=lambda r, c: {'migrations': self.migrations})
+        self.nova = mock
         mock.get(NOVA + '/os-hypervisors/detail', json=lambda r, c: {
             'hypervisors': [
                 {'id': uuid, 'hypervisor_hostname': 'cn%d' % n,
@@ -317,6 +323,84 @@ class TestWithNova(DrainTestCase):
                                                    'active': True}}
                            for host in hosts}}
                 for zone, hosts in self.zones.items()]})
+
+    def nova_after_a_target(self, then=None):
+        """Nova's reads start once Placement reads a target's inventory.
+
+        (requests-mock sends one request at a time: the wait is before
+        Nova's first.) ``then(method, url, kwargs)`` runs after that read
+        is seen. Returns the list of whether each wait ended in time.
+        """
+        target_read = threading.Event()
+
+        def seen(method, url, kwargs):
+            target_read.set()
+            if then is not None:
+                then(method, url, kwargs)
+        self.before_request(seen, method='GET',
+                            url='/resource_providers/%s/inventories' % CN2)
+        waited = []
+        read_nova = drain_api.read_nova
+
+        def after_a_target(*args, **kwargs):
+            waited.append(target_read.wait(10))
+            return read_nova(*args, **kwargs)
+        self.useFixture(fixtures.MonkeyPatch(
+            'osc_placement.api.drain.read_nova', after_a_target))
+        return waited
+
+    def test_nova_is_read_while_the_targets_are(self):
+        # Read one after the other, Nova's reads would wait in vain.
+        waited = self.nova_after_a_target()
+        rows, err, code = self.plan('cn1')
+        self.assertEqual([True], waited)
+        self.assertEqual(3, code, err)
+        self.assertIn('2 of 4 consumers can move; 2 cannot.', err)
+
+    def test_nova_s_failure_is_the_error_also_after_placement_s(self):
+        # Placement's read of a target fails first, then Nova's: the
+        # command ends on Nova's failure, as when Nova's reads came first.
+        def fail(method, url, kwargs):
+            raise exceptions.ClientException(500, 'Internal Server Error')
+        waited = self.nova_after_a_target(then=fail)
+        self.nova.get(NOVA + '/os-hypervisors/detail', status_code=500,
+                      json={'computeFault': {'code': 500,
+                                             'message': 'Nova broke'}})
+        rows, err, code = self.plan('cn1')
+        self.assertEqual([True], waited)
+        self.assertEqual((1, None), (code, rows))
+        self.assertEqual(
+            ['Cannot read the servers, migrations, hypervisors and '
+             'availability zones of the compute API: the compute API '
+             'answered HTTP 500: {"computeFault": {"code": 500, "message": '
+             '"Nova broke"}}'], err.splitlines())
+
+    def test_ctrl_c_in_a_target_s_read_does_not_wait_for_nova(self):
+        never = threading.Event()
+        self.addCleanup(never.set)
+        started, ended = threading.Event(), []
+
+        def held(*args, **kwargs):
+            started.set()
+            never.wait(30)
+            ended.append(True)
+            raise RuntimeError('released by the clean-up')
+        self.useFixture(fixtures.MonkeyPatch(
+            'osc_placement.api.drain.read_nova', held))
+
+        def interrupt(method, url, kwargs):
+            started.wait(10)
+            os.kill(os.getpid(), signal.SIGINT)
+        self.before_request(interrupt, method='GET',
+                            url='/resource_providers/%s/inventories' % CN2)
+        out, err, code = self.openstack(*DRAIN + ('cn1',))
+        # Ended while Nova's reads were still held.
+        self.assertEqual([], ended)
+        self.assertEqual((130, ''), (code, out))
+        # The batch's line: the signal came in its first read.
+        self.assertEqual(
+            ['Interrupted: 1 of 3 resource providers read; the other 2 '
+             'were not read; no rows printed.'], err.splitlines())
 
     def test_debug_says_what_the_reads_of_nova_took(self):
         line = r"The compute API's reads took \d+\.\d\d s\."
