@@ -270,9 +270,7 @@ def read_cloud(cmd, http, parsed_args, kinds):
             [{'uuid': rp} for rp in audit])
         cmd.require_complete(batch_names.ROWS, batch_names.PROVIDERS)
     except Exception:
-        # After a signal, the command ends without waiting for Nova.
-        if cmd.batch_report.interrupted() is None:
-            nova_reads.result()
+        cmd.wait_beside(nova_reads)
         raise
     nova = nova_reads.result()
     every, members_unread = _with_aggregates(cmd, http, every, nova, kinds)

@@ -500,6 +500,17 @@ class Batched(object):
             suffix = '; no %s printed' % incomplete.what
         return self.batch_report.finish(result, suffix)
 
+    def wait_beside(self, reads):
+        """Wait for the reads of another service started beside these.
+
+        Called when a read of the command failed meanwhile: a failure of
+        ``reads`` (a future, or None for none) is then the command's
+        error, whichever ended first. After a signal, nothing is waited
+        for.
+        """
+        if reads is not None and self.batch_report.interrupted() is None:
+            reads.result()
+
     def each(self, http, work, items, things, key=None,
              lone_failure_raises=False, verb=None):
         """[(item, result)] of the items ``work`` succeeded for.

@@ -275,11 +275,7 @@ def read(cmd, http, parsed_args):
         states = drain_api.states(http, run, [
             rp for root in targets for rp in trees.get(root, ())])
     except Exception:
-        # Nova's failure is the error whenever there is one, whichever
-        # ends first; after a signal, the command ends without waiting.
-        if nova_reads is not None and \
-                cmd.batch_report.interrupted() is None:
-            nova_reads.result()
+        cmd.wait_beside(nova_reads)
         raise
     nova = _nova(cmd, nova_reads)
     targets = _with_hypervisor(cmd, parsed_args, targets, nova, by_uuid)

@@ -20,6 +20,7 @@ middle of a batch, or fail every request below HTTP as a dead endpoint
 does.
 """
 
+from concurrent import futures
 import contextlib
 import datetime
 import io
@@ -32,6 +33,7 @@ import requests
 import testscenarios
 
 from osc_placement.cli import batch
+from osc_placement.model import batch_names
 from osc_placement.tests import cli
 from osc_placement.tests.unit import base
 from osc_placement.tests.unit import clouds
@@ -678,3 +680,34 @@ class TestPartialFailure(clouds.CloudTestCase):
             self.assertEqual(self.shown, len(out.splitlines()))
         for parallel in (None, 2, 8):
             self.assertEqual(serial, self.run_at(parallel), parallel)
+
+
+class TestWaitBeside(base.TestCase):
+    """Batched.wait_beside(): the reads of another service, after a failure.
+
+    Their failure is the command's error; after a signal they are not
+    waited for.
+    """
+
+    def command(self, signum=None):
+        cmd = batch.Batched()
+        cmd.batch_report = batch.Report(None, 'read', 'read',
+                                        'were not read')
+        stopped = batch.Batch(['x'])
+        stopped.interrupted = signum
+        cmd.batch_report.add(stopped, batch_names.PROVIDERS)
+        return cmd
+
+    def test_their_failure_is_raised(self):
+        reads = futures.Future()
+        reads.set_exception(RuntimeError('Nova failed'))
+        self.assertRaisesRegex(RuntimeError, 'Nova failed',
+                               self.command().wait_beside, reads)
+
+    def test_nothing_is_waited_for_after_a_signal(self):
+        # A future never done: waiting would not return.
+        self.assertIsNone(self.command(signal.SIGINT).wait_beside(
+            futures.Future()))
+
+    def test_no_reads(self):
+        self.assertIsNone(self.command().wait_beside(None))
