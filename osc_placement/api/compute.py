@@ -36,6 +36,7 @@ from keystoneauth1 import exceptions as ks_exceptions
 from openstack import exceptions as sdk_exceptions
 from osc_lib import exceptions
 
+from osc_placement.api import background
 from osc_placement import errors
 from osc_placement.http import client as http
 from osc_placement import microversions
@@ -130,6 +131,19 @@ def read(clients, what, reader):
     """
     asker = (THIS_COMMAND[0] % what, THIS_COMMAND[1])
     return _call(what, lambda: reader(_compute(clients, asker)))
+
+
+def read_beside(clients, what, reader):
+    """reader(the compute proxy) in a thread of its own; its future.
+
+    For reads of the compute API beside the command's own
+    (``api.background.start``). The proxy is made here, in the caller's
+    thread, and its failure raises here; the failures of ``reader`` come
+    through the future, each as one line about ``what``, as
+    :func:`read`'s.
+    """
+    proxy = read(clients, what, lambda proxy: proxy)
+    return background.start(_call, what, lambda: reader(proxy))
 
 
 def _flavor(found):

@@ -30,7 +30,6 @@ import functools
 from osc_lib import exceptions
 
 from osc_placement.api import allocations as consumer_api
-from osc_placement.api import background
 from osc_placement.api import compute
 from osc_placement.api import nova_state
 from osc_placement.api import providers as provider_api
@@ -223,30 +222,8 @@ def _owners(cmd, http, cloud, read):
             for c, rec in read.items() if rec['allocations']}
 
 
-class _Nova(object):
-    """Nova's reads (``nova_state.read``) in a thread of their own.
-
-    A daemon thread (``api.background.start``): a command that ends
-    before them (a signal, an error of Placement's after one) does not
-    wait for them.
-    :meth:`result` waits for the reads to end: Nova's state, or the
-    one-line error of their failure.
-    """
-
-    WHAT = ('the servers, migrations, hypervisors and aggregates of the '
-            'compute API')
-
-    def __init__(self, cmd, workers):
-        # The compute proxy and its errors in one line, as --flavor's;
-        # made here, in the command's thread.
-        proxy = compute.read(cmd.app.client_manager, self.WHAT,
-                             lambda proxy: proxy)
-        self._future = background.start(
-            compute.read, cmd.app.client_manager, self.WHAT,
-            lambda _proxy: nova_state.read(proxy, workers))
-
-    def result(self):
-        return self._future.result()
+NOVA_READS = ('the servers, migrations, hypervisors and aggregates of the '
+              'compute API')
 
 
 def read_cloud(cmd, http, parsed_args, kinds):
@@ -260,7 +237,12 @@ def read_cloud(cmd, http, parsed_args, kinds):
     there is one (but after a signal, which ends the command at once).
     """
     chosen = _selection(cmd, http, parsed_args)
-    nova_reads = _Nova(cmd, _parallel(cmd, http))
+    # In a thread of their own: a command that ends before them (a
+    # signal, an error of Placement's after one) does not wait for them.
+    workers = _parallel(cmd, http)
+    nova_reads = compute.read_beside(
+        cmd.app.client_manager, NOVA_READS,
+        lambda proxy: nova_state.read(proxy, workers))
     try:
         every = _providers(cmd, http)
         audit = audited(every, chosen)

@@ -27,7 +27,6 @@ import typing
 
 from osc_lib import exceptions
 
-from osc_placement.api import background
 from osc_placement.api import compute
 from osc_placement.api import drain as drain_api
 from osc_placement.cli import common
@@ -153,9 +152,9 @@ def _reaches_compute(cmd):
 def _start_nova(cmd, http, drained, consumers):
     """Nova's reads of the drained hosts, started in a thread.
 
-    Their future (``api.background.start``): the state (``api.drain.Nova``)
-    and the seconds the reads took. None when the session reaches no
-    compute API, said on stderr.
+    Their future (``api.compute.read_beside``): the state
+    (``api.drain.Nova``) and the seconds the reads took. None when the
+    session reaches no compute API, said on stderr.
     """
     if not _reaches_compute(cmd):
         cmd.log.warning(
@@ -168,8 +167,7 @@ def _start_nova(cmd, http, drained, consumers):
         started = time.monotonic()
         found = drain_api.read_nova(proxy, drained, consumers, workers)
         return found, time.monotonic() - started
-    return background.start(compute.read, cmd.app.client_manager,
-                            NOVA_READS, reads)
+    return compute.read_beside(cmd.app.client_manager, NOVA_READS, reads)
 
 
 def _nova(cmd, reads):

@@ -21,6 +21,7 @@ import ast
 import os
 import subprocess
 import sys
+import threading
 import types
 
 from keystoneauth1 import fixture as ks_fixture
@@ -193,6 +194,48 @@ class TestRead(ComputeTestCase):
         self.assertIn('Cannot read the migrations: the compute API '
                       'answered HTTP 503', str(exc))
         self.assertNotIn('\n', str(exc))
+
+
+class TestReadBeside(ComputeTestCase):
+    """read_beside(): read()'s reader in a thread, its errors the same."""
+
+    def test_the_reader_runs_in_a_thread_of_its_own(self):
+        self.requests_mock.get(NOVA + '/os-migrations',
+                               json={'migrations': []})
+        threads = []
+
+        def reader(proxy):
+            threads.append(threading.current_thread())
+            return proxy.get('/os-migrations').json()
+        future = compute.read_beside(self.clients, 'the migrations', reader)
+        self.assertEqual({'migrations': []}, future.result(10))
+        self.assertIsNot(threading.main_thread(), threads[0])
+
+    def test_an_error_answered_is_one_line_through_the_future(self):
+        self.requests_mock.get(NOVA + '/os-migrations', status_code=503,
+                               json={'computeFault': {
+                                   'code': 503, 'message': 'Down.'}})
+
+        def reader(proxy):
+            exceptions_of_sdk.raise_from_response(
+                proxy.get('/os-migrations'))
+
+        exc = compute.read_beside(self.clients, 'the migrations',
+                                  reader).exception(10)
+        self.assertIsInstance(exc, exceptions.CommandError)
+        self.assertIn('Cannot read the migrations: the compute API '
+                      'answered HTTP 503', str(exc))
+        self.assertNotIn('\n', str(exc))
+
+    def test_no_proxy_raises_here_and_reads_nothing(self):
+        mock = self.useFixture(rm_fixture.Fixture())
+        clients = _Unmade(connection.Connection(session=session.Session(
+            auth=token_endpoint.Token(PLACEMENT, 'admin'))))
+        read = []
+        self.assertRaises(exceptions.CommandError, compute.read_beside,
+                          clients, 'the migrations', read.append)
+        self.assertEqual([], read)
+        self.assertEqual([], mock.request_history)
 
 
 class TestBefore261(ComputeTestCase):
