@@ -213,8 +213,7 @@ def run_drain(args, ours, n):
                            number + 1, args.rounds, run['wall'],
                            run['client'], run['rss_kib'] / 1024.0,
                            len(run['requests'])))
-        debug = measure.check_run(argv[:1] + ['--debug'] + argv[1:], env,
-                                  sb, None)
+        debug = measure.check_run(measure.with_debug(argv), env, sb, None)
         search = measure.said_seconds(debug['err'], measure.SEARCH_LINE)
         common.log('drain: the search took %.2f s of CPU' % search)
         rows = json.loads(runs[0]['out'])

@@ -228,6 +228,11 @@ SEARCH_LINE = re.compile(r'The plan of \d+ consumers over \d+ target trees '
 NOVA_READS_LINE = re.compile(r"The compute API's reads took (\d+\.\d+) s\.")
 
 
+def with_debug(argv):
+    """The ``openstack`` command line ``argv`` with its global --debug."""
+    return argv[:1] + ['--debug'] + argv[1:]
+
+
 def said_seconds(stderr, line):
     """The seconds a --debug ``line`` (a pattern) says in ``stderr``."""
     found = line.search(stderr)

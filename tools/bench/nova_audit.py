@@ -502,7 +502,7 @@ def drain_with_nova(box, env, ours, n):
     _expect(run, (0, 3), 'resource provider drain plan')
     # Once more with --debug, not timed: its lines say how long the
     # compute API's reads and the search took.
-    debug = _run(argv[:1] + ['--debug'] + argv[1:], env, box.placement)
+    debug = _run(measure.with_debug(argv), env, box.placement)
     _expect(debug, (0, 3), 'resource provider drain plan --debug')
     rows = json.loads(run['out'])
     nova = ['%s %s' % (r.method, r.uri) for r in seen]

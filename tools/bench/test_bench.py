@@ -452,6 +452,11 @@ class DrainTest(unittest.TestCase):
         self.assertIn('of the client CPU, the search 1.00 s (25% of the '
                       'median)', text)
 
+    def test_with_debug_after_the_program(self):
+        self.assertEqual(['openstack', '--debug', 'resource', 'provider'],
+                         measure.with_debug(['openstack', 'resource',
+                                             'provider']))
+
     def test_said_seconds(self):
         err = ('DEBUG osc_placement.cli.drain The compute API\'s reads took '
                '2.31 s.\nDEBUG osc_placement.resources.drain The plan of 40 '
