@@ -43,15 +43,13 @@ def run_ids(stestr, where):
 
     Empty when there is no repository.
     """
-    out = subprocess.run([stestr, 'history', 'list'], text=True, cwd=where,
-                         stdout=subprocess.PIPE,
+    # One run a line, its id first (cliff's "value" format); without a
+    # repository, a sentence instead.
+    out = subprocess.run([stestr, 'history', 'list', '-f', 'value'],
+                         text=True, cwd=where, stdout=subprocess.PIPE,
                          stderr=subprocess.DEVNULL).stdout
-    ids = []
-    for line in out.splitlines():
-        cells = [cell.strip() for cell in line.strip('|').split('|')]
-        if cells and cells[0].isdigit():
-            ids.append(int(cells[0]))
-    return sorted(ids)
+    firsts = [line.split()[0] for line in out.splitlines() if line.split()]
+    return sorted(int(first) for first in firsts if first.isdigit())
 
 
 def run_stream(stestr, where, run_id):
